@@ -1,0 +1,43 @@
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models.functions import Lower
+
+
+def time_zone_choices():
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+class User(AbstractUser):
+    """A player: an account plus the preferences that shape their pages and their email."""
+
+    time_zone = models.CharField(max_length=64, default="UTC", choices=time_zone_choices)
+    colour_blind = models.BooleanField(
+        "colour-blind shapes",
+        default=False,
+        help_text="Show a shape on every space and tile: triangle blue, square red, "
+        "circle green, diamond yellow, cross pink.",
+    )
+
+    # Email notifications, one switch per kind of message.
+    email_your_turn = models.BooleanField("it is my turn", default=True)
+    email_reminder = models.BooleanField("my time is running out", default=True)
+    email_timeout = models.BooleanField("my time ran out", default=True)
+    email_invitation = models.BooleanField("someone invites me to a game", default=True)
+    email_game_started = models.BooleanField("a game I joined starts", default=True)
+    email_game_over = models.BooleanField("a game I played ends", default=True)
+    email_daily_digest = models.BooleanField(
+        "one daily digest instead of an email per turn",
+        default=False,
+        help_text="Once a day, a list of the games waiting for your move.",
+    )
+
+    class Meta:
+        constraints = [
+            # Two players must never differ only by case ("Ada" and "ada").
+            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+        ]
+
+    def __str__(self):
+        return self.username

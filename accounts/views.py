@@ -1,0 +1,23 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from .forms import SettingsForm
+from .models import User
+
+
+def profile(request, username):
+    player = get_object_or_404(User, username__iexact=username, is_active=True)
+    return render(request, "accounts/profile.html", {"player": player})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request):
+    form = SettingsForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your settings are saved.")
+        return redirect("accounts:settings")
+    return render(request, "accounts/settings.html", {"form": form})

@@ -1,0 +1,5 @@
+from django.conf import settings
+
+
+def site(request):
+    return {"site_name": settings.SITE_NAME}

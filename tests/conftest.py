@@ -1,0 +1,20 @@
+import pytest
+from django.conf import settings
+
+
+def pytest_configure(config):
+    # The manifest storage needs `collectstatic` first; the suite checks pages, not the build.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache():
+    """Give each test empty rate-limit counters and cache."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
