@@ -1,0 +1,91 @@
+"""The deal: the pool columns, the removed tiles and every player's board, from (players, seed).
+
+All chance in a game happens here, from one `random.Random(seed)`, in this order:
+shuffle the 60 tile ids; with 2 players the first 10 of the shuffle go back to the box; the rest
+fill the columns left to right, each top to bottom; then one board per seat, seat 0 first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import BadSetup
+from .tiles import COLOURS, TILE_COUNT, TILES, Colour
+
+#: players -> (tiles removed, columns, tiles per column, tiles each player drafts)
+LAYOUTS: dict[int, tuple[int, int, int, int]] = {
+    2: (10, 10, 5, 25),
+    3: (0, 12, 5, 20),
+    4: (0, 12, 5, 15),
+    5: (0, 10, 6, 12),
+}
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+
+def check_setup(players: object, seed: object) -> None:
+    """Raise BadSetup unless players is 2..5 and seed an int."""
+    if not isinstance(players, int) or isinstance(players, bool) or players not in LAYOUTS:
+        raise BadSetup("A game needs 2, 3, 4 or 5 players.")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise BadSetup("The seed must be a whole number.")
+
+
+def drafts_per_player(players: int) -> int:
+    return LAYOUTS[players][3]
+
+
+def make_board_colours(
+    rng: random.Random, existing: Sequence[tuple[Colour, ...]]
+) -> tuple[Colour, ...]:
+    """Return one board's 25 space colours, row by row, unequal to every board in `existing`.
+
+    The method (RULES.md "Boards"): a bag of 5 tokens of each colour, drawn one by one onto the
+    spaces row by row, i.e. a uniformly random layout with each colour exactly 5 times; drawn
+    again while it equals another player's board. This is the one function to replace when the
+    published method is known; it must use only `rng` for chance.
+    """
+    bag = [colour for colour in COLOURS for _ in range(5)]
+    while True:
+        rng.shuffle(bag)
+        board = tuple(bag)
+        if board not in existing:
+            return board
+
+
+@dataclass(frozen=True)
+class Deal:
+    players: int
+    seed: int
+    columns: tuple[tuple[int, ...], ...]
+    removed: tuple[int, ...]
+    board_colours: tuple[tuple[Colour, ...], ...]
+
+    def to_json(self) -> dict:
+        return {
+            "players": self.players,
+            "seed": self.seed,
+            "columns": [[TILES[t].to_json() for t in col] for col in self.columns],
+            "removed": [TILES[t].to_json() for t in self.removed],
+            "boards": [
+                [[c.value for c in colours[r * 5 : r * 5 + 5]] for r in range(5)]
+                for colours in self.board_colours
+            ],
+        }
+
+
+def deal(players: int, seed: int) -> Deal:
+    """Return the deal for a game of `players` players with this seed (always the same)."""
+    check_setup(players, seed)
+    removed_count, column_count, per_column, _ = LAYOUTS[players]
+    rng = random.Random(seed)
+    ids = list(range(TILE_COUNT))
+    rng.shuffle(ids)
+    removed = tuple(sorted(ids[:removed_count]))
+    pool = ids[removed_count:]
+    columns = tuple(tuple(pool[c * per_column : (c + 1) * per_column]) for c in range(column_count))
+    boards: list[tuple[Colour, ...]] = []
+    for _ in range(players):
+        boards.append(make_board_colours(rng, boards))
+    return Deal(players, seed, columns, removed, tuple(boards))

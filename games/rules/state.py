@@ -1,0 +1,556 @@
+"""The game state and its transitions, in the style of OpenSpiel / scalachess.
+
+`new_game(players, seed)` builds the start; `state.apply(action, seat)` returns the next state or
+raises a RuleError; `replay(players, seed, events)` folds `apply` over an event log.
+
+Phases: "drafting" (one seat at a time drafts; arranging is free for everyone), "finishing" (the
+pool is empty; every seat arranges and presses Finish), "ended" (every seat has finished).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from . import errors as err
+from .actions import (
+    Action,
+    Clear,
+    ConfirmDraft,
+    Draft,
+    Finish,
+    Move,
+    Place,
+    Return,
+    Rotate,
+    Swap,
+    TakeLast,
+    UndoDraft,
+    action_from_json,
+)
+from .analysis import Score, illegal_mask, score
+from .board import SPACES, Board, Placed, bits, colours_from_names
+from .deal import LAYOUTS, check_setup, deal
+from .ranking import places
+from .tiles import DISTINCT_ROTATIONS, TILE_COUNT, TILES
+
+DRAFTING = "drafting"
+FINISHING = "finishing"
+ENDED = "ended"
+PHASES = (DRAFTING, FINISHING, ENDED)
+FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PendingDraft:
+    """A draft not yet confirmed: which seat took which tile from where in the pool."""
+
+    seat: int
+    tile_id: int
+    column: int
+    index: int
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "tile_id": self.tile_id, "column": self.column,
+                "index": self.index}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    score: int
+    chip_tiles: int
+    chip_value: int
+    penalty_tiles: int
+    place: int
+
+    def to_json(self) -> dict:
+        return {
+            "seat": self.seat,
+            "score": self.score,
+            "chip_tiles": self.chip_tiles,
+            "chip_value": self.chip_value,
+            "penalty_tiles": self.penalty_tiles,
+            "place": self.place,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    players: int
+    seed: int
+    #: Pool columns left to right, each a tuple of tile ids top to bottom (taken tiles removed).
+    columns: tuple[tuple[int, ...], ...]
+    #: Tiles back in the box (2 players), sorted.
+    removed: tuple[int, ...]
+    #: Each seat's tray, in the order the tiles arrived there.
+    trays: tuple[tuple[int, ...], ...]
+    #: Each seat's board (its colours included).
+    boards: tuple[Board, ...]
+    phase: str
+    #: Whose turn it is while drafting; None in the finishing and ended phases.
+    current: int | None
+    finished: tuple[bool, ...]
+    pending: PendingDraft | None
+    #: Completed drafts (confirmed drafts and forced takes) in the whole game.
+    drafts: int
+
+    # --- queries -----------------------------------------------------------------------------
+    def current_player(self) -> int | None:
+        """Return the seat whose turn it is (None once drafting is over)."""
+        return self.current
+
+    def is_terminal(self) -> bool:
+        return self.phase == ENDED
+
+    @property
+    def board_colours(self) -> tuple[tuple, ...]:
+        return tuple(b.colours for b in self.boards)
+
+    def draw_column(self) -> int | None:
+        """Return the index of the rightmost non-empty pool column, or None if the pool is empty."""
+        for i in range(len(self.columns) - 1, -1, -1):
+            if self.columns[i]:
+                return i
+        return None
+
+    def draw_tiles(self) -> tuple[int, ...]:
+        """Return the tiles of the draw column, top to bottom."""
+        col = self.draw_column()
+        return () if col is None else self.columns[col]
+
+    def pool_size(self) -> int:
+        return sum(len(c) for c in self.columns)
+
+    def forced_action(self) -> TakeLast | None:
+        """Return the forced take due now, if any: the last tile of the draw column, for the
+        current seat. The platform applies it with `apply(action, state.current)`."""
+        if self.phase != DRAFTING or self.pending is not None:
+            return None
+        col = self.draw_column()
+        if col is not None and len(self.columns[col]) == 1:
+            return TakeLast(self.columns[col][0])
+        return None
+
+    def owned(self, seat: int) -> int:
+        """Return how many tiles a seat owns (tray and board, a pending draft included)."""
+        return len(self.trays[seat]) + self.boards[seat].tile_count
+
+    def drafted(self, seat: int) -> int:
+        """Return how many drafts of this seat are complete (a pending one not counted)."""
+        pending = 1 if self.pending is not None and self.pending.seat == seat else 0
+        return self.owned(seat) - pending
+
+    def score(self, seat: int) -> Score:
+        return score(self.boards[seat], len(self.trays[seat]))
+
+    def results(self) -> tuple[SeatResult, ...]:
+        """Return each seat's score and place (final once the game has ended)."""
+        scores = [self.score(seat) for seat in range(self.players)]
+        ranked = places([(s.score, s.chip_tiles) for s in scores])
+        return tuple(
+            SeatResult(seat, s.score, s.chip_tiles, s.chip_value, s.penalty_tiles, ranked[seat])
+            for seat, s in enumerate(scores)
+        )
+
+    def returns(self) -> tuple[int, ...]:
+        """Return each seat's score (OpenSpiel's name)."""
+        return tuple(r.score for r in self.results())
+
+    def can_arrange(self, seat: int) -> bool:
+        return self.phase != ENDED and not self.finished[seat]
+
+    def legal_actions(self, seat: int, *, arranging: bool = True) -> list[Action]:
+        """Return every action `seat` may apply now, in this fixed order:
+
+        TakeLast (when due for this seat); Draft for each draw-column tile top to bottom;
+        ConfirmDraft, UndoDraft; Finish; then, if `arranging`, Place (tray order, space,
+        rotation: one per distinct orientation), Rotate(space, 1), Move (from, to), Swap
+        (a < b), Return (space), Clear (when the board is not empty).
+        """
+        self._check_seat(seat)
+        out: list[Action] = []
+        if self.phase == DRAFTING and seat == self.current:
+            forced = self.forced_action()
+            if forced is not None:
+                out.append(forced)
+            elif self.pending is None:
+                out.extend(Draft(t) for t in self.draw_tiles())
+            else:
+                out += [ConfirmDraft(), UndoDraft()]
+        board = self.boards[seat]
+        if self.phase == FINISHING and not self.finished[seat] and not illegal_mask(board):
+            out.append(Finish())
+        if not arranging or not self.can_arrange(seat):
+            return out
+        occupied = bits(board.occ)
+        empty = [i for i in range(SPACES) if not board.occ >> i & 1]
+        for tile in self.trays[seat]:
+            rotations = DISTINCT_ROTATIONS[TILES[tile].kind]
+            out.extend(Place(tile, space, r) for space in empty for r in rotations)
+        out.extend(Rotate(space) for space in occupied)
+        out.extend(Move(a, b) for a in occupied for b in empty)
+        out.extend(Swap(a, b) for a in occupied for b in occupied if a < b)
+        out.extend(Return(space) for space in occupied)
+        if occupied:
+            out.append(Clear())
+        return out
+
+    # --- transitions -------------------------------------------------------------------------
+    def apply(self, action: Action | dict, seat: int) -> GameState:
+        """Return the state after `seat` does `action`; raise a RuleError if it is refused."""
+        action = action_from_json(action)
+        self._check_seat(seat)
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise err.BadAction(f"Unknown action {action!r}.")
+        return handler(self, action, seat)
+
+    def _check_seat(self, seat: object) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise err.BadSeat(f"There is no seat {seat!r} in this {self.players}-player game.")
+
+    def _next_turn(self, **changes) -> GameState:
+        """Return the state after a completed draft: the turn passes or drafting ends."""
+        state = replace(self, pending=None, drafts=self.drafts + 1, **changes)
+        if state.draw_column() is None:
+            return replace(state, phase=FINISHING, current=None)
+        return replace(state, current=(self.current + 1) % self.players)
+
+    def _draft(self, action: Draft, seat: int) -> GameState:
+        if self.phase != DRAFTING:
+            raise err.WrongPhase("Drafting is over: the pool is empty.")
+        if self.forced_action() is not None:
+            raise err.ForcedActionDue()
+        if seat != self.current:
+            raise err.NotYourTurn()
+        if self.pending is not None:
+            raise err.DraftPending()
+        col = self.draw_column()
+        column = self.columns[col]
+        if action.tile_id not in column:
+            raise err.NotInDrawColumn(tile=action.tile_id)
+        index = column.index(action.tile_id)
+        return replace(
+            self,
+            columns=_set(self.columns, col, column[:index] + column[index + 1 :]),
+            trays=_set(self.trays, seat, self.trays[seat] + (action.tile_id,)),
+            pending=PendingDraft(seat, action.tile_id, col, index),
+        )
+
+    def _check_own_pending(self, seat: int) -> PendingDraft:
+        if self.phase != DRAFTING:
+            raise err.WrongPhase("Drafting is over: there is no draft to confirm or undo.")
+        if seat != self.current:
+            raise err.NotYourTurn()
+        if self.pending is None:
+            raise err.NoPendingDraft()
+        return self.pending
+
+    def _confirm(self, action: ConfirmDraft, seat: int) -> GameState:
+        self._check_own_pending(seat)
+        return self._next_turn()
+
+    def _undo(self, action: UndoDraft, seat: int) -> GameState:
+        pending = self._check_own_pending(seat)
+        tile = pending.tile_id
+        trays, boards = self.trays, self.boards
+        if tile in trays[seat]:
+            trays = _set(trays, seat, tuple(t for t in trays[seat] if t != tile))
+        else:
+            board = boards[seat]
+            boards = _set(boards, seat, board.with_cells({board.space_of_tile(tile): None}))
+        column = self.columns[pending.column]
+        column = column[: pending.index] + (tile,) + column[pending.index :]
+        return replace(
+            self,
+            columns=_set(self.columns, pending.column, column),
+            trays=trays,
+            boards=boards,
+            pending=None,
+        )
+
+    def _take_last(self, action: TakeLast, seat: int) -> GameState:
+        if self.phase != DRAFTING:
+            raise err.WrongPhase("Drafting is over: the pool is empty.")
+        forced = self.forced_action()
+        if forced is None:
+            raise err.NoForcedAction()
+        if seat != self.current:
+            raise err.NotYourTurn()
+        if action.tile_id != forced.tile_id:
+            raise err.BadAction(
+                "That is not the last tile of the draw column.", tile=action.tile_id
+            )
+        col = self.draw_column()
+        return self._next_turn(
+            columns=_set(self.columns, col, ()),
+            trays=_set(self.trays, seat, self.trays[seat] + (forced.tile_id,)),
+        )
+
+    def _finish(self, action: Finish, seat: int) -> GameState:
+        if self.finished[seat]:
+            raise err.BoardFinished("You have already finished.")
+        if self.phase != FINISHING:
+            raise err.WrongPhase("You can finish only when the pool is empty.")
+        illegal = illegal_mask(self.boards[seat])
+        if illegal:
+            first = (illegal & -illegal).bit_length() - 1
+            raise err.IllegalTilesOnBoard(space=first)
+        finished = _set(self.finished, seat, True)
+        return replace(self, finished=finished, phase=ENDED if all(finished) else FINISHING)
+
+    # --- arranging ---------------------------------------------------------------------------
+    def _board_for(self, seat: int) -> Board:
+        if not self.can_arrange(seat):
+            raise err.BoardFinished()
+        return self.boards[seat]
+
+    def _with(self, seat: int, board: Board, tray: tuple[int, ...] | None = None) -> GameState:
+        if tray is None:
+            return replace(self, boards=_set(self.boards, seat, board))
+        return replace(self, boards=_set(self.boards, seat, board),
+                       trays=_set(self.trays, seat, tray))  # fmt: skip
+
+    def _place(self, action: Place, seat: int) -> GameState:
+        board = self._board_for(seat)
+        tray = self.trays[seat]
+        if action.tile_id not in tray:
+            raise err.TileNotInTray(tile=action.tile_id)
+        space = _space(action.space)
+        if not isinstance(action.rotation, int) or not 0 <= action.rotation <= 3:
+            raise err.BadRotation(space=space)
+        if board.cells[space] is not None:
+            raise err.SpaceOccupied(space=space)
+        tray = tuple(t for t in tray if t != action.tile_id)
+        return self._with(seat, board.with_cells({space: Placed(action.tile_id, action.rotation)}),
+                          tray)  # fmt: skip
+
+    def _rotate(self, action: Rotate, seat: int) -> GameState:
+        board = self._board_for(seat)
+        space = _space(action.space)
+        turns = action.quarter_turns
+        if not isinstance(turns, int) or not 1 <= turns <= 3:
+            raise err.BadRotation("Turn a tile by 1, 2 or 3 quarter turns.", space=space)
+        cell = _occupied(board, space)
+        return self._with(seat, board.with_cells({space: Placed(cell.tile,
+                                                                (cell.rotation + turns) % 4)}))  # fmt: skip
+
+    def _move(self, action: Move, seat: int) -> GameState:
+        board = self._board_for(seat)
+        a, b = _space(action.from_space), _space(action.to_space)
+        if a == b:
+            raise err.BadAction("Move the tile to another space.", space=a)
+        cell = _occupied(board, a)
+        if board.cells[b] is not None:
+            raise err.SpaceOccupied(space=b)
+        return self._with(seat, board.with_cells({a: None, b: cell}))
+
+    def _swap(self, action: Swap, seat: int) -> GameState:
+        board = self._board_for(seat)
+        a, b = _space(action.space_a), _space(action.space_b)
+        if a == b:
+            raise err.BadAction("Choose two different tiles to swap.", space=a)
+        cell_a, cell_b = _occupied(board, a), _occupied(board, b)
+        return self._with(seat, board.with_cells({a: cell_b, b: cell_a}))
+
+    def _return(self, action: Return, seat: int) -> GameState:
+        board = self._board_for(seat)
+        space = _space(action.space)
+        cell = _occupied(board, space)
+        return self._with(seat, board.with_cells({space: None}), self.trays[seat] + (cell.tile,))
+
+    def _clear(self, action: Clear, seat: int) -> GameState:
+        board = self._board_for(seat)
+        placed = board.placed()
+        if not placed:
+            return self
+        tray = self.trays[seat] + tuple(cell.tile for _, cell in placed)
+        return self._with(seat, board.with_cells({space: None for space, _ in placed}), tray)
+
+    # --- JSON --------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {
+            "format": FORMAT,
+            "players": self.players,
+            "seed": self.seed,
+            "columns": [list(c) for c in self.columns],
+            "removed": list(self.removed),
+            "trays": [list(t) for t in self.trays],
+            "colours": [b.colours_to_json() for b in self.boards],
+            "boards": [b.cells_to_json() for b in self.boards],
+            "phase": self.phase,
+            "current": self.current,
+            "finished": list(self.finished),
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "drafts": self.drafts,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> GameState:
+        """Return the state saved by `to_json`; raise BadState if it is malformed."""
+        try:
+            if data.get("format") != FORMAT:
+                raise ValueError(f"unknown format {data.get('format')!r}")
+            pending = data["pending"]
+            state = cls(
+                players=data["players"],
+                seed=data["seed"],
+                columns=tuple(tuple(_ints(c)) for c in data["columns"]),
+                removed=tuple(_ints(data["removed"])),
+                trays=tuple(tuple(_ints(t)) for t in data["trays"]),
+                boards=tuple(
+                    Board(colours_from_names(colours), [_cell(c) for c in cells])
+                    for colours, cells in zip(data["colours"], data["boards"], strict=True)
+                ),
+                phase=data["phase"],
+                current=data["current"],
+                finished=tuple(bool(f) for f in data["finished"]),
+                pending=None if pending is None else PendingDraft(**pending),
+                drafts=data["drafts"],
+            )
+        except err.BadState:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise err.BadState(f"The saved game state is damaged: {exc}.") from None
+        state.validate()
+        return state
+
+    def validate(self) -> None:
+        """Raise BadState unless the state is consistent (every tile in exactly one place...)."""
+
+        def bad(why: str) -> err.BadState:
+            return err.BadState(f"The saved game state is damaged: {why}.")
+
+        try:
+            check_setup(self.players, self.seed)
+        except err.BadSetup as exc:
+            raise bad(exc.message) from None
+        removed, columns, per_column, _ = LAYOUTS[self.players]
+        n = self.players
+        if len(self.trays) != n or len(self.boards) != n or len(self.finished) != n:
+            raise bad("one tray, board and finished flag per seat")
+        if len(self.columns) != columns or any(len(c) > per_column for c in self.columns):
+            raise bad("wrong pool layout")
+        if len(self.removed) != removed:
+            raise bad("wrong number of removed tiles")
+        seen = list(self.removed) + [t for c in self.columns for t in c]
+        seen += [t for tray in self.trays for t in tray]
+        seen += [t for b in self.boards for t in b.tiles()]
+        if sorted(seen) != list(range(TILE_COUNT)):
+            raise bad("every tile must be in exactly one place")
+        for b in self.boards:
+            if any(c is not None and not 0 <= c.rotation <= 3 for c in b.cells):
+                raise bad("rotation out of range")
+        if self.phase not in PHASES:
+            raise bad(f"unknown phase {self.phase!r}")
+        pool_empty = self.draw_column() is None
+        if pool_empty != (self.phase != DRAFTING):
+            raise bad("the pool is empty exactly when drafting is over")
+        if self.phase == DRAFTING:
+            if not isinstance(self.current, int) or not 0 <= self.current < n:
+                raise bad("no current seat while drafting")
+            if any(self.finished):
+                raise bad("nobody finishes while drafting")
+        elif self.current is not None:
+            raise bad("a current seat after drafting")
+        if (self.phase == ENDED) != all(self.finished):
+            raise bad("the game ends exactly when every seat has finished")
+        p = self.pending
+        if p is not None:
+            if self.phase != DRAFTING or p.seat != self.current:
+                raise bad("a pending draft belongs to the current seat while drafting")
+            owner_tiles = set(self.trays[p.seat]) | set(self.boards[p.seat].tiles())
+            if p.tile_id not in owner_tiles or not 0 <= p.column < columns:
+                raise bad("the pending tile must be owned by its seat")
+            if not 0 <= p.index <= len(self.columns[p.column]):
+                raise bad("the pending tile's place in the column is out of range")
+        total = sum(self.drafted(seat) for seat in range(n))
+        if total != self.drafts:
+            raise bad("the draft counter disagrees with the tiles owned")
+
+
+def _set(items: tuple, index: int, value) -> tuple:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+def _space(space: object) -> int:
+    if not isinstance(space, int) or isinstance(space, bool) or not 0 <= space < SPACES:
+        raise err.BadSpace(f"There is no space {space!r}: spaces are 0 to 24.")
+    return space
+
+
+def _occupied(board: Board, space: int) -> Placed:
+    cell = board.cells[space]
+    if cell is None:
+        raise err.SpaceEmpty(space=space)
+    return cell
+
+
+def _ints(items) -> list[int]:
+    out = list(items)
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in out):
+        raise ValueError("tile ids must be whole numbers")
+    return out
+
+
+def _cell(cell) -> Placed | None:
+    if cell is None:
+        return None
+    tile, rotation = cell
+    if not isinstance(tile, int) or not isinstance(rotation, int) or not 0 <= tile < TILE_COUNT:
+        raise ValueError(f"bad cell {cell!r}")
+    return Placed(tile, rotation)
+
+
+_HANDLERS = {
+    Draft: GameState._draft,
+    ConfirmDraft: GameState._confirm,
+    UndoDraft: GameState._undo,
+    TakeLast: GameState._take_last,
+    Finish: GameState._finish,
+    Place: GameState._place,
+    Rotate: GameState._rotate,
+    Move: GameState._move,
+    Swap: GameState._swap,
+    Return: GameState._return,
+    Clear: GameState._clear,
+}
+
+
+def new_game(players: int, seed: int, first_seat: int = 0) -> GameState:
+    """Return the first state of a game: the deal for (players, seed), `first_seat` to draft."""
+    d = deal(players, seed)
+    if not isinstance(first_seat, int) or not 0 <= first_seat < players:
+        raise err.BadSetup(f"The first seat must be 0 to {players - 1}.")
+    return GameState(
+        players=players,
+        seed=seed,
+        columns=d.columns,
+        removed=d.removed,
+        trays=((),) * players,
+        boards=tuple(Board(colours) for colours in d.board_colours),
+        phase=DRAFTING,
+        current=first_seat,
+        finished=(False,) * players,
+        pending=None,
+        drafts=0,
+    )
+
+
+def replay(
+    players: int, seed: int, events: Iterable[tuple[int, Action | dict]], first_seat: int = 0
+) -> GameState:
+    """Return the state after applying every (seat, action) event in order to the new game."""
+    state = new_game(players, seed, first_seat)
+    for seat, action in events:
+        state = state.apply(action, seat)
+    return state
+
+
+def auto_finish_actions(state: GameState, seat: int) -> list[Action]:
+    """Return the actions that submit a seat's board as it is when the finishing deadline
+    passes: return every illegal tile to the tray (returning never makes another tile
+    illegal), then Finish."""
+    illegal = illegal_mask(state.boards[seat])
+    return [Return(space) for space in bits(illegal)] + [Finish()]
