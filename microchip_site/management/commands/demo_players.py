@@ -5,7 +5,7 @@ from django.db import transaction
 from accounts.models import User
 
 DEMO_PLAYERS = ["ada", "brian", "chloe", "dmitri", "esme"]
-DEMO_PASSWORD = "microchip-demo"  # noqa: S105 - printed for the user on purpose
+DEMO_PASSWORD = "microchip-demo"
 
 
 class Command(BaseCommand):

@@ -32,4 +32,6 @@ class Command(BaseCommand):
         with redis_for_this_run() as redis_url:
             env["REDIS_URL"] = redis_url
             print(f"$ pytest {' '.join(pytest_args)}  (Redis: {redis_url})", flush=True)
-            return subprocess.run([python, "-m", "pytest", *pytest_args], cwd=base, env=env).returncode
+            return subprocess.run(
+                [python, "-m", "pytest", *pytest_args], cwd=base, env=env
+            ).returncode
