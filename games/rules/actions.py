@@ -123,8 +123,19 @@ class Finish(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
-    for cls in (Draft, ConfirmDraft, UndoDraft, TakeLast, Place, Rotate, Move, Swap, Return)
-    + (Clear, Finish)
+    for cls in (
+        Draft,
+        ConfirmDraft,
+        UndoDraft,
+        TakeLast,
+        Place,
+        Rotate,
+        Move,
+        Swap,
+        Return,
+        Clear,
+        Finish,
+    )
 }
 
 

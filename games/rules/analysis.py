@@ -306,3 +306,15 @@ def legal_spots(board: Board, tile: int) -> list[tuple[int, int]]:
             if not p & edge and p & present == required:
                 out.append((space, r))
     return out
+
+
+def open_ends(board: Board) -> int:
+    """Return how many connections point at an empty space (each open path end counted)."""
+    occ, n, e, s, w = board.occ, board.n, board.e, board.s, board.w
+    empty = FULL & ~occ
+    return (
+        (n & (empty << 5)).bit_count()
+        + (s & (empty >> 5)).bit_count()
+        + (e & (empty >> 1) & NOT_COL4).bit_count()
+        + (w & (empty << 1) & NOT_COL0).bit_count()
+    )

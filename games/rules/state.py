@@ -51,8 +51,12 @@ class PendingDraft:
     index: int
 
     def to_json(self) -> dict:
-        return {"seat": self.seat, "tile_id": self.tile_id, "column": self.column,
-                "index": self.index}  # fmt: skip
+        return {
+            "seat": self.seat,
+            "tile_id": self.tile_id,
+            "column": self.column,
+            "index": self.index,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +265,7 @@ class GameState:
             board = boards[seat]
             boards = _set(boards, seat, board.with_cells({board.space_of_tile(tile): None}))
         column = self.columns[pending.column]
-        column = column[: pending.index] + (tile,) + column[pending.index :]
+        column = (*column[: pending.index], tile, *column[pending.index :])
         return replace(
             self,
             columns=_set(self.columns, pending.column, column),
@@ -309,8 +313,8 @@ class GameState:
     def _with(self, seat: int, board: Board, tray: tuple[int, ...] | None = None) -> GameState:
         if tray is None:
             return replace(self, boards=_set(self.boards, seat, board))
-        return replace(self, boards=_set(self.boards, seat, board),
-                       trays=_set(self.trays, seat, tray))  # fmt: skip
+        boards = _set(self.boards, seat, board)
+        return replace(self, boards=boards, trays=_set(self.trays, seat, tray))
 
     def _place(self, action: Place, seat: int) -> GameState:
         board = self._board_for(seat)
@@ -323,8 +327,8 @@ class GameState:
         if board.cells[space] is not None:
             raise err.SpaceOccupied(space=space)
         tray = tuple(t for t in tray if t != action.tile_id)
-        return self._with(seat, board.with_cells({space: Placed(action.tile_id, action.rotation)}),
-                          tray)  # fmt: skip
+        placed = Placed(action.tile_id, action.rotation)
+        return self._with(seat, board.with_cells({space: placed}), tray)
 
     def _rotate(self, action: Rotate, seat: int) -> GameState:
         board = self._board_for(seat)
@@ -333,8 +337,8 @@ class GameState:
         if not isinstance(turns, int) or not 1 <= turns <= 3:
             raise err.BadRotation("Turn a tile by 1, 2 or 3 quarter turns.", space=space)
         cell = _occupied(board, space)
-        return self._with(seat, board.with_cells({space: Placed(cell.tile,
-                                                                (cell.rotation + turns) % 4)}))  # fmt: skip
+        turned = Placed(cell.tile, (cell.rotation + turns) % 4)
+        return self._with(seat, board.with_cells({space: turned}))
 
     def _move(self, action: Move, seat: int) -> GameState:
         board = self._board_for(seat)
@@ -471,7 +475,7 @@ class GameState:
 
 
 def _set(items: tuple, index: int, value) -> tuple:
-    return items[:index] + (value,) + items[index + 1 :]
+    return (*items[:index], value, *items[index + 1 :])
 
 
 def _space(space: object) -> int:
