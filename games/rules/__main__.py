@@ -1,0 +1,12 @@
+"""`python -m games.rules`: see cli.py."""
+
+import os
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    status = main()
+    if status == 1:  # the reader closed the pipe: keep the shutdown quiet
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(status)
