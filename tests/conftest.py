@@ -4,6 +4,7 @@ from django.conf import settings
 
 def pytest_configure(config):
     # The manifest storage needs `collectstatic` first; the suite checks pages, not the build.
+    settings.STATIC_ROOT.mkdir(parents=True, exist_ok=True)
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
