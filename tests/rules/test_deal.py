@@ -74,7 +74,7 @@ def test_bad_player_count(players):
 
 @pytest.mark.parametrize("seed", ["1", 1.5, None, False])
 def test_bad_seed(seed):
-    with pytest.raises(RuleError, match="The seed must be a whole number."):
+    with pytest.raises(RuleError, match=r"The seed must be a whole number\."):
         deal(4, seed)
 
 
