@@ -2,6 +2,7 @@
 
 import json
 import random
+from dataclasses import fields
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -79,7 +80,7 @@ def test_every_legal_action_applies_and_drafts_are_exactly_the_listed_ones(
     rng = random.Random(play_seed)
     state = new_game(players, seed)
     # Walk a random number of steps, then try every listed action of every seat.
-    final, events = play_randomly(state, rng)
+    _, events = play_randomly(state, rng)
     cut = rng.randrange(len(events))
     state = replay(players, seed, events[:cut])
     for seat in range(players):
@@ -118,8 +119,6 @@ junk_action = st.builds(
     junk=st.lists(st.tuples(st.integers(-1, 5), junk_action), max_size=30),
 )
 def test_any_action_is_applied_or_refused_cleanly(players, seed, play_seed, junk):
-    from games.rules.actions import fields  # the dataclass fields of each type
-
     rng = random.Random(play_seed)
     state = new_game(players, seed)
     _, events = play_randomly(state, rng)
