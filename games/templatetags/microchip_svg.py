@@ -1,0 +1,283 @@
+"""SVG drawings of Microchip tiles and board spaces, as template tags.
+
+Usage (load the library and include ``games/tiles.css`` on the page)::
+
+    {% load microchip_svg %}
+    <div class="tile-box">{% tile_svg "tee" "blue" 7 colour_blind=user.colour_blind %}</div>
+    <div class="tile-box">{% space_svg "red" colour_blind=True %}</div>
+    {{ 7|path_names }}  -> "north, east, south"
+
+Conventions come from ``games.rules.tiles``: colours "blue", "red", "green", "yellow", "pink";
+kinds "end", "straight", "corner", "tee", "cross"; paths a 4-bit mask N=1, E=2, S=4, W=8 that
+is already rotated.
+
+The drawings use a 100 x 100 viewBox and scale to their container. They carry no ids, no
+scripts, no event handlers, no external references and no ``style`` attributes (only classes
+and presentation attributes), so many can share a page under a strict Content Security Policy.
+Every number written into the markup is formatted here as a string, so the template
+localization never turns ``12.5`` into ``12,5``.
+
+Bad input (an unknown colour or kind, a mask outside 0-15, or a mask that the kind cannot
+have in any rotation) never raises: it draws a neutral grey "unknown tile" / "unknown space"
+and logs a warning.
+"""
+
+from __future__ import annotations
+
+import logging
+import reprlib
+from math import cos, radians, sin
+
+from django import template
+
+from games.rules.tiles import BASE_PATHS, COLOURS, KIND_PATHS, KINDS, E, N, S, W
+
+register = template.Library()
+logger = logging.getLogger(__name__)
+
+_short_repr = reprlib.Repr()
+_short_repr.maxstring = 40
+_short_repr.maxother = 40
+
+#: Side bit -> readable name, in N, E, S, W order.
+SIDE_NAMES: tuple[tuple[int, str], ...] = ((N, "north"), (E, "east"), (S, "south"), (W, "west"))
+#: Where a path leaves the tile: the middle of each side (x, y), on the tile's edge.
+SIDE_ENDS: dict[int, tuple[str, str]] = {
+    N: ("50", "1"),
+    E: ("99", "50"),
+    S: ("50", "99"),
+    W: ("1", "50"),
+}
+
+COLOUR_NAMES: tuple[str, ...] = tuple(c.value for c in COLOURS)
+KIND_NAMES: tuple[str, ...] = tuple(k.value for k in KINDS)
+#: Masks each kind can have (in any rotation).
+KIND_MASKS: dict[str, frozenset[int]] = {k.value: frozenset(KIND_PATHS[k]) for k in KINDS}
+
+#: Tile colours (the same as --tile-* in site.css); presentation-attribute fallbacks for CSS.
+TILE_FILLS: dict[str, str] = {
+    "blue": "#2f6fd6",
+    "red": "#d63a3a",
+    "green": "#2f9e58",
+    "yellow": "#e0b020",
+    "pink": "#e062b5",
+}
+#: Empty spaces: 30 % of the tile colour on white, so a placed tile stands out.
+SPACE_FILLS: dict[str, str] = {
+    "blue": "#c1d4f3",
+    "red": "#f3c4c4",
+    "green": "#c1e2cd",
+    "yellow": "#f6e7bc",
+    "pink": "#f6d0e9",
+}
+UNKNOWN_TILE_FILL = "#8a919e"
+UNKNOWN_SPACE_FILL = "#e3e6ec"
+UNKNOWN_SPACE_EDGE = "#8a919e"
+
+#: The colour-blind shape of each colour.
+COLOUR_SHAPES: dict[str, str] = {
+    "blue": "triangle",
+    "red": "square",
+    "green": "circle",
+    "yellow": "diamond",
+    "pink": "cross",
+}
+
+#: Shape ink: dark with a white rim, readable on every tile colour and on the light spaces.
+SHAPE_FILL = "#1d2433"
+SHAPE_RIM = "#ffffff"
+
+
+def _num(value: float) -> str:
+    """Format a coordinate without localization: 12.0 -> "12", 12.25 -> "12.3"."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _points(centre_x: float, centre_y: float, pts: list[tuple[float, float]]) -> str:
+    return " ".join(f"{_num(centre_x + x)},{_num(centre_y + y)}" for x, y in pts)
+
+
+def shape_geometry(colour: str, cx: float, cy: float, size: float, rim: float) -> dict | None:
+    """Return what ``shape.html`` needs to draw the colour-blind shape of `colour`.
+
+    `size` is roughly the radius of the shape; the shapes are scaled so they look about as
+    big as each other. Returns None for an unknown colour.
+    """
+    name = COLOUR_SHAPES.get(colour)
+    if name is None:
+        return None
+    shape = {"name": name, "fill": SHAPE_FILL, "rim": SHAPE_RIM, "rim_width": _num(rim)}
+    if name == "circle":
+        shape.update(element="circle", cx=_num(cx), cy=_num(cy), r=_num(size * 0.92))
+        return shape
+    if name == "triangle":
+        r = size * 1.18  # an equilateral triangle pointing up, centred between centroid and box
+        pts = [(r * cos(radians(a)), r * sin(radians(a))) for a in (-90, 30, 150)]
+        pts = [(x, y + r * 0.2) for x, y in pts]
+    elif name == "square":
+        h = size * 0.82
+        pts = [(-h, -h), (h, -h), (h, h), (-h, h)]
+    elif name == "diamond":
+        h = size * 1.12
+        pts = [(0, -h), (h, 0), (0, h), (-h, 0)]
+    else:  # cross: an X (a plus turned 45 degrees)
+        arm, half = size * 1.12, size * 0.3
+        plus = [
+            (half, -arm), (half, -half), (arm, -half), (arm, half), (half, half), (half, arm),
+            (-half, arm), (-half, half), (-arm, half), (-arm, -half), (-half, -half), (-half, -arm),
+        ]  # fmt: skip
+        c, s = cos(radians(45)), sin(radians(45))
+        pts = [(x * c - y * s, x * s + y * c) for x, y in plus]
+    shape.update(element="polygon", points=_points(cx, cy, pts))
+    return shape
+
+
+def _mask(paths: object) -> int | None:
+    """Return `paths` as an int mask 0-15, or None if it is not one."""
+    if isinstance(paths, bool):
+        return None
+    if isinstance(paths, int):
+        value = paths
+    elif isinstance(paths, str) and paths.strip().isdigit():
+        value = int(paths.strip())
+    else:
+        return None
+    return value if 0 <= value <= 15 else None
+
+
+def _name(value: object, known: tuple[str, ...]) -> str | None:
+    """Return `value` as one of the `known` names (case and spaces ignored), or None."""
+    if not isinstance(value, str):
+        return None
+    name = value.strip().lower()
+    return name if name in known else None
+
+
+def trace_path(mask: int) -> str:
+    """Return the SVG path data of the white paths of a tile with these connections.
+
+    Every connection is a segment from the centre (50, 50) to the middle of its side. The
+    first two connections (in N, E, S, W order) are one line through the centre, so a straight
+    has no seam and a corner gets a round bend; the others start at the centre, where the
+    junction dot (tee, cross) or the pad (end) covers their ends.
+    """
+    ends = [f"{SIDE_ENDS[side][0]} {SIDE_ENDS[side][1]}" for side, _ in SIDE_NAMES if mask & side]
+    if not ends:
+        return ""
+    if len(ends) == 1:
+        return f"M50 50L{ends[0]}"
+    return f"M{ends[0]}L50 50L{ends[1]}" + "".join(f"M50 50L{end}" for end in ends[2:])
+
+
+def side_names(mask: int) -> list[str]:
+    """Return the readable names of the sides in `mask`, in N, E, S, W order."""
+    return [name for side, name in SIDE_NAMES if mask & side]
+
+
+@register.filter(is_safe=False)
+def path_names(paths: object) -> str:
+    """``{{ 7|path_names }}`` -> "north, east, south"; "" for no paths or a bad mask."""
+    mask = _mask(paths)
+    if mask is None:
+        return ""
+    return ", ".join(side_names(mask))
+
+
+@register.filter(is_safe=False)
+def colour_shape(colour: object) -> str:
+    """``{{ "blue"|colour_shape }}`` -> "triangle" (the colour-blind shape); "" if unknown."""
+    name = _name(colour, COLOUR_NAMES)
+    return COLOUR_SHAPES[name] if name else ""
+
+
+def _plain(label: object) -> str:
+    """Return `label` as plain text, dropping any "safe" mark so the template escapes it."""
+    if label is None:
+        return ""
+    return "".join(str(label))
+
+
+def tile_context(
+    kind: object, colour: object, paths: object, colour_blind: bool = False, label: object = ""
+) -> dict:
+    """Return the context of ``games/svg/tile.html`` (see `tile_svg`)."""
+    kind_name = _name(kind, KIND_NAMES)
+    colour_name = _name(colour, COLOUR_NAMES)
+    mask = _mask(paths)
+    if (
+        kind_name is None
+        or colour_name is None
+        or mask is None
+        or mask not in KIND_MASKS[kind_name]
+    ):
+        logger.warning(
+            "tile_svg: unknown tile (kind=%s, colour=%s, paths=%s)",
+            _short_repr.repr(kind),
+            _short_repr.repr(colour),
+            _short_repr.repr(paths),
+        )
+        return {
+            "known": False,
+            "classes": "tile tile--unknown",
+            "label": "unknown tile",
+            "fill": UNKNOWN_TILE_FILL,
+        }
+    names = side_names(mask)
+    text = _plain(label)
+    if not text:
+        noun = "path" if len(names) == 1 else "paths"
+        text = f"{colour_name} {kind_name}, {noun} {', '.join(names)}"
+    return {
+        "known": True,
+        "classes": f"tile tile--{colour_name} tile--{kind_name}",
+        "kind": kind_name,
+        "colour": colour_name,
+        "paths": mask,
+        "label": text,
+        "fill": TILE_FILLS[colour_name],
+        "trace": trace_path(mask),
+        "pad": kind_name == "end",
+        "node": BASE_PATHS[kind_name].bit_count() >= 3,
+        "shape": shape_geometry(colour_name, 19, 19, 10, 2) if colour_blind else None,
+    }
+
+
+def space_context(colour: object, colour_blind: bool = False) -> dict:
+    """Return the context of ``games/svg/space.html`` (see `space_svg`)."""
+    colour_name = _name(colour, COLOUR_NAMES)
+    if colour_name is None:
+        logger.warning("space_svg: unknown space colour %s", _short_repr.repr(colour))
+        return {
+            "known": False,
+            "classes": "space space--unknown",
+            "label": "unknown space",
+            "fill": UNKNOWN_SPACE_FILL,
+            "edge": UNKNOWN_SPACE_EDGE,
+            "shape": None,
+        }
+    return {
+        "known": True,
+        "classes": f"space space--{colour_name}",
+        "colour": colour_name,
+        "label": f"empty {colour_name} space",
+        "fill": SPACE_FILLS[colour_name],
+        "edge": TILE_FILLS[colour_name],
+        "shape": shape_geometry(colour_name, 50, 50, 17, 2.5) if colour_blind else None,
+    }
+
+
+@register.inclusion_tag("games/svg/tile.html")
+def tile_svg(kind, colour, paths, colour_blind=False, label=""):
+    """Draw a tile: ``{% tile_svg kind colour paths colour_blind=False label="" %}``.
+
+    `paths` is the rotated 4-bit mask (N=1, E=2, S=4, W=8). `label` replaces the default
+    aria-label ("blue tee, paths north, east, south"); it is plain text and always escaped.
+    """
+    return tile_context(kind, colour, paths, bool(colour_blind), label)
+
+
+@register.inclusion_tag("games/svg/space.html")
+def space_svg(colour, colour_blind=False):
+    """Draw an empty board space: ``{% space_svg colour colour_blind=False %}``."""
+    return space_context(colour, bool(colour_blind))

@@ -1,0 +1,346 @@
+"""The SVG tiles and spaces of games/templatetags/microchip_svg.py."""
+
+import logging
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from django.template import Context, Template
+from django.utils import translation
+from django.utils.safestring import mark_safe
+
+from games.rules.tiles import COLOURS, KIND_PATHS, KINDS, TILES, Colour, E, Kind, N, S, W
+from games.templatetags.microchip_svg import COLOUR_SHAPES, SPACE_FILLS, TILE_FILLS
+
+TILE = Template(
+    "{% load microchip_svg %}{% tile_svg kind colour paths colour_blind=cb label=label %}"
+)
+TILE_DEFAULTS = Template("{% load microchip_svg %}{% tile_svg kind colour paths %}")
+SPACE = Template("{% load microchip_svg %}{% space_svg colour colour_blind=cb %}")
+SPACE_DEFAULTS = Template("{% load microchip_svg %}{% space_svg colour %}")
+
+SIDE_AT = {(50, 1): N, (99, 50): E, (50, 99): S, (1, 50): W}
+SIDE_WORDS = {N: "north", E: "east", S: "south", W: "west"}
+SHAPES = {"triangle", "square", "circle", "diamond", "cross"}
+LOGGER = "games.templatetags.microchip_svg"
+
+
+def tile(kind, colour, paths, cb=False, label=""):
+    return TILE.render(
+        Context({"kind": kind, "colour": colour, "paths": paths, "cb": cb, "label": label})
+    )
+
+
+def space(colour, cb=False):
+    return SPACE.render(Context({"colour": colour, "cb": cb}))
+
+
+def svg(markup):
+    """Parse the markup as XML (it must be well formed) and return the root element."""
+    root = ET.fromstring(markup)
+    assert root.tag == "svg"
+    return root
+
+
+def by_class(root, name):
+    return [el for el in root.iter() if name in (el.get("class") or "").split()]
+
+
+def trace_ends(root):
+    """Return the sides reached by the white paths, as a list (one entry per segment end)."""
+    (trace,) = by_class(root, "tile-trace")
+    numbers = [int(n) for n in re.findall(r"\d+", trace.get("d"))]
+    points = list(zip(numbers[::2], numbers[1::2], strict=True))
+    assert all(p in SIDE_AT or p == (50, 50) for p in points), points
+    return [SIDE_AT[p] for p in points if p in SIDE_AT]
+
+
+ALL_ORIENTATIONS = [
+    pytest.param(kind.value, rotation, KIND_PATHS[kind][rotation], id=f"{kind.value}-r{rotation}")
+    for kind in KINDS
+    for rotation in range(4)
+]
+
+
+@pytest.mark.parametrize(("kind", "rotation", "mask"), ALL_ORIENTATIONS)
+def test_every_kind_and_rotation_draws_exactly_its_connections(kind, rotation, mask):
+    root = svg(tile(kind, "blue", mask))
+
+    ends = trace_ends(root)
+    assert len(ends) == mask.bit_count()  # one segment per connection, none twice
+    assert sum(ends) == mask
+    # Every segment starts or ends at the centre: the paths meet there.
+    assert "50 50" in by_class(root, "tile-trace")[0].get("d")
+    assert root.get("data-paths") == str(mask)
+
+
+@pytest.mark.parametrize("kind", [k.value for k in KINDS])
+def test_only_the_end_has_the_square_pad_and_only_tee_and_cross_a_junction(kind):
+    for mask in set(KIND_PATHS[Kind(kind)]):
+        root = svg(tile(kind, "red", mask))
+        pads = by_class(root, "tile-pad")
+        assert len(pads) == (1 if kind == "end" else 0)
+        if pads:
+            assert pads[0].tag == "rect"
+            assert pads[0].get("width") == pads[0].get("height")
+            assert by_class(root, "tile-pad-hole")
+        assert len(by_class(root, "tile-node")) == (1 if kind in ("tee", "cross") else 0)
+
+
+def test_a_straight_is_one_line_and_a_corner_one_bend():
+    straight = by_class(svg(tile("straight", "green", N | S)), "tile-trace")[0].get("d")
+    assert straight == "M50 1L50 50L50 99"
+    corner = by_class(svg(tile("corner", "green", E | S)), "tile-trace")[0].get("d")
+    assert corner == "M99 50L50 50L50 99"
+    assert by_class(svg(tile("corner", "green", E | S)), "tile-trace")[0].get(
+        "stroke-linejoin"
+    ) == ("round")
+
+
+def test_the_tile_is_a_scalable_rounded_square_of_its_colour():
+    root = svg(tile("tee", "yellow", N | E | S))
+    assert root.get("viewBox") == "0 0 100 100"
+    assert root.get("width") == "100%"
+    assert root.get("height") == "100%"
+    assert root.get("class").split() == ["tile", "tile--yellow", "tile--tee"]
+    (bg,) = by_class(root, "tile-bg")
+    assert bg.tag == "rect"
+    assert bg.get("rx")
+    assert bg.get("fill") == TILE_FILLS["yellow"] == "#e0b020"
+    (trace,) = by_class(root, "tile-trace")
+    assert trace.get("stroke") is None  # inherits the white of its group
+    assert by_class(root, "tile-traces")[0].get("stroke") == "#ffffff"
+
+
+@pytest.mark.parametrize(
+    ("kind", "colour", "mask", "label"),
+    [
+        ("tee", "blue", N | E | S, "blue tee, paths north, east, south"),
+        ("end", "red", W, "red end, path west"),
+        ("straight", "green", E | W, "green straight, paths east, west"),
+        ("corner", "yellow", S | W, "yellow corner, paths south, west"),
+        ("cross", "pink", 15, "pink cross, paths north, east, south, west"),
+    ],
+)
+def test_the_aria_label_names_the_colour_kind_and_paths(kind, colour, mask, label):
+    root = svg(tile(kind, colour, mask))
+    assert root.get("role") == "img"
+    assert root.get("aria-label") == label
+
+
+def test_a_given_label_replaces_the_default_one():
+    root = svg(tile("cross", "pink", 15, label="Your tile: pink cross"))
+    assert root.get("aria-label") == "Your tile: pink cross"
+
+
+def test_the_tags_work_with_their_default_arguments_and_the_rules_enums():
+    root = svg(TILE_DEFAULTS.render(Context({"kind": Kind.TEE, "colour": Colour.BLUE, "paths": 7})))
+    assert root.get("aria-label") == "blue tee, paths north, east, south"
+    assert not by_class(root, "cb-shape")
+    root = svg(SPACE_DEFAULTS.render(Context({"colour": Colour.PINK})))
+    assert root.get("aria-label") == "empty pink space"
+
+
+def test_every_tile_of_the_game_in_every_rotation_draws_without_a_warning(caplog):
+    caplog.set_level(logging.WARNING, logger=LOGGER)
+    for t in TILES:
+        for rotation in range(4):
+            markup = tile(t.kind.value, t.colour.value, t.paths(rotation), cb=True)
+            assert "unknown" not in markup
+            assert len(markup) < 2000  # small enough for 60 tiles and 125 spaces on a page
+    assert not caplog.records
+
+
+@pytest.mark.parametrize("colour", [c.value for c in COLOURS])
+def test_the_colour_blind_shape_appears_only_when_asked(colour):
+    expected = COLOUR_SHAPES[colour]
+    for markup in (tile("tee", colour, 7, cb=True), tile("end", colour, 1, cb=True)):
+        shapes = by_class(svg(markup), "cb-shape")
+        assert len(shapes) == 1
+        assert f"cb-shape--{expected}" in shapes[0].get("class")
+        # Dark ink with a white rim: it shows on every tile colour.
+        assert shapes[0].get("fill") == "#1d2433"
+        assert shapes[0].get("stroke") == "#ffffff"
+    assert not by_class(svg(tile("tee", colour, 7, cb=False)), "cb-shape")
+    assert "cb-shape" not in tile("tee", colour, 7)
+
+    shapes = by_class(svg(space(colour, cb=True)), "cb-shape")
+    assert len(shapes) == 1
+    assert f"cb-shape--{expected}" in shapes[0].get("class")
+    assert not by_class(svg(space(colour)), "cb-shape")
+
+
+def test_the_colour_blind_shapes_follow_the_help_text():
+    assert COLOUR_SHAPES == {
+        "blue": "triangle",
+        "red": "square",
+        "green": "circle",
+        "yellow": "diamond",
+        "pink": "cross",
+    }
+    assert set(COLOUR_SHAPES.values()) == SHAPES
+
+
+def shape_centre(shape):
+    if shape.tag == "circle":
+        return float(shape.get("cx")), float(shape.get("cy"))
+    points = [tuple(map(float, p.split(","))) for p in shape.get("points").split()]
+    xs, ys = zip(*points, strict=True)
+    return (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+
+
+@pytest.mark.parametrize("colour", [c.value for c in COLOURS])
+def test_the_shape_sits_in_a_corner_of_a_tile_and_in_the_centre_of_a_space(colour):
+    x, y = shape_centre(by_class(svg(tile("cross", colour, 15, cb=True)), "cb-shape")[0])
+    assert x < 30 and y < 30  # the top-left corner, clear of the paths
+    x, y = shape_centre(by_class(svg(space(colour, cb=True)), "cb-shape")[0])
+    assert abs(x - 50) < 2 and abs(y - 50) < 2
+
+
+@pytest.mark.parametrize("colour", [c.value for c in COLOURS])
+def test_an_empty_space_is_a_light_tint_of_its_colour(colour):
+    root = svg(space(colour))
+    assert root.get("role") == "img"
+    assert root.get("aria-label") == f"empty {colour} space"
+    assert root.get("viewBox") == "0 0 100 100"
+    assert root.get("class").split() == ["space", f"space--{colour}"]
+    (fill,) = by_class(root, "space-fill")
+    assert fill.get("fill") == SPACE_FILLS[colour]
+    assert fill.get("stroke") == TILE_FILLS[colour]
+
+    def lightness(hex_colour):
+        return sum(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+
+    assert lightness(SPACE_FILLS[colour]) > lightness(TILE_FILLS[colour]) + 150
+    assert not by_class(root, "tile-trace")
+
+
+@pytest.mark.parametrize(
+    ("kind", "colour", "paths"),
+    [
+        ("bogus", "blue", 7),
+        ("tee", "purple", 7),
+        ("tee", "blue", 16),
+        ("tee", "blue", -1),
+        ("tee", "blue", "7x"),
+        ("tee", "blue", None),
+        ("tee", "blue", True),
+        ("tee", "blue", 3.0),
+        ("end", "blue", N | E),  # a mask the kind has in no rotation
+        ("cross", "green", 0),
+        ("", "", ""),
+        (None, None, None),
+        (["tee"], {"blue": 1}, [7]),
+        ("<b>tee</b>", "<i>blue</i>", 7),
+    ],
+)
+def test_unknown_tiles_draw_a_grey_fallback_and_log_a_warning(kind, colour, paths, caplog):
+    caplog.set_level(logging.WARNING, logger=LOGGER)
+    markup = tile(kind, colour, paths, cb=True)
+    root = svg(markup)
+    assert root.get("aria-label") == "unknown tile"
+    assert root.get("class").split() == ["tile", "tile--unknown"]
+    assert by_class(root, "tile-bg")[0].get("fill") == "#8a919e"
+    assert not by_class(root, "tile-trace")
+    assert not by_class(root, "cb-shape")
+    assert "<b>" not in markup and "<i>" not in markup
+    assert [r.levelname for r in caplog.records] == ["WARNING"]
+    assert "unknown tile" in caplog.records[0].getMessage()
+
+
+@pytest.mark.parametrize("colour", ["mauve", "", None, 3, "<script>x</script>"])
+def test_unknown_spaces_draw_a_grey_fallback_and_log_a_warning(colour, caplog):
+    caplog.set_level(logging.WARNING, logger=LOGGER)
+    markup = space(colour, cb=True)
+    root = svg(markup)
+    assert root.get("aria-label") == "unknown space"
+    assert root.get("class").split() == ["space", "space--unknown"]
+    assert not by_class(root, "cb-shape")
+    assert "<script" not in markup
+    assert len(caplog.records) == 1
+
+
+def test_inputs_are_normalised_where_the_meaning_is_clear():
+    root = svg(tile(" Blue ", "TEE".lower(), "7"))  # kind and colour swapped: unknown
+    assert root.get("aria-label") == "unknown tile"
+    root = svg(tile(" TEE ", " Blue ", " 7 "))
+    assert root.get("aria-label") == "blue tee, paths north, east, south"
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "<script>alert(1)</script>",
+        mark_safe("<script>alert(1)</script>"),
+        '" onload="alert(1)',
+    ],
+)
+def test_labels_are_always_escaped(label):
+    markup = tile("tee", "blue", 7, label=label)
+    assert "<script" not in markup
+    assert "onload=" not in markup.replace("onload=&quot;", "")
+    root = svg(markup)  # still well formed
+    assert root.get("aria-label") == str(label)
+    assert "&lt;script&gt;" in markup or "&quot;" in markup
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        pytest.param(tile("end", "blue", 1, cb=True), id="end"),
+        pytest.param(tile("cross", "pink", 15, cb=True), id="cross"),
+        pytest.param(tile("nope", "pink", 15, cb=True), id="unknown-tile"),
+        pytest.param(space("green", cb=True), id="space"),
+        pytest.param(space("nope"), id="unknown-space"),
+    ],
+)
+def test_the_markup_is_csp_friendly_and_self_contained(markup):
+    lowered = markup.lower()
+    assert "style" not in lowered  # no style attributes or elements
+    assert "<script" not in lowered
+    assert not re.search(r"\son\w+\s*=", lowered)  # no inline event handlers
+    assert "href" not in lowered and "url(" not in lowered and "http" not in lowered
+    assert not re.search(r"\sid=", lowered)  # no ids to clash when many tiles share a page
+    root = svg(markup)
+    assert root.get("width") == "100%" and "px" not in lowered
+
+
+def test_numbers_are_not_localized():
+    with translation.override("de"):
+        for colour in COLOURS:
+            for markup in (tile("tee", colour.value, 7, cb=True), space(colour.value, cb=True)):
+                (shape,) = by_class(svg(markup), "cb-shape")
+                values = [shape.get(a) for a in ("cx", "cy", "r") if shape.get(a)]
+                values += [v for p in (shape.get("points") or "").split() for v in p.split(",")]
+                assert len(values) >= 3
+                assert all(re.fullmatch(r"-?\d+(\.\d)?", v) for v in values), values
+                if shape.get("points"):
+                    assert all(len(p.split(",")) == 2 for p in shape.get("points").split())
+
+
+@pytest.mark.parametrize(
+    ("value", "names"),
+    [
+        (7, "north, east, south"),
+        (8, "west"),
+        (N | S, "north, south"),
+        (15, "north, east, south, west"),
+        ("10", "east, west"),
+        (0, ""),
+        (16, ""),
+        (-1, ""),
+        ("x", ""),
+        (None, ""),
+    ],
+)
+def test_path_names_filter(value, names):
+    rendered = Template("{% load microchip_svg %}{{ value|path_names }}").render(
+        Context({"value": value})
+    )
+    assert rendered == names
+
+
+def test_colour_shape_filter():
+    template = Template("{% load microchip_svg %}{{ c|colour_shape }}")
+    assert template.render(Context({"c": "yellow"})) == "diamond"
+    assert template.render(Context({"c": "<b>"})) == ""
