@@ -164,12 +164,11 @@ def diagnose(board: Board) -> tuple[SpaceStatus | None, ...]:
     """
     m = markers(board)
     illegal = m.illegal
-    out: list[SpaceStatus | None] = []
-    for i in range(25):
-        bit = 1 << i
-        if not board.occ & bit:
-            out.append(None)
-            continue
+    out: list[SpaceStatus | None] = [None] * 25
+    occ = board.occ
+    while occ:
+        bit = occ & -occ
+        occ ^= bit
         reasons = tuple(
             name
             for name, mask in (
@@ -186,7 +185,7 @@ def diagnose(board: Board) -> tuple[SpaceStatus | None, ...]:
             status = WARNING
         else:
             status = OK
-        out.append(SpaceStatus(status, reasons))
+        out[bit.bit_length() - 1] = SpaceStatus(status, reasons)
     return tuple(out)
 
 

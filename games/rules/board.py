@@ -63,7 +63,9 @@ class Board:
     cells: tuple[Cell, ...]
 
     def __init__(self, colours: Sequence[Colour], cells: Iterable[Cell] | None = None) -> None:
-        colours = tuple(Colour(c) for c in colours)
+        colours = tuple(colours)
+        if not all(c.__class__ is Colour for c in colours):
+            colours = tuple(Colour(c) for c in colours)
         if len(colours) != SPACES:
             raise ValueError("a board has 25 spaces")
         cells = (None,) * SPACES if cells is None else tuple(cells)
@@ -71,7 +73,9 @@ class Board:
             raise ValueError("a board has 25 cells")
         set_ = object.__setattr__
         set_(self, "colours", colours)
-        set_(self, "cells", tuple(None if c is None else Placed(*c) for c in cells))
+        if not all(c is None or c.__class__ is Placed for c in cells):
+            cells = tuple(None if c is None else Placed(*c) for c in cells)
+        set_(self, "cells", cells)
         occ = n = e = s = w = wrong = 0
         for i, cell in enumerate(self.cells):
             if cell is None:
