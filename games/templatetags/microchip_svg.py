@@ -239,7 +239,7 @@ def tile_context(
         "trace": trace_path(mask),
         "pad": kind_name == "end",
         "node": BASE_PATHS[kind_name].bit_count() >= 3,
-        "shape": shape_geometry(colour_name, 19, 19, 10, 2) if colour_blind else None,
+        "shape": shape_geometry(colour_name, 20, 20, 12, 2.2) if colour_blind else None,
     }
 
 

@@ -295,6 +295,7 @@ def test_labels_are_always_escaped(label):
     ],
 )
 def test_the_markup_is_csp_friendly_and_self_contained(markup):
+    assert markup == markup.strip()  # no stray text nodes around the inline svg
     lowered = markup.lower()
     assert "style" not in lowered  # no style attributes or elements
     assert "<script" not in lowered
