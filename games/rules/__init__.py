@@ -50,6 +50,7 @@ from .state import (
     new_game,
     replay,
 )
+from .sim import choose_draft, play_game, timeout_action
 from .tiles import TILES, Colour, E, Kind, N, S, Tile, W
 
 __all__ = [
@@ -94,6 +95,7 @@ __all__ = [
     "action_from_json",
     "auto_finish_actions",
     "can_finish",
+    "choose_draft",
     "deal",
     "diagnose",
     "drafts_per_player",
@@ -105,9 +107,11 @@ __all__ = [
     "markers",
     "new_game",
     "places",
+    "play_game",
     "replay",
     "row_col",
     "score",
     "space_of",
     "structures",
+    "timeout_action",
 ]
