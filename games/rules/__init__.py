@@ -39,6 +39,7 @@ from .board import Board, Placed, row_col, space_of
 from .deal import LAYOUTS, Deal, deal, drafts_per_player, make_board_colours
 from .errors import ERRORS, RuleError
 from .ranking import places
+from .sim import choose_draft, play_game, timeout_action
 from .state import (
     DRAFTING,
     ENDED,
@@ -50,7 +51,6 @@ from .state import (
     new_game,
     replay,
 )
-from .sim import choose_draft, play_game, timeout_action
 from .tiles import TILES, Colour, E, Kind, N, S, Tile, W
 
 __all__ = [
