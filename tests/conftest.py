@@ -3,6 +3,12 @@ from django.conf import settings
 
 
 def pytest_configure(config):
+    # Unit tests run Celery tasks in-process, at once; the worker tests start a real worker.
+    from microchip_site.celery import app
+
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+
     # The manifest storage needs `collectstatic` first; the suite checks pages, not the build.
     settings.STATIC_ROOT.mkdir(parents=True, exist_ok=True)
     settings.STORAGES = {

@@ -1,0 +1,430 @@
+"""Every change to a game, one function each, in the style of Zulip's zerver/actions.
+
+Each public function is one transaction that locks the game row (`select_for_update`; on SQLite
+the IMMEDIATE transaction does the same), checks the request with the rules package and against
+the version the player saw, writes the rows, appends the events, and schedules its side effects
+with `transaction.on_commit`, so nothing is pushed or queued for a change that rolled back.
+Views, consumers and tasks call these functions and nothing else writes a game.
+"""
+
+import random
+import secrets
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import rules
+from games.rules import ConfirmDraft, Draft, RuleError, TakeLast, UndoDraft
+
+from . import side_effects
+from .errors import ActionRefused, StaleVersion
+from .models import MAX_TIME_PER_MOVE, MIN_TIME_PER_MOVE, Event, Game, Invitation, Seat
+from .state_store import GAME_STATE_FIELDS, SEAT_STATE_FIELDS, load_state, store_state
+
+# Actions that change the pool or the turn: checked against Game.pool_version.
+DRAFTING_ACTIONS = (Draft, ConfirmDraft, UndoDraft, TakeLast)
+MAX_NAME_LENGTH = 60
+
+
+@dataclass(frozen=True)
+class Played:
+    """What an accepted action changed, for the caller to redraw."""
+
+    game: Game
+    seat: Seat | None
+    events: list[Event]
+
+
+# --- the lobby ---------------------------------------------------------------------------------
+
+
+def create_game(
+    *,
+    creator: User,
+    player_count: int,
+    time_per_move,
+    rated: bool = True,
+    access: str = Game.Access.OPEN,
+    name: str = "",
+    invitees: tuple[str, ...] = (),
+) -> Game:
+    """Open a new table with its creator in the first seat; invite `invitees` by username."""
+    name = (name or "").strip()
+    if not 2 <= player_count <= 5:
+        raise ActionRefused("A game has 2 to 5 players.", code="bad_player_count")
+    if not MIN_TIME_PER_MOVE <= time_per_move <= MAX_TIME_PER_MOVE:
+        raise ActionRefused("The time per move must be from 1 hour to 14 days.", code="bad_time")
+    if access not in Game.Access.values:
+        raise ActionRefused("Choose an open game or one by invitation.", code="bad_access")
+    if len(name) > MAX_NAME_LENGTH:
+        raise ActionRefused(f"A game's name has at most {MAX_NAME_LENGTH} characters.")
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name,
+            created_by=creator,
+            player_count=player_count,
+            time_per_move=time_per_move,
+            rated=rated,
+            access=access,
+        )
+        Seat.objects.create(game=game, user=creator, number=0)
+        _record(game, "created", actor=creator, data={"player_count": player_count})
+        for username in invitees:
+            _invite(game, creator, username)
+        game.save(update_fields=["version"])
+    return game
+
+
+def invite_player(*, game_id: int, inviter: User, username: str) -> Invitation:
+    """Invite a player by username to a game that is still waiting for players."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if not game.seats.filter(user=inviter).exists():
+            raise ActionRefused("Only a player at this table can invite.", code="not_a_player")
+        _require_waiting(game)
+        invitation = _invite(game, inviter, username)
+        game.save(update_fields=["version"])
+    return invitation
+
+
+def join_game(*, game_id: int, user: User, invite_token: str | None = None) -> Game:
+    """Take a free seat; the game starts by itself when the last seat is taken."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _require_waiting(game)
+        seats = list(game.seats.all())
+        if any(seat.user_id == user.pk for seat in seats):
+            raise ActionRefused("You already have a seat at this table.", code="already_seated")
+        if len(seats) >= game.player_count:
+            raise ActionRefused("This table is full.", code="table_full")
+        has_link = invite_token is not None and secrets.compare_digest(
+            str(invite_token), game.invite_token
+        )
+        invited = (
+            game.access == Game.Access.OPEN
+            or has_link
+            or game.invitations.filter(user=user).exists()
+        )
+        if not invited:
+            raise ActionRefused("This game is by invitation only.", code="not_invited")
+        number = max(seat.number for seat in seats) + 1 if seats else 0
+        seats.append(Seat.objects.create(game=game, user=user, number=number))
+        _record(game, "joined", actor=user)
+        if len(seats) == game.player_count:
+            _start(game, seats)
+        game.save()
+    return game
+
+
+def leave_game(*, game_id: int, user: User) -> Game:
+    """Give up a seat before the game starts (the creator cancels instead)."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _require_waiting(game)
+        if game.created_by_id == user.pk:
+            raise ActionRefused("You created this game: cancel it instead.", code="creator")
+        deleted, _ = game.seats.filter(user=user).delete()
+        if not deleted:
+            raise ActionRefused("You have no seat at this table.", code="not_a_player")
+        _record(game, "left", actor=user)
+        game.save(update_fields=["version"])
+    return game
+
+
+def cancel_game(*, game_id: int, user: User) -> Game:
+    """Close a table that has not started; only its creator may."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _require_waiting(game)
+        if game.created_by_id != user.pk:
+            raise ActionRefused("Only the game's creator can cancel it.", code="not_creator")
+        game.status = Game.Status.CANCELLED
+        game.ended_at = timezone.now()
+        _record(game, "cancelled", actor=user)
+        game.save(update_fields=["status", "ended_at", "version"])
+    return game
+
+
+def start_game(*, game_id: int, user: User) -> Game:
+    """Start before the table is full: the creator may, once two players are seated."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _require_waiting(game)
+        if game.created_by_id != user.pk:
+            raise ActionRefused("Only the game's creator can start it.", code="not_creator")
+        seats = list(game.seats.all())
+        if len(seats) < 2:
+            raise ActionRefused("A game needs at least 2 players to start.", code="too_few")
+        _start(game, seats)
+        game.save()
+    return game
+
+
+# --- play --------------------------------------------------------------------------------------
+
+
+def play(
+    *, game_id: int, user: User, action: rules.Action | dict, seen_version: int | None
+) -> Played:
+    """Apply a player's action to their own seat.
+
+    `seen_version` is the version of the page the player acted on. A draft (or its
+    confirmation or undo) is refused as stale when the pool or the turn changed after it; an
+    arrangement or a finish, when the player's own board or tray changed after it (another tab).
+    Changes to other boards never make an action stale.
+    """
+    try:
+        action = rules.action_from_json(action)
+    except RuleError as error:
+        raise ActionRefused.from_rule_error(error) from None
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seats = _seats_in_order(game)
+        seat = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if seat is None:
+            raise ActionRefused("You are not playing in this game.", code="not_a_player")
+        _require_playing(game)
+        _check_fresh(game, seat, action, seen_version)
+        events = _apply(game, seats, seat, action, actor=user, cause=Event.Cause.PLAYER)
+    return Played(game=game, seat=seat, events=events)
+
+
+def draft_tile(*, game_id, user, tile_id, seen_version=None) -> Played:
+    """Take a tile from the draw column into the tray, pending until confirmed."""
+    return play(game_id=game_id, user=user, action=Draft(tile_id), seen_version=seen_version)
+
+
+def confirm_draft(*, game_id, user, seen_version=None) -> Played:
+    """Confirm the pending draft: the turn passes on."""
+    return play(game_id=game_id, user=user, action=ConfirmDraft(), seen_version=seen_version)
+
+
+def undo_draft(*, game_id, user, seen_version=None) -> Played:
+    """Put the pending drafted tile back where it was in the draw column."""
+    return play(game_id=game_id, user=user, action=UndoDraft(), seen_version=seen_version)
+
+
+def place_tile(*, game_id, user, tile_id, space, rotation=0, seen_version=None) -> Played:
+    action = rules.Place(tile_id, space, rotation)
+    return play(game_id=game_id, user=user, action=action, seen_version=seen_version)
+
+
+def rotate_tile(*, game_id, user, space, quarter_turns=1, seen_version=None) -> Played:
+    action = rules.Rotate(space, quarter_turns)
+    return play(game_id=game_id, user=user, action=action, seen_version=seen_version)
+
+
+def move_tile(*, game_id, user, from_space, to_space, seen_version=None) -> Played:
+    action = rules.Move(from_space, to_space)
+    return play(game_id=game_id, user=user, action=action, seen_version=seen_version)
+
+
+def swap_tiles(*, game_id, user, space_a, space_b, seen_version=None) -> Played:
+    action = rules.Swap(space_a, space_b)
+    return play(game_id=game_id, user=user, action=action, seen_version=seen_version)
+
+
+def return_tile(*, game_id, user, space, seen_version=None) -> Played:
+    action = rules.Return(space)
+    return play(game_id=game_id, user=user, action=action, seen_version=seen_version)
+
+
+def clear_board(*, game_id, user, seen_version=None) -> Played:
+    return play(game_id=game_id, user=user, action=rules.Clear(), seen_version=seen_version)
+
+
+def finish_board(*, game_id, user, seen_version=None) -> Played:
+    """Submit the final board (finishing phase, no illegal tile); it is locked after."""
+    return play(game_id=game_id, user=user, action=rules.Finish(), seen_version=seen_version)
+
+
+def take_last_tile(*, game_id: int) -> Played | None:
+    """Take the last tile of the draw column for the seat whose turn it is, if one is due.
+
+    Safe to run any number of times: when no forced take is due it changes nothing.
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if not game.is_playing:
+            return None
+        seats = _seats_in_order(game)
+        forced = load_state(game, seats).forced_action()
+        if forced is None:
+            return None
+        seat = seats[game.current_seat]
+        events = _apply(game, seats, seat, forced, actor=None, cause=Event.Cause.FORCED_TAKE)
+    return Played(game=game, seat=seat, events=events)
+
+
+# --- the machinery -----------------------------------------------------------------------------
+
+
+def _lock_game(game_id) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise ActionRefused("There is no such game.", code="no_such_game") from None
+
+
+def _seats_in_order(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("user").order_by("number"))
+
+
+def _require_waiting(game: Game) -> None:
+    if not game.is_waiting:
+        raise ActionRefused("This game has already started or is closed.", code="not_waiting")
+
+
+def _require_playing(game: Game) -> None:
+    if game.status == Game.Status.WAITING:
+        raise ActionRefused("This game has not started yet.", code="not_started")
+    if not game.is_playing:
+        raise ActionRefused("This game is over.", code="game_over")
+
+
+def _check_fresh(game: Game, seat: Seat, action: rules.Action, seen_version: int | None) -> None:
+    if seen_version is None:
+        return
+    if not isinstance(seen_version, int) or seen_version < 0 or seen_version > game.version:
+        raise StaleVersion()
+    if isinstance(action, DRAFTING_ACTIONS):
+        if seen_version < game.pool_version:
+            raise StaleVersion()
+    elif seen_version < seat.board_version:
+        raise StaleVersion()
+
+
+def _record(game, kind, *, seat=None, actor=None, cause=Event.Cause.PLAYER, action=None, data=None):
+    """Append the next event and bump the version (the caller saves the game)."""
+    game.version += 1
+    return Event.objects.create(
+        game=game,
+        number=game.version,
+        kind=kind,
+        seat=seat,
+        actor=actor,
+        cause=cause,
+        action=action,
+        data=data or {},
+    )
+
+
+def _invite(game: Game, inviter: User, username: str) -> Invitation:
+    invitee = User.objects.filter(username__iexact=(username or "").strip(), is_active=True).first()
+    if invitee is None:
+        raise ActionRefused(f"There is no player called “{username}”.", code="no_such_player")
+    if game.seats.filter(user=invitee).exists():
+        raise ActionRefused(f"{invitee.username} already has a seat.", code="already_seated")
+    try:
+        with transaction.atomic():
+            invitation = Invitation.objects.create(game=game, user=invitee, invited_by=inviter)
+    except IntegrityError:
+        raise ActionRefused(
+            f"{invitee.username} is already invited.", code="already_invited"
+        ) from None
+    _record(game, "invited", actor=inviter, data={"user": invitee.pk})
+    return invitation
+
+
+def _start(game: Game, seats: list[Seat]) -> None:
+    """Deal, draw the seat order, and open the first turn (the caller saves the game)."""
+    game.seed = secrets.randbits(62)
+    # The seat order comes from the game's own seeded generator, so the start can be replayed.
+    order = list(seats)
+    random.Random(game.seed).shuffle(order)
+    # Two steps, so the unique (game, number) constraint holds after every single update.
+    for seat in order:
+        seat.number += 100
+    Seat.objects.bulk_update(order, ["number"])
+    for number, seat in enumerate(order):
+        seat.number = number
+    game.player_count = len(order)
+    state = rules.new_game(game.player_count, game.seed)
+    store_state(game, order, state)
+    Seat.objects.bulk_update(order, ["number", *SEAT_STATE_FIELDS])
+    now = timezone.now()
+    game.status = Game.Status.PLAYING
+    game.started_at = game.turn_started_at = now
+    game.deadline = now + game.time_per_move
+    _record(
+        game,
+        "started",
+        data={
+            "seed": game.seed,
+            "players": game.player_count,
+            "first_seat": 0,
+            "seats": [seat.user_id for seat in order],
+        },
+    )
+    game.pool_version = game.version
+    seats[:] = order
+
+
+def _apply(game, seats, seat, action, *, actor, cause) -> list[Event]:
+    """Apply a checked-in action to the locked game, write everything, schedule the rest."""
+    before = load_state(game, seats)
+    try:
+        after = before.apply(action, seat.number)
+    except RuleError as error:
+        raise ActionRefused.from_rule_error(error) from None
+    changed_seats = store_state(game, seats, after)
+    event = _record(
+        game, action.type, seat=seat.number, actor=actor, cause=cause, action=action.to_json()
+    )
+    if isinstance(action, DRAFTING_ACTIONS):
+        game.pool_version = game.version
+    for changed in changed_seats:
+        changed.board_version = game.version
+
+    now = timezone.now()
+    turn_passed = after.current != before.current or after.phase != before.phase
+    if after.phase == rules.DRAFTING and turn_passed:
+        game.turn_started_at = now
+        game.deadline = now + game.time_per_move
+    elif after.phase == rules.FINISHING and before.phase == rules.DRAFTING:
+        # Every player gets one more period of the same length to finish.
+        game.turn_started_at = now
+        game.deadline = now + game.time_per_move
+    elif after.phase == rules.ENDED:
+        _end(game, seats, after, now)
+        changed_seats = seats
+
+    game.save(
+        update_fields=[
+            "version",
+            "pool_version",
+            "status",
+            "ended_at",
+            "turn_started_at",
+            "deadline",
+            *GAME_STATE_FIELDS,
+        ]
+    )
+    if changed_seats:
+        Seat.objects.bulk_update(
+            changed_seats,
+            [*SEAT_STATE_FIELDS, "board_version", "score", "place", "chip_tiles", "chip_value",
+             "penalty_tiles"],
+        )  # fmt: skip
+
+    forced_take_due = after.forced_action() is not None
+    game_id, version = game.pk, game.version
+    transaction.on_commit(
+        lambda: side_effects.after_play(game_id, version, forced_take_due=forced_take_due)
+    )
+    return [event]
+
+
+def _end(game, seats, state, now) -> None:
+    for result in state.results():
+        seat = seats[result.seat]
+        seat.score = result.score
+        seat.place = result.place
+        seat.chip_tiles = result.chip_tiles
+        seat.chip_value = result.chip_value
+        seat.penalty_tiles = result.penalty_tiles
+    game.status = Game.Status.ENDED
+    game.ended_at = now
+    game.deadline = None

@@ -1,0 +1,106 @@
+from dataclasses import fields
+from datetime import timedelta
+
+from django import forms
+
+from games.rules import ACTION_TYPES
+
+from .models import Game
+
+TIME_PER_MOVE_CHOICES = [
+    ("1h", "1 hour", timedelta(hours=1)),
+    ("3h", "3 hours", timedelta(hours=3)),
+    ("12h", "12 hours", timedelta(hours=12)),
+    ("1d", "1 day", timedelta(days=1)),
+    ("2d", "2 days", timedelta(days=2)),
+    ("3d", "3 days", timedelta(days=3)),
+    ("7d", "7 days", timedelta(days=7)),
+    ("14d", "14 days", timedelta(days=14)),
+]
+TIME_PER_MOVE = {key: value for key, _, value in TIME_PER_MOVE_CHOICES}
+MAX_INVITEES = 4
+
+
+class CreateGameForm(forms.Form):
+    name = forms.CharField(max_length=60, required=False, help_text="Optional.")
+    player_count = forms.TypedChoiceField(
+        label="Players", choices=[(n, str(n)) for n in range(2, 6)], coerce=int, initial=2
+    )
+    time_per_move = forms.ChoiceField(
+        label="Time per move",
+        choices=[(key, label) for key, label, _ in TIME_PER_MOVE_CHOICES],
+        initial="1d",
+    )
+    rated = forms.BooleanField(required=False, initial=True)
+    access = forms.ChoiceField(
+        choices=Game.Access.choices, initial=Game.Access.OPEN, widget=forms.RadioSelect
+    )
+    invitees = forms.CharField(
+        label="Invite players",
+        required=False,
+        help_text="Usernames, separated by commas.",
+        max_length=200,
+    )
+
+    def clean_time_per_move(self):
+        return TIME_PER_MOVE[self.cleaned_data["time_per_move"]]
+
+    def clean_invitees(self):
+        names = [name.strip() for name in self.cleaned_data["invitees"].split(",") if name.strip()]
+        unique = list(dict.fromkeys(name.lower() for name in names))
+        if len(unique) > MAX_INVITEES:
+            raise forms.ValidationError(f"Invite at most {MAX_INVITEES} players.")
+        return tuple(unique)
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(max_length=150)
+
+
+class LobbyFilterForm(forms.Form):
+    player_count = forms.TypedChoiceField(
+        label="Players",
+        choices=[("", "any")] + [(n, str(n)) for n in range(2, 6)],
+        coerce=int,
+        required=False,
+        empty_value=None,
+    )
+    rated = forms.TypedChoiceField(
+        choices=[("", "rated or not"), ("yes", "rated"), ("no", "unrated")],
+        coerce=lambda value: value == "yes",
+        required=False,
+        empty_value=None,
+    )
+
+
+class ActionForm(forms.Form):
+    """A player's action as posted by the game page: its type, its numbers, and the version of
+    the page it was made on."""
+
+    type = forms.ChoiceField(choices=[(name, name) for name in ACTION_TYPES if name != "take_last"])
+    version = forms.IntegerField(min_value=0)
+    tile_id = forms.IntegerField(required=False, min_value=0, max_value=59)
+    space = forms.IntegerField(required=False, min_value=0, max_value=24)
+    rotation = forms.IntegerField(required=False, min_value=0, max_value=3)
+    quarter_turns = forms.IntegerField(required=False, min_value=1, max_value=3)
+    from_space = forms.IntegerField(required=False, min_value=0, max_value=24)
+    to_space = forms.IntegerField(required=False, min_value=0, max_value=24)
+    space_a = forms.IntegerField(required=False, min_value=0, max_value=24)
+    space_b = forms.IntegerField(required=False, min_value=0, max_value=24)
+
+    def action(self) -> dict:
+        """Return the rules action in its JSON form (the rules package checks it)."""
+        data = self.cleaned_data
+        action = {"type": data["type"]}
+        for field in fields(ACTION_TYPES[data["type"]]):
+            if data.get(field.name) is not None:
+                action[field.name] = data[field.name]
+        return action
+
+    def error_text(self) -> str:
+        return " ".join(
+            f"{name.replace('_', ' ')}: {' '.join(errors)}"
+            if name != "__all__"
+            else " ".join(errors)
+            for name, errors in self.errors.items()
+        )

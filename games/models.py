@@ -1,0 +1,189 @@
+"""The game as rows: a Game with its pool, a Seat per player with board and tray, and the
+append-only Event log from which every state can be rebuilt (see games/state_store.py).
+
+Only games/actions.py writes these rows.
+"""
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+MIN_TIME_PER_MOVE = timedelta(hours=1)
+MAX_TIME_PER_MOVE = timedelta(days=14)
+
+
+def new_invite_token():
+    return secrets.token_urlsafe(18)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "waiting for players"
+        PLAYING = "playing", "in play"
+        ENDED = "ended", "ended"
+        CANCELLED = "cancelled", "cancelled"
+
+    class Access(models.TextChoices):
+        OPEN = "open", "open to anyone"
+        INVITATION = "invitation", "by invitation"
+
+    name = models.CharField(max_length=60, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    player_count = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(2), MaxValueValidator(5)]
+    )
+    time_per_move = models.DurationField()
+    rated = models.BooleanField(default=True)
+    access = models.CharField(max_length=12, choices=Access.choices, default=Access.OPEN)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.WAITING)
+
+    # Every accepted change bumps the version; it is the number of the newest Event.
+    version = models.PositiveIntegerField(default=0)
+
+    # The rules state that is not a seat's own: set when the game starts.
+    seed = models.BigIntegerField(null=True, blank=True)
+    pool = models.JSONField(default=dict, blank=True)  # {"columns": [[ids]], "removed": [ids]}
+    phase = models.CharField(max_length=12, blank=True)  # drafting / finishing / ended
+    current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    pending_draft = models.JSONField(null=True, blank=True)
+    drafts = models.PositiveSmallIntegerField(default=0)
+    # The version of the last change to the pool or the turn: a draft made against an older
+    # version is stale and refused.
+    pool_version = models.PositiveIntegerField(default=0)
+
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # When the current turn (drafting) or the finishing phase runs out.
+    deadline = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "access", "-created_at"]),
+            models.Index(fields=["status", "deadline"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(player_count__gte=2, player_count__lte=5),
+                name="games_game_player_count_2_to_5",
+            ),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    @property
+    def title(self):
+        return self.name or f"Game {self.pk}"
+
+    @property
+    def seat_user_ids(self):
+        return {seat.user_id for seat in self.seats.all()}
+
+    @property
+    def is_waiting(self):
+        return self.status == self.Status.WAITING
+
+    @property
+    def is_playing(self):
+        return self.status == self.Status.PLAYING
+
+    @property
+    def is_over(self):
+        return self.status in (self.Status.ENDED, self.Status.CANCELLED)
+
+
+class Seat(models.Model):
+    """A player at a game; after the start, also their board and tray."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # Seat order, 0-based; drawn at random when the game starts (join order before).
+    number = models.PositiveSmallIntegerField()
+
+    tray = models.JSONField(default=list, blank=True)  # tile ids
+    board = models.JSONField(default=list, blank=True)  # 25 spaces: null or [tile id, rotation]
+    colours = models.JSONField(default=list, blank=True)  # 25 colour names, row by row
+    finished = models.BooleanField(default=False)
+    # The version of the last change to this board or tray: an arrangement made against an
+    # older version (another tab moved the same tiles) is stale and refused.
+    board_version = models.PositiveIntegerField(default=0)
+    timeouts = models.PositiveSmallIntegerField(default=0)
+
+    # Filled in when the game ends.
+    score = models.IntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    chip_tiles = models.PositiveSmallIntegerField(null=True, blank=True)
+    chip_value = models.PositiveSmallIntegerField(null=True, blank=True)
+    penalty_tiles = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="games_seat_one_per_player"),
+            models.UniqueConstraint(fields=["game", "number"], name="games_seat_unique_number"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} at {self.game}"
+
+
+class Event(models.Model):
+    """One accepted change to a game. Never updated or deleted: the game's history."""
+
+    class Cause(models.TextChoices):
+        PLAYER = "player", "by the player"
+        FORCED_TAKE = "forced_take", "last tile of the column"
+        TIMEOUT = "timeout", "time ran out"
+        DEADLINE = "deadline", "finishing time ran out"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    number = models.PositiveIntegerField()  # the game's version after this event
+    kind = models.CharField(max_length=20)  # a rules action type, or created/joined/left/started
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    cause = models.CharField(max_length=12, choices=Cause.choices, default=Cause.PLAYER)
+    action = models.JSONField(null=True, blank=True)  # the rules action, for replay
+    data = models.JSONField(default=dict, blank=True)  # lobby details (e.g. the start's seed)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="games_event_unique_number"),
+        ]
+
+    def __str__(self):
+        return f"{self.game} #{self.number} {self.kind}"
+
+
+class Invitation(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="games_invitation_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} invited to {self.game}"

@@ -1,0 +1,280 @@
+"""Reads for pages and pushes: what a viewer sees of a game, the lobby, the dashboard.
+
+Every function here runs a fixed number of queries whatever the number of players or games.
+"""
+
+from dataclasses import dataclass, field
+
+from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
+
+from games import rules
+from games.rules.analysis import SpaceStatus
+from games.rules.tiles import TILE_PATHS, TILES, paths_to_letters
+
+from .models import Game, Invitation, Seat
+from .state_store import load_state
+
+SIDE_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+@dataclass(frozen=True)
+class TileView:
+    id: int
+    kind: str
+    colour: str
+    paths: int
+    rotation: int = 0
+
+    @property
+    def value(self):
+        return TILES[self.id].value
+
+    @property
+    def label(self):
+        sides = ", ".join(SIDE_NAMES[letter] for letter in paths_to_letters(self.paths))
+        return f"{self.colour} {self.kind}, paths {sides}"
+
+
+def tile_view(tile_id: int, rotation: int = 0) -> TileView:
+    tile = TILES[tile_id]
+    return TileView(
+        tile_id, tile.kind.value, tile.colour.value, TILE_PATHS[tile_id][rotation], rotation
+    )
+
+
+@dataclass
+class SpaceView:
+    index: int
+    colour: str
+    tile: TileView | None
+    status: SpaceStatus | None
+    selected: bool = False
+    # With a tray tile selected: the rotation that fits here legally, or None.
+    legal_rotation: int | None = None
+
+    @property
+    def row(self):
+        return self.index // 5
+
+    @property
+    def col(self):
+        return self.index % 5
+
+    @property
+    def label(self):
+        where = f"row {self.row + 1}, column {self.col + 1}"
+        if self.tile is None:
+            return f"empty {self.colour} space, {where}"
+        status = self.status.status if self.status else "ok"
+        reasons = ", ".join(reason.replace("_", " ") for reason in self.status.reasons)
+        detail = f" ({reasons})" if reasons and status != "ok" else ""
+        return f"{self.tile.label} on {self.colour} space, {where}: {status}{detail}"
+
+
+@dataclass
+class SeatView:
+    seat: Seat
+    spaces: list[SpaceView]
+    tray: list[TileView]
+    score: rules.Score
+    can_finish: bool
+    is_viewer: bool
+    is_current: bool
+    pending_tile: int | None
+    illegal_count: int
+
+    @property
+    def user(self):
+        return self.seat.user
+
+    @property
+    def number(self):
+        return self.seat.number
+
+
+@dataclass
+class Selection:
+    """What the viewer has picked on their own board: a tray tile or a placed tile."""
+
+    tray_tile: int | None = None
+    space: int | None = None
+
+    @classmethod
+    def parse(cls, text: str | None) -> "Selection":
+        text = (text or "").strip()
+        if len(text) < 2 or not text[1:].isdigit():
+            return cls()
+        number = int(text[1:])
+        if text[0] == "t" and 0 <= number < len(TILES):
+            return cls(tray_tile=number)
+        if text[0] == "s" and 0 <= number < 25:
+            return cls(space=number)
+        return cls()
+
+    def __str__(self):
+        if self.tray_tile is not None:
+            return f"t{self.tray_tile}"
+        if self.space is not None:
+            return f"s{self.space}"
+        return ""
+
+
+@dataclass
+class GameView:
+    game: Game
+    seats: list[SeatView]
+    viewer_seat: SeatView | None
+    columns: list[list[TileView]] = field(default_factory=list)
+    removed: list[TileView] = field(default_factory=list)
+    draw_column: int | None = None
+    selection: Selection = field(default_factory=Selection)
+    error: str = ""
+    error_space: int | None = None
+    error_tile: int | None = None
+
+    @property
+    def current_seat(self):
+        if self.game.current_seat is None or not self.game.is_playing:
+            return None
+        return self.seats[self.game.current_seat]
+
+    @property
+    def my_turn(self):
+        current = self.current_seat
+        return current is not None and current.is_viewer
+
+    @property
+    def ranking(self):
+        return sorted(self.seats, key=lambda seat: (seat.seat.place or 99, seat.number))
+
+    @property
+    def shared_places(self):
+        places = [seat.seat.place for seat in self.seats if seat.seat.place is not None]
+        return {place for place in places if places.count(place) > 1}
+
+    @property
+    def other_seats(self):
+        return [seat for seat in self.seats if not seat.is_viewer]
+
+
+def game_view(game: Game, viewer, selection: Selection | None = None) -> GameView:
+    """Return what `viewer` sees of a started game (2 queries: the game is already loaded)."""
+    seats = list(game.seats.select_related("user").order_by("number"))
+    state = load_state(game, seats)
+    selection = selection or Selection()
+    viewer_id = getattr(viewer, "pk", None)
+    seat_views = []
+    for seat in seats:
+        is_viewer = seat.user_id == viewer_id
+        board = state.boards[seat.number]
+        statuses = rules.diagnose(board)
+        tray = list(state.trays[seat.number])
+        chosen = selection if is_viewer and not seat.finished else Selection()
+        if chosen.tray_tile is not None and chosen.tray_tile not in tray:
+            chosen = Selection()
+        if chosen.space is not None and board.cells[chosen.space] is None:
+            chosen = Selection()
+        legal = {}
+        if chosen.tray_tile is not None:
+            for space, rotation in rules.legal_spots(board, chosen.tray_tile):
+                legal.setdefault(space, rotation)
+        spaces = []
+        for index, cell in enumerate(board.cells):
+            spaces.append(
+                SpaceView(
+                    index=index,
+                    colour=board.colours[index].value,
+                    tile=None if cell is None else tile_view(cell.tile, cell.rotation),
+                    status=statuses[index],
+                    selected=chosen.space == index,
+                    legal_rotation=legal.get(index),
+                )
+            )
+        if is_viewer:
+            selection = chosen
+        pending = state.pending
+        seat_views.append(
+            SeatView(
+                seat=seat,
+                spaces=spaces,
+                tray=[tile_view(tile) for tile in tray],
+                score=state.score(seat.number),
+                can_finish=rules.can_finish(board),
+                is_viewer=is_viewer,
+                is_current=game.is_playing and state.current == seat.number,
+                pending_tile=pending.tile_id if pending and pending.seat == seat.number else None,
+                illegal_count=rules.illegal_mask(board).bit_count(),
+            )
+        )
+    viewer_seat = next((seat for seat in seat_views if seat.is_viewer), None)
+    return GameView(
+        game=game,
+        seats=seat_views,
+        viewer_seat=viewer_seat,
+        columns=[[tile_view(tile) for tile in column] for column in state.columns],
+        removed=[tile_view(tile) for tile in state.removed],
+        draw_column=state.draw_column(),
+        selection=selection if viewer_seat else Selection(),
+    )
+
+
+def can_view(game: Game, user) -> bool:
+    """Open games, started games and finished games are public; invitation tables are not."""
+    if game.access == Game.Access.OPEN or not game.is_waiting:
+        return True
+    if not user.is_authenticated:
+        return False
+    return game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
+
+
+def open_games(*, player_count=None, rated=None, exclude_user=None):
+    """Tables waiting for players that anyone may join, newest first."""
+    games = (
+        Game.objects.filter(status=Game.Status.WAITING, access=Game.Access.OPEN)
+        .select_related("created_by")
+        .annotate(seated=Count("seats"))
+        .order_by("-created_at")
+    )
+    if player_count:
+        games = games.filter(player_count=player_count)
+    if rated is not None:
+        games = games.filter(rated=rated)
+    return games.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+
+def dashboard_seats(user):
+    """The player's waiting and running games: their turn first, then the soonest deadline."""
+    my_turn = Q(game__status=Game.Status.PLAYING) & (
+        Q(game__phase=rules.DRAFTING, game__current_seat=F("number"))
+        | Q(game__phase=rules.FINISHING, finished=False)
+    )
+    return (
+        Seat.objects.filter(user=user, game__status__in=[Game.Status.WAITING, Game.Status.PLAYING])
+        .select_related("game")
+        .annotate(
+            my_turn=Case(When(my_turn, then=True), default=False, output_field=BooleanField())
+        )
+        .order_by("-my_turn", F("game__deadline").asc(nulls_last=True), "-game__created_at")
+        .prefetch_related(
+            Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("number"))
+        )
+    )
+
+
+def recent_finished_seats(user, limit=10):
+    return (
+        Seat.objects.filter(user=user, game__status=Game.Status.ENDED)
+        .select_related("game")
+        .order_by("-game__ended_at")
+        .prefetch_related(
+            Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("number"))
+        )[:limit]
+    )
+
+
+def invitations_for(user):
+    return (
+        Invitation.objects.filter(user=user, game__status=Game.Status.WAITING)
+        .select_related("game", "invited_by")
+        .order_by("-created_at")
+    )

@@ -1,0 +1,233 @@
+"""Game pages. Each view is thin: it parses the request, calls one function of games/actions.py
+or games/selectors.py, and renders the same partials as every other way of drawing the game."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from . import actions, selectors
+from .errors import ActionRefused, StaleVersion
+from .forms import ActionForm, CreateGameForm, InviteForm, LobbyFilterForm
+from .models import Game
+
+# The selection kept after an action, so a rotated tile stays selected for the next turn of it.
+KEEP_SELECTION = {"rotate"}
+
+
+@login_required
+def dashboard(request):
+    return render(
+        request,
+        "games/dashboard.html",
+        {
+            "seats": selectors.dashboard_seats(request.user),
+            "finished": selectors.recent_finished_seats(request.user),
+            "invitations": selectors.invitations_for(request.user),
+        },
+    )
+
+
+@login_required
+@require_GET
+def lobby(request):
+    filters = LobbyFilterForm(request.GET or None)
+    criteria = filters.cleaned_data if filters.is_valid() else {}
+    games = selectors.open_games(
+        player_count=criteria.get("player_count"), rated=criteria.get("rated")
+    )
+    return render(request, "games/lobby.html", {"games": games[:100], "filters": filters})
+
+
+@login_required
+def create(request):
+    form = CreateGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = actions.create_game(creator=request.user, **form.cleaned_data)
+        except ActionRefused as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            return redirect("games:game", game.pk)
+    return render(request, "games/create.html", {"form": form})
+
+
+def game_page(request, game_id):
+    game = _viewable_game(request, game_id)
+    if game.is_waiting or game.status == Game.Status.CANCELLED:
+        return _waiting_room(request, game)
+    selection = selectors.Selection.parse(request.GET.get("sel"))
+    view = selectors.game_view(game, request.user, selection)
+    template = "games/partials/game.html" if request.htmx else "games/game.html"
+    return render(request, template, {"view": view})
+
+
+def game_fragment(request, game_id):
+    """The game area alone: for htmx selections and for a client that resyncs."""
+    game = _viewable_game(request, game_id)
+    if game.is_waiting or game.status == Game.Status.CANCELLED:
+        return HttpResponseClientRedirect(reverse("games:game", args=[game.pk]))
+    selection = selectors.Selection.parse(request.GET.get("sel"))
+    view = selectors.game_view(game, request.user, selection)
+    return render(request, "games/partials/game.html", {"view": view})
+
+
+@login_required
+@require_POST
+def act(request, game_id):
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, game_id, ActionRefused(form.error_text(), code="bad_request"))
+    action = form.action()
+    try:
+        actions.play(
+            game_id=game_id,
+            user=request.user,
+            action=action,
+            seen_version=form.cleaned_data["version"],
+        )
+    except ActionRefused as refusal:
+        return _refused(request, game_id, refusal)
+    game = get_object_or_404(Game, pk=game_id)
+    selection = selectors.Selection()
+    if action["type"] in KEEP_SELECTION:
+        selection = selectors.Selection(space=action.get("space"))
+    if not request.htmx:
+        return redirect(_game_url(game, selection))
+    view = selectors.game_view(game, request.user, selection)
+    response = render(request, "games/partials/game.html", {"view": view})
+    response["HX-Push-Url"] = _game_url(game, selection)
+    return response
+
+
+@login_required
+@require_POST
+def join(request, game_id):
+    token = request.POST.get("token") or None
+    return _lobby_action(
+        request,
+        game_id,
+        lambda: actions.join_game(game_id=game_id, user=request.user, invite_token=token),
+    )
+
+
+@login_required
+def join_by_link(request, token):
+    game = get_object_or_404(Game, invite_token=token)
+    if request.method == "POST":
+        return _lobby_action(
+            request,
+            game.pk,
+            lambda: actions.join_game(game_id=game.pk, user=request.user, invite_token=token),
+        )
+    return _waiting_room(request, game, token=token)
+
+
+@login_required
+@require_POST
+def leave(request, game_id):
+    return _lobby_action(
+        request, game_id, lambda: actions.leave_game(game_id=game_id, user=request.user)
+    )
+
+
+@login_required
+@require_POST
+def start(request, game_id):
+    return _lobby_action(
+        request, game_id, lambda: actions.start_game(game_id=game_id, user=request.user)
+    )
+
+
+@login_required
+@require_POST
+def cancel(request, game_id):
+    return _lobby_action(
+        request, game_id, lambda: actions.cancel_game(game_id=game_id, user=request.user)
+    )
+
+
+@login_required
+@require_POST
+def invite(request, game_id):
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the username of the player to invite.")
+        return redirect("games:game", game_id)
+    username = form.cleaned_data["username"]
+
+    def invite_them():
+        actions.invite_player(game_id=game_id, inviter=request.user, username=username)
+        messages.success(request, f"{username} is invited.")
+
+    return _lobby_action(request, game_id, invite_them)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _viewable_game(request, game_id) -> Game:
+    game = get_object_or_404(Game.objects.select_related("created_by"), pk=game_id)
+    if not selectors.can_view(game, request.user):
+        raise Http404("No such game.")  # an invitation-only table does not reveal itself
+    return game
+
+
+def _waiting_room(request, game, token=None):
+    seats = list(game.seats.select_related("user").order_by("number"))
+    seated = any(seat.user_id == request.user.pk for seat in seats)
+    invite_link = None
+    if seated:
+        invite_link = request.build_absolute_uri(
+            reverse("games:join_by_link", args=[game.invite_token])
+        )
+    return render(
+        request,
+        "games/waiting.html",
+        {
+            "game": game,
+            "seats": seats,
+            "seated": seated,
+            "is_creator": request.user.pk == game.created_by_id,
+            "token": token,
+            "invite_link": invite_link,
+            "invite_form": InviteForm(),
+            "free_seats": max(game.player_count - len(seats), 0),
+        },
+    )
+
+
+def _lobby_action(request, game_id, change):
+    try:
+        change()
+    except ActionRefused as refusal:
+        messages.error(request, refusal.message)
+    return redirect("games:game", game_id)
+
+
+def _refused(request, game_id, refusal: ActionRefused):
+    """Answer a refused action with the current game and the reason beside its cause."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not request.htmx:
+        messages.error(request, refusal.message)
+        return redirect("games:game", game.pk)
+    if game.is_waiting or not selectors.can_view(game, request.user):
+        return render(
+            request, "games/partials/refusal.html", {"message": refusal.message}, status=403
+        )
+    view = selectors.game_view(game, request.user)
+    view.error, view.error_space, view.error_tile = refusal.message, refusal.space, refusal.tile
+    status = (
+        409 if isinstance(refusal, StaleVersion) else 400 if refusal.code == "bad_request" else 422
+    )
+    if refusal.code in ("not_a_player",):
+        status = 403
+    return render(request, "games/partials/game.html", {"view": view}, status=status)
+
+
+def _game_url(game, selection) -> str:
+    url = reverse("games:game", args=[game.pk])
+    return f"{url}?sel={selection}" if str(selection) else url
