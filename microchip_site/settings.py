@@ -5,6 +5,7 @@ defaults are the ones a new user gets from the README's set-up command with noth
 SQLite in ``var/``, email printed to the console, and the Redis that the command starts.
 """
 
+import os
 from pathlib import Path
 
 import environ
@@ -91,6 +92,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    # A file, not memory, so that a test's threads share the test database; one per test run.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

@@ -9,6 +9,8 @@ def pytest_configure(config):
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
 
+    # Hashing passwords slowly on purpose is for production, not for a test's made-up players.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # The manifest storage needs `collectstatic` first; the suite checks pages, not the build.
     settings.STATIC_ROOT.mkdir(parents=True, exist_ok=True)
     settings.STORAGES = {
