@@ -62,13 +62,18 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    # When the current turn (drafting) or the finishing phase runs out.
+    # When the current turn (drafting) or the finishing phase runs out. A turn that begins with
+    # a forced take is due at once: the server takes the tile (games.tasks, or the sweep).
     deadline = models.DateTimeField(null=True, blank=True)
+    # When the reminder of this turn (or of the finishing phase) is due; cleared once it is
+    # sent, and set again when the next turn begins, so there is one reminder a turn.
+    remind_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [
             models.Index(fields=["status", "access", "-created_at"]),
             models.Index(fields=["status", "deadline"]),
+            models.Index(fields=["status", "remind_at"]),
         ]
         constraints = [
             models.CheckConstraint(
