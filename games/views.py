@@ -14,6 +14,8 @@ from .errors import ActionRefused, StaleVersion
 from .forms import ActionForm, CreateGameForm, InviteForm, LobbyFilterForm
 from .models import Game
 
+# A refusal's HTTP status: 409 the page was stale, 403 not your game, 400 malformed, else 422.
+REFUSAL_STATUS = {StaleVersion.code: 409, "not_a_player": 403, "bad_request": 400}
 # The selection kept after an action, so a rotated tile stays selected for the next turn of it.
 KEEP_SELECTION = {"rotate"}
 
@@ -220,11 +222,7 @@ def _refused(request, game_id, refusal: ActionRefused):
         )
     view = selectors.game_view(game, request.user)
     view.error, view.error_space, view.error_tile = refusal.message, refusal.space, refusal.tile
-    status = (
-        409 if isinstance(refusal, StaleVersion) else 400 if refusal.code == "bad_request" else 422
-    )
-    if refusal.code in ("not_a_player",):
-        status = 403
+    status = REFUSAL_STATUS.get(refusal.code, 422)
     return render(request, "games/partials/game.html", {"view": view}, status=status)
 
 
