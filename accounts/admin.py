@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
+from .forms import NOTIFICATION_FIELDS
 from .models import User
 
 
@@ -9,18 +10,5 @@ class PlayerAdmin(UserAdmin):
     fieldsets = (
         *UserAdmin.fieldsets,
         ("Preferences", {"fields": ("time_zone", "colour_blind")}),
-        (
-            "Email",
-            {
-                "fields": (
-                    "email_your_turn",
-                    "email_reminder",
-                    "email_timeout",
-                    "email_invitation",
-                    "email_game_started",
-                    "email_game_over",
-                    "email_daily_digest",
-                )
-            },
-        ),
+        ("Email", {"fields": NOTIFICATION_FIELDS}),
     )
