@@ -18,7 +18,7 @@ from accounts.models import User
 from games import rules
 from games.rules import ConfirmDraft, Draft, RuleError, TakeLast, UndoDraft
 
-from . import side_effects
+from . import ratings, side_effects
 from .errors import ActionRefused, StaleVersion
 from .models import MAX_TIME_PER_MOVE, MIN_TIME_PER_MOVE, Event, Game, Invitation, Seat
 from .state_store import GAME_STATE_FIELDS, SEAT_STATE_FIELDS, load_state, store_state
@@ -428,3 +428,5 @@ def _end(game, seats, state, now) -> None:
     game.status = Game.Status.ENDED
     game.ended_at = now
     game.deadline = None
+    # Part of the ending transaction; rates the game once however often the end is processed.
+    ratings.rate_game(game=game, seats=seats)

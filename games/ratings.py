@@ -1,0 +1,178 @@
+"""Player ratings with OpenSkill's Plackett-Luce model (the `openskill` package).
+
+Plackett-Luce rates games of any number of players from their finishing order; players who
+share a place are a tie (equal ranks). Each player's skill is a belief (mu, sigma); pages show
+the conservative figure `display_rating(mu, sigma)`: mu - 3 sigma, scaled so that a new player
+starts at 1000 and a strong one with a settled rating reaches about 2000. A player with fewer
+than PROVISIONAL_GAMES rated games is provisional, and stays off the leaderboard.
+
+`rate_game` is called by games/actions.py inside the transaction that ends a game; it rates a
+game once, however many times the ending is processed.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from .models import Game, Rating, RatingChange, Seat
+
+MODEL = PlackettLuce()  # the package's defaults: mu 25, sigma 25/3, beta 25/6
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 40
+PROVISIONAL_GAMES = 5
+
+
+@dataclass(frozen=True)
+class Skill:
+    mu: float
+    sigma: float
+
+    @property
+    def display(self) -> int:
+        return display_rating(self.mu, self.sigma)
+
+
+INITIAL = Skill(MODEL.mu, MODEL.sigma)
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """Return the rating shown to players: the conservative estimate mu - 3 sigma, scaled."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+def is_provisional(games: int) -> bool:
+    return games < PROVISIONAL_GAMES
+
+
+def rate(skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
+    """Return each player's skill after one game; `places` are 1-based, equal places tie."""
+    if len(skills) != len(places) or len(skills) < 2:
+        raise ValueError("A rated game needs a place for each of at least two players.")
+    teams = [[MODEL.rating(mu=skill.mu, sigma=skill.sigma)] for skill in skills]
+    rated = MODEL.rate(teams, ranks=list(places))
+    return [Skill(team[0].mu, team[0].sigma) for team in rated]
+
+
+def rate_game(*, game: Game, seats: Sequence[Seat]) -> list[RatingChange]:
+    """Update the ratings of an ended rated game's players and record each change.
+
+    Precondition: called inside the transaction that ends the game, with the game row locked
+    (games/actions.py `_end`); `seats` carry their final places. A game already rated, an
+    unrated game or one that has not ended changes nothing and returns no changes.
+    """
+    if not game.rated or game.status != Game.Status.ENDED:
+        return []
+    if any(seat.place is None for seat in seats) or len(seats) < 2:
+        return []
+    if RatingChange.objects.filter(game_id=game.pk).exists():
+        return []  # the ending was processed before: a game is rated once
+    user_ids = sorted(seat.user_id for seat in seats)
+    # Create the missing rows without racing another game's ending, then lock them all in one
+    # order (user id), so two games that end at once with a player in common queue, not deadlock.
+    Rating.objects.bulk_create(
+        [
+            Rating(user_id=user_id, mu=INITIAL.mu, sigma=INITIAL.sigma, display=INITIAL.display)
+            for user_id in user_ids
+        ],
+        ignore_conflicts=True,
+    )
+    ratings = {
+        rating.user_id: rating
+        for rating in Rating.objects.select_for_update().filter(user_id__in=user_ids)
+        .order_by("user_id")
+    }  # fmt: skip
+    before = [Skill(ratings[seat.user_id].mu, ratings[seat.user_id].sigma) for seat in seats]
+    after = rate(before, [seat.place for seat in seats])
+    when = game.ended_at
+    changes = []
+    for seat, old, new in zip(seats, before, after, strict=True):
+        rating = ratings[seat.user_id]
+        rating.mu, rating.sigma, rating.display = new.mu, new.sigma, new.display
+        rating.games += 1
+        changes.append(
+            RatingChange(
+                game_id=game.pk,
+                user_id=seat.user_id,
+                place=seat.place,
+                mu_before=old.mu,
+                sigma_before=old.sigma,
+                display_before=old.display,
+                mu=new.mu,
+                sigma=new.sigma,
+                display=new.display,
+                games=rating.games,
+                created_at=when,
+            )
+        )
+    # The unique (game, user) constraint is the last guard: a second rating of the same game
+    # fails here and rolls the ending back rather than counting the game twice.
+    RatingChange.objects.bulk_create(changes)
+    Rating.objects.bulk_update(list(ratings.values()), ["mu", "sigma", "display", "games"])
+    return changes
+
+
+@dataclass(frozen=True)
+class Finished:
+    """One ended rated game for `rate_in_order`: who played and where they placed."""
+
+    game_id: int
+    ended_at: object
+    user_ids: Sequence[int]
+    places: Sequence[int]
+
+
+def rate_in_order(games: Iterable[Finished]) -> tuple[list[Rating], list[RatingChange]]:
+    """Rate games one after another from scratch (unsaved rows): for generated data and checks.
+
+    Gives the same figures as rating each game with `rate_game` as it ends, in the same order.
+    """
+    skills: dict[int, Skill] = {}
+    counts: dict[int, int] = {}
+    changes = []
+    for finished in games:
+        before = [skills.get(user_id, INITIAL) for user_id in finished.user_ids]
+        after = rate(before, finished.places)
+        for user_id, place, old, new in zip(
+            finished.user_ids, finished.places, before, after, strict=True
+        ):
+            skills[user_id] = new
+            counts[user_id] = counts.get(user_id, 0) + 1
+            changes.append(
+                RatingChange(
+                    game_id=finished.game_id,
+                    user_id=user_id,
+                    place=place,
+                    mu_before=old.mu,
+                    sigma_before=old.sigma,
+                    display_before=old.display,
+                    mu=new.mu,
+                    sigma=new.sigma,
+                    display=new.display,
+                    games=counts[user_id],
+                    created_at=finished.ended_at,
+                )
+            )
+    ratings = [
+        Rating(user_id=user_id, mu=skill.mu, sigma=skill.sigma, display=skill.display,
+               games=counts[user_id])
+        for user_id, skill in skills.items()
+    ]  # fmt: skip
+    return ratings, changes
+
+
+def current(user) -> Rating:
+    """Return the player's rating, or an unsaved starting one if they have no rated game."""
+    rating = Rating.objects.filter(user=user).first()
+    if rating is None:
+        rating = Rating(user=user, mu=INITIAL.mu, sigma=INITIAL.sigma, display=INITIAL.display)
+    return rating
+
+
+def atomic_rate_game(game_id: int) -> list[RatingChange]:
+    """Rate an ended game in a transaction of its own, locking it first (for repairs and tests)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seats = list(game.seats.order_by("number"))
+        return rate_game(game=game, seats=seats)
