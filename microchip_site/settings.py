@@ -7,8 +7,10 @@ SQLite in ``var/``, email printed to the console, and the Redis that the command
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
+from celery.schedules import crontab
 
 from microchip_site.secret_key import local_secret_key
 
@@ -133,6 +135,21 @@ CELERY_TASK_SOFT_TIME_LIMIT = 50
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# The sweep is the clock of every game (games/tasks.py): forced takes, reminders, timeouts and
+# finishing deadlines. A sweep not started within its interval is dropped, not piled up.
+GAMES_SWEEP_SECONDS = env.int("GAMES_SWEEP_SECONDS", default=60)
+CELERY_BEAT_SCHEDULE = {
+    "games-sweep": {
+        "task": "games.sweep",
+        "schedule": float(GAMES_SWEEP_SECONDS),
+        "options": {"expires": GAMES_SWEEP_SECONDS},
+    },
+    "games-daily-digests": {
+        "task": "games.send_daily_digests",
+        "schedule": crontab(minute=5),  # hourly: each reader gets theirs in their own morning
+        "options": {"expires": 30 * 60},
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -157,7 +174,8 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
-ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if not DEBUG else "http"
+# Links in emails use the scheme of the public address.
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme or "https"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 # Failed log-ins are counted in the shared cache, per address and per account.
 ACCOUNT_RATE_LIMITS = {
@@ -173,6 +191,8 @@ EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Microchip Online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# An SMTP server that hangs must not hold a worker past the email task's time limit (it retries).
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

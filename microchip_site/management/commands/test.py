@@ -6,6 +6,7 @@ REDIS_URL unset, a private Redis is started for the run, as `manage.py up` does.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -28,6 +29,12 @@ class Command(BaseCommand):
             print(f"$ ruff {' '.join(ruff)}", flush=True)
             if subprocess.run([python, "-m", "ruff", *ruff], cwd=base).returncode:
                 return 1
+        if not (shutil.which("chromium") or os.path.exists("/usr/bin/chromium")):
+            print(
+                "NOTE: the browser tests (tests/e2e) are SKIPPED: Chromium is not installed "
+                "(Debian: apt-get install chromium).",
+                flush=True,
+            )
         env = dict(os.environ)
         with redis_for_this_run() as redis_url:
             env["REDIS_URL"] = redis_url

@@ -1,0 +1,192 @@
+"""Browser tests: Debian's Chromium driven by Playwright against the real ASGI app.
+
+The server under test is daphne (HTTP and websockets) with a Celery worker, both started as
+processes on the test database and the Redis of the run. Each test gets browser contexts logged
+in as its players. Screenshots go to docs/screenshots/ for the README.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+
+from microchip_site.services import free_port, private_redis
+
+# Playwright's sync API runs an event loop in the test's thread; the ORM calls beside it are
+# ordinary blocking calls made on purpose.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(settings.BASE_DIR) / "docs" / "screenshots"
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.path.exists(CHROMIUM):
+        return
+    skip = pytest.mark.skip(reason="browser tests need Chromium (apt-get install chromium)")
+    for item in items:
+        if "tests/e2e/" in str(item.fspath):
+            item.add_marker(skip)
+
+
+def database_url() -> str:
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or ""
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    at = "@" if user else ""
+    return f"postgres://{user}{password}{at}{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+class Server:
+    def __init__(self, url, log_path):
+        self.url = url
+        self.log_path = log_path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    if os.environ.get("REDIS_URL"):
+        yield os.environ["REDIS_URL"]
+        return
+    with private_redis() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def server(django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
+    """Run daphne and a Celery worker on the test database until the session ends."""
+    workdir = tmp_path_factory.mktemp("e2e-server")
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": redis_url,
+        "SECRET_KEY": settings.SECRET_KEY,
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SITE_URL": f"http://127.0.0.1:{port}",
+        # Plain http on the loopback: the browser must keep the cookies.
+        "SESSION_COOKIE_SECURE": "false",
+        "CSRF_COOKIE_SECURE": "false",
+        "MICROCHIP_VAR_DIR": str(workdir),
+        "PYTHONUNBUFFERED": "1",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        check=True,
+    )
+    log_path = workdir / "server.log"
+    log = open(log_path, "w")  # noqa: SIM115 - closed when the session ends
+    commands = [
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "microchip_site.asgi:application"],
+        [sys.executable, "-m", "celery", "-A", "microchip_site", "worker", "--pool=threads",
+         "--concurrency=2", "--loglevel=WARNING"],
+    ]  # fmt: skip
+    processes = [
+        subprocess.Popen(command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=log)
+        for command in commands
+    ]
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, processes, log_path)
+        yield Server(url, log_path)
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        log.close()
+
+
+def _wait_until_up(url, processes, log_path, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(process.poll() is not None for process in processes):
+            raise RuntimeError(f"the e2e server exited:\n{log_path.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/health/", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the e2e server did not start:\n{log_path.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def live_db(transactional_db):
+    """Data the test writes is committed, so the server process sees it."""
+
+
+@pytest.fixture
+def open_page(browser, server, live_db):
+    """Return a function that opens a new browser context, logged in as `user` if given."""
+    contexts = []
+
+    def open_as(user=None, *, viewport=None, colour_scheme=None):
+        context = browser.new_context(
+            viewport=viewport or {"width": 1280, "height": 900}, base_url=server.url
+        )
+        context.set_default_timeout(10_000)
+        if user is not None:
+            context.add_cookies([_session_cookie(user, server.url)])
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()
+
+
+def _session_cookie(user, url):
+    """Log `user` in by a server-side session, as Django's test client does."""
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": url}
+
+
+def screenshot(page, name):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
