@@ -1,10 +1,12 @@
 from django.urls import path
 
-from . import views
+from . import unsubscribe, views
 
 app_name = "accounts"
 
 urlpatterns = [
     path("settings/", views.settings_page, name="settings"),
     path("players/<str:username>/", views.profile, name="profile"),
+    path("unsubscribe/<str:token>/", unsubscribe.unsubscribe_view, name="unsubscribe"),
+    path("unsubscribe/<str:token>/undo/", unsubscribe.undo_view, name="unsubscribe_undo"),
 ]

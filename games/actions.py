@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
@@ -19,8 +20,19 @@ from games import rules
 from games.rules import ConfirmDraft, Draft, RuleError, TakeLast, UndoDraft
 
 from . import ratings, side_effects
+from .deadlines import reminder_time
 from .errors import ActionRefused, StaleVersion
 from .models import MAX_TIME_PER_MOVE, MIN_TIME_PER_MOVE, Event, Game, Invitation, Seat
+from .notifications import (
+    FINISH,
+    GAME_OVER,
+    GAME_STARTED,
+    INVITATION,
+    REMINDER,
+    TIMEOUT,
+    YOUR_TURN,
+    Notice,
+)
 from .state_store import GAME_STATE_FIELDS, SEAT_STATE_FIELDS, load_state, store_state
 
 # Actions that change the pool or the turn: checked against Game.pool_version.
@@ -258,6 +270,88 @@ def take_last_tile(*, game_id: int) -> Played | None:
     return Played(game=game, seat=seat, events=events)
 
 
+# --- the clock: what the server does when time runs out (games/tasks.py, the sweep) -----------
+
+
+def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | None:
+    """Play the overdue turn for its player: the forced take if one is due (not a timeout),
+    otherwise confirm their pending draft or draft a sensible tile for them
+    (`rules.timeout_action`), record the events as caused by the timeout and count it on their
+    seat.
+
+    Does nothing unless the game is drafting, its deadline has passed, and (when given) its
+    version is still `expected_version`: running late, twice, or after the player moved is safe.
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if not _overdue(game, rules.DRAFTING, expected_version):
+            return None
+        seats = _seats_in_order(game)
+        seat = seats[game.current_seat]
+        state = load_state(game, seats)
+        forced = state.forced_action()
+        if forced is not None:
+            events = _apply(game, seats, seat, forced, actor=None, cause=Event.Cause.FORCED_TAKE)
+            return Played(game=game, seat=seat, events=events)
+        action = rules.timeout_action(state, seat.number)
+        events = []
+        drafted = state.pending.tile_id if state.pending is not None else None
+        if isinstance(action, Draft):
+            drafted = action.tile_id
+            events += _apply(game, seats, seat, action, actor=None, cause=Event.Cause.TIMEOUT)
+            action = ConfirmDraft()
+        events += _apply(game, seats, seat, action, actor=None, cause=Event.Cause.TIMEOUT)
+        _count_timeouts([seat])
+        _notify_on_commit(
+            [Notice(TIMEOUT, game.pk, (seat.user_id,), game.version, {"tile": drafted})]
+        )
+    return Played(game=game, seat=seat, events=events)
+
+
+def finish_at_deadline(*, game_id: int, expected_version: int | None) -> Played | None:
+    """End the finishing phase whose deadline has passed: every unfinished board is submitted as
+    it is, its illegal tiles first returned to the tray (`rules.auto_finish_actions`), and the
+    timeout is counted on those seats. The game ends with its results.
+
+    Does nothing unless the game is finishing, its deadline has passed, and (when given) its
+    version is still `expected_version`.
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if not _overdue(game, rules.FINISHING, expected_version):
+            return None
+        seats = _seats_in_order(game)
+        late = [seat for seat in seats if not seat.finished]
+        events = []
+        for seat in late:
+            for action in rules.auto_finish_actions(load_state(game, seats), seat.number):
+                events += _apply(game, seats, seat, action, actor=None, cause=Event.Cause.DEADLINE)
+        _count_timeouts(late)
+    # The game-over email tells each late player what happened to their board.
+    return Played(game=game, seat=None, events=events)
+
+
+def remind_players(*, game_id: int) -> list[int]:
+    """Send the turn's reminder if it is due, once: to the player whose move it is, or in the
+    finishing phase to everyone not finished. Return the ids of the users reminded.
+
+    Not a move: no event is recorded and the version stays, so nobody's page goes stale.
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if not game.is_playing or game.remind_at is None or game.remind_at > timezone.now():
+            return []
+        game.remind_at = None
+        game.save(update_fields=["remind_at"])
+        seats = _seats_in_order(game)
+        if game.phase == rules.DRAFTING:
+            user_ids = [seats[game.current_seat].user_id]
+        else:
+            user_ids = [seat.user_id for seat in seats if not seat.finished]
+        _notify_on_commit([Notice(REMINDER, game.pk, tuple(user_ids), game.pool_version)])
+    return user_ids
+
+
 # --- the machinery -----------------------------------------------------------------------------
 
 
@@ -282,6 +376,24 @@ def _require_playing(game: Game) -> None:
         raise ActionRefused("This game has not started yet.", code="not_started")
     if not game.is_playing:
         raise ActionRefused("This game is over.", code="game_over")
+
+
+def _overdue(game: Game, phase: str, expected_version: int | None) -> bool:
+    """Return whether the game is in `phase` past its deadline, at the expected version."""
+    if expected_version is not None and game.version != expected_version:
+        return False
+    return (
+        game.is_playing
+        and game.phase == phase
+        and game.deadline is not None
+        and game.deadline <= timezone.now()
+    )
+
+
+def _count_timeouts(seats: list[Seat]) -> None:
+    Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(timeouts=F("timeouts") + 1)
+    for seat in seats:
+        seat.timeouts += 1
 
 
 def _check_fresh(game: Game, seat: Seat, action: rules.Action, seen_version: int | None) -> None:
@@ -325,6 +437,7 @@ def _invite(game: Game, inviter: User, username: str) -> Invitation:
             f"{invitee.username} is already invited.", code="already_invited"
         ) from None
     _record(game, "invited", actor=inviter, data={"user": invitee.pk})
+    _notify_on_commit([Notice(INVITATION, game.pk, (invitee.pk,), game.version)])
     return invitation
 
 
@@ -346,8 +459,8 @@ def _start(game: Game, seats: list[Seat]) -> None:
     Seat.objects.bulk_update(order, ["number", *SEAT_STATE_FIELDS])
     now = timezone.now()
     game.status = Game.Status.PLAYING
-    game.started_at = game.turn_started_at = now
-    game.deadline = now + game.time_per_move
+    game.started_at = now
+    _open_turn(game, now)
     _record(
         game,
         "started",
@@ -360,6 +473,13 @@ def _start(game: Game, seats: list[Seat]) -> None:
     )
     game.pool_version = game.version
     seats[:] = order
+    everyone = tuple(seat.user_id for seat in order)
+    _notify_on_commit(
+        [
+            Notice(GAME_STARTED, game.pk, everyone, game.version),
+            Notice(YOUR_TURN, game.pk, everyone[:1], game.version, {"at_start": True}),
+        ]
+    )
 
 
 def _apply(game, seats, seat, action, *, actor, cause) -> list[Event]:
@@ -379,17 +499,24 @@ def _apply(game, seats, seat, action, *, actor, cause) -> list[Event]:
         changed.board_version = game.version
 
     now = timezone.now()
+    forced_take_due = after.forced_action() is not None
     turn_passed = after.current != before.current or after.phase != before.phase
+    notices = []
     if after.phase == rules.DRAFTING and turn_passed:
-        game.turn_started_at = now
-        game.deadline = now + game.time_per_move
+        _open_turn(game, now, forced_take_due=forced_take_due)
+        if not forced_take_due:  # a forced take is the server's move, not the player's
+            user_id = seats[after.current].user_id
+            notices.append(Notice(YOUR_TURN, game.pk, (user_id,), game.version))
     elif after.phase == rules.FINISHING and before.phase == rules.DRAFTING:
         # Every player gets one more period of the same length to finish.
-        game.turn_started_at = now
-        game.deadline = now + game.time_per_move
+        _open_turn(game, now)
+        unfinished = tuple(s.user_id for s in seats if not after.finished[s.number])
+        notices.append(Notice(FINISH, game.pk, unfinished, game.version))
     elif after.phase == rules.ENDED:
         _end(game, seats, after, now)
         changed_seats = seats
+        everyone = tuple(s.user_id for s in seats)
+        notices.append(Notice(GAME_OVER, game.pk, everyone, game.version))
 
     game.save(
         update_fields=[
@@ -399,6 +526,7 @@ def _apply(game, seats, seat, action, *, actor, cause) -> list[Event]:
             "ended_at",
             "turn_started_at",
             "deadline",
+            "remind_at",
             *GAME_STATE_FIELDS,
         ]
     )
@@ -409,11 +537,11 @@ def _apply(game, seats, seat, action, *, actor, cause) -> list[Event]:
              "penalty_tiles"],
         )  # fmt: skip
 
-    forced_take_due = after.forced_action() is not None
     game_id, version = game.pk, game.version
     transaction.on_commit(
         lambda: side_effects.after_play(game_id, version, forced_take_due=forced_take_due)
     )
+    _notify_on_commit(notices)
     return [event]
 
 
@@ -427,6 +555,25 @@ def _end(game, seats, state, now) -> None:
         seat.penalty_tiles = result.penalty_tiles
     game.status = Game.Status.ENDED
     game.ended_at = now
-    game.deadline = None
+    game.deadline = game.remind_at = None
     # Part of the ending transaction; rates the game once however often the end is processed.
     ratings.rate_game(game=game, seats=seats)
+
+
+def _open_turn(game: Game, now, *, forced_take_due: bool = False) -> None:
+    """Start the clock of a turn (or of the finishing phase); the caller saves the game.
+
+    A turn that begins with a forced take is due at once, with no reminder: the server takes
+    the tile right away (the task queued after commit, or else the sweep).
+    """
+    game.turn_started_at = now
+    if forced_take_due:
+        game.deadline, game.remind_at = now, None
+    else:
+        game.deadline = now + game.time_per_move
+        game.remind_at = reminder_time(game.deadline, game.time_per_move)
+
+
+def _notify_on_commit(notices: list[Notice]) -> None:
+    if notices:
+        transaction.on_commit(lambda: side_effects.notify(notices))

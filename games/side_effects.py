@@ -1,12 +1,39 @@
 """What happens after a change has committed: queued work, pushes and emails.
 
 Called from games/actions.py inside `transaction.on_commit`, so nothing here runs for a change
-that rolled back, and a failure here never undoes a move.
+that rolled back, and a failure here never undoes a move: a task that cannot be queued (the
+broker is down) is logged, and the periodic sweep (games/tasks.py) does the timed work anyway.
 """
+
+import logging
+
+logger = logging.getLogger(__name__)
 
 
 def after_play(game_id: int, version: int, *, forced_take_due: bool) -> None:
     if forced_take_due:
         from .tasks import take_last_tile
 
-        take_last_tile.delay(game_id)
+        try:
+            take_last_tile.delay(game_id)
+        except Exception:
+            logger.exception("Cannot queue the forced take of game %s; the sweep will.", game_id)
+
+
+def notify(notices) -> None:
+    """Queue one email task per recipient of each notice (games/notifications.py decides)."""
+    from .tasks import send_notice
+
+    for notice in notices:
+        for user_id in notice.user_ids:
+            try:
+                send_notice.delay(
+                    notice.kind, notice.game_id, user_id, notice.version, notice.data or None
+                )
+            except Exception:
+                logger.exception(
+                    "Cannot queue the %s email of game %s to user %s.",
+                    notice.kind,
+                    notice.game_id,
+                    user_id,
+                )

@@ -1,11 +1,102 @@
-"""Celery tasks: thin, by id, named, time-limited; each calls a function of games/actions.py."""
+"""Celery tasks: thin, by id, named, time-limited; each calls a function of games/actions.py or
+games/notifications.py, the same ones the views use.
+
+Every task is safe to run twice, late, or after the player has moved: the game-changing ones
+re-check the game under its row lock and are keyed to the version the sweep saw.
+
+Nothing here waits for a deadline with a countdown: Celery beat runs `games.sweep` every minute
+(settings.CELERY_BEAT_SCHEDULE) and the sweep queues the work that is due. A lost task, a
+restarted worker or an emptied Redis therefore delays a game by one sweep at most.
+"""
+
+import logging
+import smtplib
+
+from django.utils import timezone
 
 from microchip_site.celery import app
 
-from . import actions
+from . import actions, deadlines, notifications, rules
+
+logger = logging.getLogger(__name__)
+
+# A task queued by the sweep is dropped if no worker picked it up by then: the next sweep
+# queues it again if it is still due, so a backlog never grows with copies.
+SWEPT_TASK_EXPIRES = 5 * 60
 
 
 @app.task(name="games.take_last_tile", time_limit=30, soft_time_limit=20)
 def take_last_tile(game_id: int) -> None:
     """Take the last tile of a draw column for the player whose turn begins (idempotent)."""
     actions.take_last_tile(game_id=game_id)
+
+
+@app.task(name="games.time_out_turn", time_limit=30, soft_time_limit=20)
+def time_out_turn(game_id: int, expected_version: int) -> None:
+    """Play an overdue turn for its player, if the game is still at `expected_version`."""
+    actions.time_out_turn(game_id=game_id, expected_version=expected_version)
+
+
+@app.task(name="games.finish_at_deadline", time_limit=60, soft_time_limit=50)
+def finish_at_deadline(game_id: int, expected_version: int) -> None:
+    """Submit every unfinished board of an overdue finishing phase; the game ends."""
+    actions.finish_at_deadline(game_id=game_id, expected_version=expected_version)
+
+
+@app.task(name="games.remind_players", time_limit=30, soft_time_limit=20)
+def remind_players(game_id: int) -> None:
+    """Send a turn's reminder if it is due (once a turn: the game row remembers)."""
+    actions.remind_players(game_id=game_id)
+
+
+@app.task(name="games.sweep", time_limit=60, soft_time_limit=50)
+def sweep() -> dict:
+    """Queue the work due now: overdue turns (forced takes included), overdue finishing
+    phases and due reminders, at most deadlines.SWEEP_BATCH of each per run."""
+    now = timezone.now()
+    options = {"expires": SWEPT_TASK_EXPIRES}
+    overdue = deadlines.overdue(now)
+    for game_id, version, phase in overdue:
+        task = finish_at_deadline if phase == rules.FINISHING else time_out_turn
+        task.apply_async((game_id, version), **options)
+    reminders = deadlines.reminders_due(now)
+    for game_id in reminders:
+        remind_players.apply_async((game_id,), **options)
+    if overdue or reminders:
+        logger.info("sweep: %d overdue games, %d reminders", len(overdue), len(reminders))
+    return {"overdue": len(overdue), "reminders": len(reminders)}
+
+
+# --- email ------------------------------------------------------------------------------------
+
+# smtplib's errors are OSErrors; so are refused connections and time-outs.
+EMAIL_RETRY = {
+    "autoretry_for": (smtplib.SMTPException, OSError),
+    "retry_backoff": 30,
+    "retry_backoff_max": 30 * 60,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
+
+
+@app.task(name="games.send_notice", time_limit=60, soft_time_limit=50, **EMAIL_RETRY)
+def send_notice(kind: str, game_id: int, user_id: int, version: int = 0, data=None) -> None:
+    """Send one email about a game to one user, if still wanted and true when it runs."""
+    notifications.send_notice(
+        kind=kind, game_id=game_id, user_id=user_id, version=version, data=data
+    )
+
+
+@app.task(name="games.send_daily_digests", time_limit=120, soft_time_limit=100)
+def send_daily_digests() -> int:
+    """Queue the digest of every reader whose morning it is now (run hourly by beat)."""
+    recipients = notifications.digest_recipients(timezone.now())
+    for user_id, local_date in recipients:
+        send_digest.delay(user_id, local_date)
+    return len(recipients)
+
+
+@app.task(name="games.send_digest", time_limit=60, soft_time_limit=50, **EMAIL_RETRY)
+def send_digest(user_id: int, local_date: str) -> None:
+    """Send one user's digest of the games waiting for them (once for each local date)."""
+    notifications.send_digest(user_id=user_id, local_date=local_date)

@@ -1,0 +1,113 @@
+"""One-click unsubscribe: a signed link in every email turns that kind of email off, no log-in.
+
+The token is ``django.core.signing`` over ``{"u": user id, "t": topic}`` with a salt of its own,
+so it names one user and one topic and cannot be made for anyone else without the SECRET_KEY.
+It does not expire: an unsubscribe link in an old email still works.
+
+Following the link (GET) unsubscribes at once and shows a page with an undo button; a mail
+client's own unsubscribe button POSTs ``List-Unsubscribe=One-Click`` to the same address
+(RFC 8058, the ``List-Unsubscribe-Post`` header), which needs no CSRF token.
+"""
+
+from django.conf import settings
+from django.core import signing
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from .forms import NOTIFICATION_FIELDS
+from .models import User
+
+SALT = "accounts.unsubscribe"
+UNDO_SALT = "accounts.unsubscribe.undo"
+
+# What each unsubscribe topic turns off, and how the page names it.
+TOPICS = {
+    "your_turn": (("email_your_turn",), "emails telling you it is your move"),
+    "reminder": (("email_reminder",), "reminders that your time is running out"),
+    "timeout": (("email_timeout",), "emails telling you your time ran out"),
+    "invitation": (("email_invitation",), "invitations to games"),
+    "game_started": (("email_game_started",), "emails when a game you joined starts"),
+    "game_over": (("email_game_over",), "emails when a game you played ends"),
+    # The digest replaces the per-turn emails: stopping it must not bring those back.
+    "digest": (
+        ("email_daily_digest", "email_your_turn", "email_reminder"),
+        "the daily digest (and the per-turn emails it replaces)",
+    ),
+    "all": (tuple(NOTIFICATION_FIELDS), f"every email from {settings.SITE_NAME}"),
+}
+
+
+def make_token(user: User, topic: str) -> str:
+    """Return the signed token that unsubscribes `user` from `topic`."""
+    if topic not in TOPICS:
+        raise ValueError(f"Unknown unsubscribe topic {topic!r}.")
+    return signing.dumps({"u": user.pk, "t": topic}, salt=SALT)
+
+
+def unsubscribe_url(user: User, topic: str) -> str:
+    """Return the absolute unsubscribe link for an email to `user`."""
+    path = reverse("accounts:unsubscribe", args=[make_token(user, topic)])
+    return f"{settings.SITE_URL}{path}"
+
+
+def read_token(token: str) -> tuple[User, str] | None:
+    """Return (user, topic) for a genuine token, or None for a forged, damaged or stale one."""
+    try:
+        data = signing.loads(token, salt=SALT)
+        user_id, topic = data["u"], data["t"]
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        return None
+    if topic not in TOPICS:
+        return None
+    user = User.objects.filter(pk=user_id).first()
+    return None if user is None else (user, topic)
+
+
+def unsubscribe(user: User, topic: str) -> dict[str, bool]:
+    """Turn the topic's emails off; return the switches as they were, for an undo."""
+    fields = TOPICS[topic][0]
+    before = {name: getattr(user, name) for name in fields}
+    for name in fields:
+        setattr(user, name, False)
+    user.save(update_fields=list(fields))
+    return before
+
+
+@csrf_exempt  # a mail client's one-click POST carries no CSRF token; the signed link is the key
+def unsubscribe_view(request, token):
+    if request.method not in ("GET", "HEAD", "POST"):
+        return HttpResponseNotAllowed(["GET", "POST"])
+    found = read_token(token)
+    if found is None:
+        return render(request, "accounts/unsubscribed.html", {"invalid": True}, status=400)
+    user, topic = found
+    before = unsubscribe(user, topic) if request.method != "HEAD" else {}
+    undo = signing.dumps({"u": user.pk, "before": before}, salt=UNDO_SALT)
+    return render(
+        request,
+        "accounts/unsubscribed.html",
+        {"person": user, "what": TOPICS[topic][1], "undo_token": undo, "done": True},
+    )
+
+
+@require_POST
+def undo_view(request, token):
+    """Put the switches back as they were before an unsubscribe (the page's undo button)."""
+    try:
+        data = signing.loads(token, salt=UNDO_SALT, max_age=7 * 24 * 3600)
+        user = User.objects.get(pk=data["u"])
+        before = {
+            name: bool(value)
+            for name, value in data["before"].items()
+            if name in NOTIFICATION_FIELDS
+        }
+    except (signing.BadSignature, KeyError, TypeError, AttributeError, User.DoesNotExist):
+        return render(request, "accounts/unsubscribed.html", {"invalid": True}, status=400)
+    for name, value in before.items():
+        setattr(user, name, value)
+    if before:
+        user.save(update_fields=list(before))
+    return render(request, "accounts/unsubscribed.html", {"person": user, "restored": True})
