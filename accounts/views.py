@@ -3,13 +3,29 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
+from games import history
+
 from .forms import SettingsForm
 from .models import User
 
+PROFILE_GAMES = 10  # the latest games on the profile; the archive page has them all
+
 
 def profile(request, username):
+    """The public profile: rating and its history, statistics and the latest games."""
     player = get_object_or_404(User, username__iexact=username, is_active=True)
-    return render(request, "accounts/profile.html", {"player": player})
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "rating": history.rating_of(player),
+            "chart": history.rating_chart(player),
+            "stats": history.statistics(player),
+            "seats": history.archive_seats(player)[:PROFILE_GAMES],
+            "is_me": request.user.pk == player.pk,
+        },
+    )
 
 
 @login_required

@@ -162,17 +162,33 @@ def rate_in_order(games: Iterable[Finished]) -> tuple[list[Rating], list[RatingC
     return ratings, changes
 
 
-def current(user) -> Rating:
-    """Return the player's rating, or an unsaved starting one if they have no rated game."""
-    rating = Rating.objects.filter(user=user).first()
-    if rating is None:
-        rating = Rating(user=user, mu=INITIAL.mu, sigma=INITIAL.sigma, display=INITIAL.display)
-    return rating
-
-
 def atomic_rate_game(game_id: int) -> list[RatingChange]:
     """Rate an ended game in a transaction of its own, locking it first (for repairs and tests)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         seats = list(game.seats.order_by("number"))
         return rate_game(game=game, seats=seats)
+
+
+def rerate_all() -> int:
+    """Recompute every rating from scratch, rating the ended rated games in the order they
+    ended; return how many games were rated. For generated data and after a change of model."""
+    seats = (
+        Seat.objects.filter(game__status=Game.Status.ENDED, game__rated=True)
+        .order_by("game__ended_at", "game_id", "number")
+        .values_list("game_id", "game__ended_at", "user_id", "place")
+    )
+    games: list[Finished] = []
+    for game_id, ended_at, user_id, place in seats.iterator(chunk_size=5000):
+        if not games or games[-1].game_id != game_id:
+            games.append(Finished(game_id, ended_at, [], []))
+        games[-1].user_ids.append(user_id)
+        games[-1].places.append(place)
+    games = [game for game in games if len(game.user_ids) >= 2 and None not in game.places]
+    ratings, changes = rate_in_order(games)
+    with transaction.atomic():
+        RatingChange.objects.all().delete()
+        Rating.objects.all().delete()
+        Rating.objects.bulk_create(ratings, batch_size=1000)
+        RatingChange.objects.bulk_create(changes, batch_size=1000)
+    return len(games)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_history
 
 app_name = "games"
 
@@ -16,4 +16,6 @@ urlpatterns = [
     path("<int:game_id>/start/", views.start, name="start"),
     path("<int:game_id>/cancel/", views.cancel, name="cancel"),
     path("<int:game_id>/invite/", views.invite, name="invite"),
+    path("<int:game_id>/replay/", views_history.replay, name="replay"),
+    path("mine/", views_history.my_games, name="mine"),
 ]

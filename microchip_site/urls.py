@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games import views as game_views
+from games import views_history
 
 from . import views
 
@@ -10,6 +11,8 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("dashboard/", game_views.dashboard, name="dashboard"),
     path("games/", include("games.urls")),
+    path("leaderboard/", views_history.leaderboard, name="leaderboard"),
+    path("players/<str:username>/games/", views_history.archive, name="archive"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("admin/", admin.site.urls),

@@ -1,0 +1,113 @@
+"""Pages about the past: a player's archive of games, the replay of a finished game, the
+leaderboard. Each view parses the request, calls games/history.py, and renders; with htmx it
+answers with the part of the page that changes, and every link keeps a real href."""
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from accounts.models import User
+
+from . import history
+from .models import Game
+
+
+class ArchiveFilterForm(forms.Form):
+    result = forms.ChoiceField(
+        choices=[("", "any result"), *history.RESULT_CHOICES], required=False
+    )
+    players = forms.TypedChoiceField(
+        choices=[("", "any number of players")] + [(n, f"{n} players") for n in range(2, 6)],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    opponent = forms.CharField(max_length=150, required=False, label="Against")
+
+    def clean_opponent(self):
+        name = self.cleaned_data["opponent"].strip()
+        if not name:
+            return None
+        opponent = User.objects.filter(username__iexact=name).first()
+        if opponent is None:
+            raise forms.ValidationError(f"There is no player called “{name}”.")
+        return opponent
+
+
+@require_GET
+def archive(request, username):
+    player = get_object_or_404(User, username__iexact=username, is_active=True)
+    filters = ArchiveFilterForm(request.GET or None)
+    if filters.is_bound and not filters.is_valid():
+        seats = history.archive_seats(player).none()
+    else:
+        criteria = filters.cleaned_data if filters.is_bound else {}
+        seats = history.archive_seats(
+            player,
+            result=criteria.get("result") or "",
+            player_count=criteria.get("players"),
+            opponent=criteria.get("opponent"),
+        )
+    page = history.paginate(seats, request.GET.get("page"), history.ARCHIVE_PAGE_SIZE)
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "player": player,
+        "page": page,
+        "filters": filters,
+        "query": query.urlencode(),
+        "is_me": request.user.pk == player.pk,
+    }
+    if request.htmx and request.htmx.target == "archive":
+        return render(request, "games/partials/archive_list.html", context)
+    return render(request, "games/archive.html", context)
+
+
+@login_required
+def my_games(request):
+    return redirect("archive", request.user.username)
+
+
+@require_GET
+def leaderboard(request):
+    page = history.paginate(
+        history.leaderboard(), request.GET.get("page"), history.LEADERBOARD_PAGE_SIZE
+    )
+    return render(
+        request,
+        "games/leaderboard.html",
+        {"page": page, "min_games": history.LEADERBOARD_MIN_GAMES},
+    )
+
+
+@require_GET
+def replay(request, game_id):
+    """Step `?step=N` of a finished game (0 is the deal), or the start of `?turn=T`."""
+    game = get_object_or_404(Game, pk=game_id)
+    if game.status != Game.Status.ENDED:
+        if game.is_playing:
+            return redirect("games:game", game.pk)
+        raise Http404("Only finished games have a replay.")
+    moves = history.Replay(game)
+    if "turn" in request.GET:
+        step = moves.step_of_turn(request.GET["turn"])
+        step = moves.last_step if step is None else step
+    else:
+        step = moves.clamp(request.GET.get("step", moves.last_step))
+    context = {
+        "view": moves.view_at(step),
+        "replay": moves,
+        "step": step,
+        "turn": moves.turn_of_step[step],
+        "description": moves.describe(step),
+        "replaying": True,
+    }
+    url = f"{reverse('games:replay', args=[game.pk])}?step={step}"
+    if request.htmx:
+        response = render(request, "games/partials/replay_step.html", context)
+        response["HX-Push-Url"] = url
+        return response
+    return render(request, "games/replay.html", context)
