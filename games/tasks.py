@@ -55,11 +55,11 @@ def sweep() -> dict:
     phases and due reminders, at most deadlines.SWEEP_BATCH of each per run."""
     now = timezone.now()
     options = {"expires": SWEPT_TASK_EXPIRES}
-    overdue = deadlines.overdue(now)
+    overdue = deadlines.overdue(now, deadlines.SWEEP_BATCH)
     for game_id, version, phase in overdue:
         task = finish_at_deadline if phase == rules.FINISHING else time_out_turn
         task.apply_async((game_id, version), **options)
-    reminders = deadlines.reminders_due(now)
+    reminders = deadlines.reminders_due(now, deadlines.SWEEP_BATCH)
     for game_id in reminders:
         remind_players.apply_async((game_id,), **options)
     if overdue or reminders:

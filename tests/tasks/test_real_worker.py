@@ -1,0 +1,70 @@
+"""A real Celery worker process, on the run's Redis and the test database, does the timed work:
+the forced take queued after a move, and a timeout queued by the sweep. Its emails go over SMTP
+to a real (local) SMTP server."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import actions, tasks
+from games.models import Event, Game, Seat
+from microchip_site.celery import app
+from tests.email.smtp import smtp_server, text_part
+from tests.games.playing import current_state
+
+from .conftest import sending_to, wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def seat_user(game, number):
+    return game.seats.get(number=number).user
+
+
+def test_a_real_worker_takes_the_last_tile_and_times_out_a_turn(celery_worker_process, start_game):
+    with smtp_server() as (inbox, port):
+        worker = celery_worker_process(EMAIL_URL=f"smtp://127.0.0.1:{port}")
+        with sending_to(worker.broker_url):
+            app.control.purge()  # nothing left over from an earlier run
+            game = start_game(2, time_per_move=timedelta(hours=1))
+
+            # Four drafts leave one tile in the draw column: the move's commit queues the
+            # forced take, and the worker takes it for the next player.
+            for _ in range(4):
+                state = current_state(game)
+                user = seat_user(game, state.current)
+                actions.draft_tile(game_id=game.pk, user=user, tile_id=state.draw_tiles()[0])
+                actions.confirm_draft(game_id=game.pk, user=user)
+
+            forced = wait_until(
+                lambda: game.events.filter(kind="take_last").first(),
+                what="the worker's forced take",
+            )
+            assert forced.cause == Event.Cause.FORCED_TAKE
+            assert forced.actor is None
+            wait_until(lambda: current_state(game).current == 1, what="the turn passing on")
+
+            # The second player lets the time run out; the sweep finds the game and the
+            # worker plays the turn for them.
+            late = seat_user(game, 1)
+            Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+            tasks.sweep.delay()
+
+            wait_until(
+                lambda: Seat.objects.get(game=game, number=1).timeouts == 1,
+                what="the worker's timeout",
+            )
+        game.refresh_from_db()
+        timed_out = list(game.events.filter(cause=Event.Cause.TIMEOUT).order_by("number"))
+        assert [event.kind for event in timed_out] == ["draft", "confirm_draft"]
+        assert all(event.seat == 1 and event.actor is None for event in timed_out)
+        assert game.current_seat == 0
+        assert game.deadline > timezone.now() + timedelta(minutes=50)
+
+        # The worker sent the timeout email over SMTP, with its unsubscribe headers.
+        email = inbox.wait_for(lambda m: late.email in m["To"] and "time ran out" in m["Subject"])
+        assert email["List-Unsubscribe"].strip().startswith("<http")
+        assert email["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert f"/games/{game.pk}/" in text_part(email)
+        assert "Traceback" not in worker.log()
