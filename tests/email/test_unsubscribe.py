@@ -1,0 +1,166 @@
+"""One-click unsubscribe: works without logging in, from the link or the mail client's button,
+can be undone, and cannot be forged for another user."""
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from django.core import mail, signing
+from django.test import Client
+
+from accounts import unsubscribe
+from accounts.models import User
+from games import actions
+from tests.games.playing import current_state
+
+pytestmark = pytest.mark.django_db
+
+NOTIFICATIONS = [
+    "email_your_turn",
+    "email_reminder",
+    "email_timeout",
+    "email_invitation",
+    "email_game_started",
+    "email_game_over",
+    "email_daily_digest",
+]
+
+
+def switches(user):
+    user = User.objects.get(pk=user.pk)
+    return {name: getattr(user, name) for name in NOTIFICATIONS}
+
+
+def path_of(url):
+    return urlsplit(url).path
+
+
+def move(game, committed):
+    state = current_state(game)
+    user = game.seats.get(number=state.current).user
+    committed(actions.draft_tile, game_id=game.pk, user=user, tile_id=state.draw_tiles()[0])
+    committed(actions.confirm_draft, game_id=game.pk, user=user)
+
+
+def your_move_email(game, committed):
+    """Return the player whose move comes next and the 'your move' email they got."""
+    mail.outbox.clear()
+    move(game, committed)
+    [message] = mail.outbox
+    return User.objects.get(email=message.to[0]), message
+
+
+def test_the_link_in_an_email_unsubscribes_from_that_kind_without_logging_in(start_game, committed):
+    game = start_game(2)
+    player, message = your_move_email(game, committed)
+    link = re.search(r"Stop these emails \(one click, no log-in\): (\S+)", message.body)[1]
+    assert f"<{link}>" == message.extra_headers["List-Unsubscribe"]
+
+    page = Client().get(path_of(link))
+
+    assert page.status_code == 200
+    assert b"You are unsubscribed" in page.content
+    assert b"emails telling you it is your move" in page.content
+    assert switches(player) == {**dict.fromkeys(NOTIFICATIONS, True), "email_your_turn": False,
+                                "email_daily_digest": False}  # fmt: skip
+    # No more such emails.
+    mail.outbox.clear()
+    move(game, committed)
+    move(game, committed)
+    assert [m for m in mail.outbox if m.to == [player.email]] == []
+
+
+def test_the_mail_clients_one_click_post_needs_no_csrf_token(start_game, committed):
+    game = start_game(2)
+    player, message = your_move_email(game, committed)
+    header = message.extra_headers["List-Unsubscribe"]
+
+    response = Client(enforce_csrf_checks=True).post(
+        path_of(header[1:-1]), {"List-Unsubscribe": "One-Click"}
+    )
+
+    assert response.status_code == 200
+    assert switches(player)["email_your_turn"] is False
+
+
+def test_a_link_checker_that_only_asks_head_unsubscribes_nobody(players):
+    token = unsubscribe.make_token(players[1], "your_turn")
+
+    Client().head(f"/unsubscribe/{token}/")
+
+    assert switches(players[1])["email_your_turn"] is True
+
+
+def test_stop_everything_and_undo(players):
+    player = players[2]
+    player.email_daily_digest = True
+    player.email_timeout = False
+    player.save()
+    before = switches(player)
+    url = unsubscribe.unsubscribe_url(player, "all")
+    client = Client(enforce_csrf_checks=True)
+
+    page = client.get(path_of(url))
+
+    assert set(switches(player).values()) == {False}
+    undo = re.search(rb'action="([^"]+/undo/)"', page.content)[1].decode()
+    csrf = client.cookies["csrftoken"].value
+    restored = client.post(undo, {"csrfmiddlewaretoken": csrf})
+    assert restored.status_code == 200
+    assert b"Your emails are back" in restored.content
+    assert switches(player) == before
+
+
+def test_stopping_the_digest_does_not_bring_back_the_per_turn_emails(players):
+    player = players[1]
+    player.email_daily_digest = True
+    player.save()
+
+    Client().get(path_of(unsubscribe.unsubscribe_url(player, "digest")))
+
+    after = switches(player)
+    assert not after["email_daily_digest"]
+    assert not after["email_your_turn"] and not after["email_reminder"]
+    assert after["email_game_over"]
+
+
+def test_a_token_cannot_be_forged_for_another_user(players):
+    victim, attacker = players[0], players[1]
+    mine = unsubscribe.make_token(attacker, "all")
+    signature = mine.split(":", 1)[1]
+    # The same signature on a payload naming the victim.
+    forged_payload = signing.b64_encode(f'{{"u":{victim.pk},"t":"all"}}'.encode()).decode()
+    claim = {"u": victim.pk, "t": "all"}
+    attempts = [
+        f"{forged_payload}:{signature}",
+        signing.dumps(claim, salt="another.purpose"),
+        signing.dumps(claim, key="not-the-secret-key", salt=unsubscribe.SALT),
+        signing.dumps({"u": victim.pk, "t": "everything"}, salt=unsubscribe.SALT),
+        mine[:-2],
+        "nonsense",
+    ]
+
+    for token in attempts:
+        page = Client().get(f"/unsubscribe/{token}/")
+        assert page.status_code == 400, token
+        assert b"This link does not work" in page.content
+        page = Client().post(f"/unsubscribe/{token}/", {"List-Unsubscribe": "One-Click"})
+        assert page.status_code == 400, token
+
+    assert set(switches(victim).values()) == {True, False}  # untouched defaults
+    assert switches(victim)["email_your_turn"] is True
+    # The attacker's own genuine token only ever unsubscribes the attacker.
+    Client().get(f"/unsubscribe/{mine}/")
+    assert set(switches(attacker).values()) == {False}
+    assert switches(victim)["email_your_turn"] is True
+
+
+def test_an_undo_token_cannot_be_forged_either(players):
+    victim = players[0]
+    forged = signing.dumps({"u": victim.pk, "before": {"email_your_turn": False}}, salt="x")
+    client = Client()
+
+    response = client.post(f"/unsubscribe/{forged}/undo/")
+
+    assert response.status_code == 400
+    assert switches(victim)["email_your_turn"] is True
