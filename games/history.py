@@ -315,7 +315,6 @@ class Replay:
         turn_of_step: list[int | None] = [1]
         drafts = 0
         for step, event in enumerate(self.events, start=1):
-            turn_of_step.append(drafts + 1 if drafts < total else None)
             if event.kind in ("confirm_draft", "take_last"):
                 drafts += 1
                 if drafts < total:
@@ -323,6 +322,8 @@ class Replay:
                     turns.append(Turn(drafts + 1, step, seat, names[seat]))
                 else:
                     turns.append(Turn(None, step, None))
+            # The turn the position belongs to: the next draft's, once one is complete.
+            turn_of_step.append(drafts + 1 if drafts < total else None)
         return turns, turn_of_step
 
 
