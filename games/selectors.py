@@ -3,7 +3,7 @@
 Every function here runs a fixed number of queries whatever the number of players or games.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
 
@@ -11,6 +11,7 @@ from games import rules
 from games.rules.analysis import SpaceStatus
 from games.rules.tiles import TILE_PATHS, TILES, paths_to_letters
 
+from . import presence
 from .models import Game, Invitation, Seat
 from .state_store import load_state
 
@@ -82,6 +83,8 @@ class SeatView:
     is_current: bool
     pending_tile: int | None
     illegal_count: int
+    # Whether the player has this game open now (games/presence.py); pushes keep it current.
+    online: bool = False
 
     @property
     def user(self):
@@ -163,6 +166,7 @@ def game_view(game: Game, viewer, selection: Selection | None = None) -> GameVie
     state = load_state(game, seats)
     selection = selection or Selection()
     viewer_id = getattr(viewer, "pk", None)
+    online = presence.watching(game.pk, [seat.user_id for seat in seats])
     seat_views = []
     for seat in seats:
         is_viewer = seat.user_id == viewer_id
@@ -204,6 +208,7 @@ def game_view(game: Game, viewer, selection: Selection | None = None) -> GameVie
                 is_current=game.is_playing and state.current == seat.number,
                 pending_tile=pending.tile_id if pending and pending.seat == seat.number else None,
                 illegal_count=rules.illegal_mask(board).bit_count(),
+                online=seat.user_id in online,
             )
         )
     viewer_seat = next((seat for seat in seat_views if seat.is_viewer), None)
@@ -215,6 +220,22 @@ def game_view(game: Game, viewer, selection: Selection | None = None) -> GameVie
         removed=[tile_view(tile) for tile in state.removed],
         draw_column=state.draw_column(),
         selection=selection if viewer_seat else Selection(),
+    )
+
+
+def as_seen_by(view: GameView, viewer) -> GameView:
+    """Return `view` (drawn for no one, with no selection) as `viewer` sees it.
+
+    Cheaper than calling `game_view` again: the boards are already diagnosed and scored, only
+    which seat is the viewer's changes. Live pushes draw one view per game version this way.
+    """
+    viewer_id = getattr(viewer, "pk", None)
+    seats = [replace(seat, is_viewer=seat.seat.user_id == viewer_id) for seat in view.seats]
+    return replace(
+        view,
+        seats=seats,
+        viewer_seat=next((seat for seat in seats if seat.is_viewer), None),
+        selection=Selection(),
     )
 
 
@@ -259,6 +280,13 @@ def dashboard_seats(user):
             Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("number"))
         )
     )
+
+
+def waiting_for(user) -> tuple[int, int]:
+    """Return how many of the player's games wait for their move, and how many invitations."""
+    turns = dashboard_seats(user).filter(my_turn=True).count()
+    invitations = Invitation.objects.filter(user=user, game__status=Game.Status.WAITING).count()
+    return turns, invitations
 
 
 def recent_finished_seats(user, limit=10):

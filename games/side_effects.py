@@ -7,10 +7,15 @@ broker is down) is logged, and the periodic sweep (games/tasks.py) does the time
 
 import logging
 
+from . import live
+
 logger = logging.getLogger(__name__)
 
 
 def after_play(game_id: int, version: int, *, forced_take_due: bool) -> None:
+    # First the push of this version, so that pages get the versions in order when the forced
+    # take below runs at once (an eager task) and pushes the next one.
+    live.game_changed(game_id, version)
     if forced_take_due:
         from .tasks import take_last_tile
 
@@ -24,6 +29,7 @@ def notify(notices) -> None:
     """Queue one email task per recipient of each notice (games/notifications.py decides)."""
     from .tasks import send_notice
 
+    live.push_notices(notices)  # to the players' open pages, at once (never raises)
     for notice in notices:
         for user_id in notice.user_ids:
             try:

@@ -9,6 +9,19 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "microchip_site.settings")
 # Django must be set up before anything imports models (the websocket routes do).
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter  # noqa: E402
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        # The session's user (AuthMiddlewareStack), and only from this site's own pages: a
+        # browser always sends Origin with a websocket, and it must be one of ALLOWED_HOSTS.
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,258 @@
+"""The websocket of every open page: live game updates, presence, the player's own notices.
+
+One connection per page (games/routing.py). ``ws/games/<id>/?v=<version>`` from a game page
+joins the game's group and, for a signed-in user, the user's own group; ``ws/live/`` from any
+other page of a signed-in user joins their own group only. The consumer never changes a game: it
+reads and draws (games/live.py), and sends what its own viewer should see.
+
+Server to browser, JSON text messages:
+
+``{"type": "push", "version": v, "html": ...}``
+    the fragments that version v changed, each with its id (swapped by htmx, out of band).
+    The page applies it only on top of version v - 1; further ahead, it asks for a resync.
+``{"type": "resync", "version": v, "html": ...}``
+    the whole game area (``#game``) at version v, and the online dots.
+``{"type": "synced", "version": v}``
+    the answer to a sync when the page is up to date (also proves the socket is alive).
+``{"type": "presence", "html": ...}``
+    online dots that changed.
+``{"type": "user", "html": ...}``
+    the nav badge and/or a notice (never a notice about the game the page shows).
+
+Browser to server, JSON text: ``{"type": "sync", "version": v}`` ("I show version v": sent after
+a gap and when the page wakes up) and ``{"type": "ping"}`` (a heartbeat that keeps the presence
+fresh). Anything else is logged and ignored.
+
+Close codes: 4401 not signed in (``ws/live/``), 4403 not allowed to see this game, 4404 no such
+game, 4408 too many messages, 1011 the channel layer is unreachable (the page reconnects later).
+"""
+
+import asyncio
+import json
+import logging
+import time
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
+
+from . import live, presence
+
+logger = logging.getLogger(__name__)
+
+MAX_MESSAGE = 512  # characters; every valid message is far shorter
+MAX_VERSION = 2**31 - 1
+# A client may send a burst of this many messages, then one per REFILL seconds.
+BURST, REFILL = 20, 0.5
+# At most one whole-game redraw per socket in this many seconds.
+RESYNC_INTERVAL = 1.0
+
+NOT_SIGNED_IN, FORBIDDEN, NO_SUCH_GAME, TOO_MANY = 4401, 4403, 4404, 4408
+LAYER_DOWN = 1011
+
+
+def _version(value) -> int | None:
+    """Return a valid version number, or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and value.isdigit() and len(value) <= 10:
+        value = int(value)
+    if isinstance(value, int) and 0 <= value <= MAX_VERSION:
+        return value
+    return None
+
+
+class LiveConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.user = self.scope.get("user") or AnonymousUser()
+        self.game_id = self.scope["url_route"]["kwargs"].get("game_id")
+        self.joined: list[str] = []
+        self.seats: tuple = ()
+        self.online: set[int] = set()
+        self.version: int | None = None  # the version this socket has brought the page to
+        self.started = False
+        self.last_resync = 0.0
+        self.tokens, self.tokens_at = float(BURST), time.monotonic()
+
+        # Accept first, then close with a code: the page sees the code and does not retry.
+        await self.accept()
+        groups = []
+        if self.game_id is not None:
+            found = await database_sync_to_async(live.access)(self.game_id, self.user)
+            if found is None:
+                return await self.close(code=NO_SUCH_GAME)
+            if not found.allowed:
+                logger.info("live: user %s may not watch game %s", self.user.pk, self.game_id)
+                return await self.close(code=FORBIDDEN)
+            self.seats, self.started = found.seats, found.started
+            groups.append(live.game_group(self.game_id))
+        elif not self.user.is_authenticated:
+            return await self.close(code=NOT_SIGNED_IN)
+        if self.user.is_authenticated:
+            groups.append(live.user_group(self.user.pk))
+        try:
+            for group in groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+                self.joined.append(group)
+        except Exception:
+            logger.warning("live: cannot join %s; closing", groups, exc_info=True)
+            return await self.close(code=LAYER_DOWN)
+
+        if self.user.is_authenticated:
+            # The badge may have changed since the page was drawn (or while it was away).
+            badge = await database_sync_to_async(live.draw_badge)(self.user)
+            await self._send({"type": "user", "html": badge})
+        if self.game_id is not None:
+            await self._arrive()
+            user_ids = [user_id for _, user_id, _ in self.seats]
+            self.online = await database_sync_to_async(presence.watching)(self.game_id, user_ids)
+            query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
+            await self._catch_up(_version((query.get("v") or [None])[0]))
+            if self.seats and self.started:
+                # The page's dots were drawn before this socket: send them as they are now.
+                html = live.draw_presence(self.seats, self.online)
+                await self._send({"type": "presence", "html": html})
+
+    async def disconnect(self, code):
+        for group in self.joined:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:
+                logger.info("live: cannot leave %s", group, exc_info=True)
+        self.joined = []
+        if self.game_id is not None and self.user.is_authenticated:
+            left = await database_sync_to_async(presence.depart)(
+                self.game_id, self.user.pk, self.channel_name
+            )
+            if left and self._seated():
+                await self._broadcast_presence()
+
+    # --- from the browser ----------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if not self._take_token():
+            logger.warning("live: too many messages from user %s; closing", self.user.pk)
+            return await self.close(code=TOO_MANY)
+        if text_data is None or len(text_data) > MAX_MESSAGE:
+            return self._ignore("not a short text message", bytes_data or text_data)
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            return self._ignore("not JSON", text_data)
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "ping":
+            if self.game_id is not None:
+                await self._arrive()
+        elif kind == "sync":
+            version = _version(message.get("version"))
+            if version is None:
+                return self._ignore("a sync without a valid version", text_data)
+            if self.game_id is not None:
+                await self._catch_up(version)
+        else:
+            self._ignore("an unknown message", text_data)
+
+    def _ignore(self, why, data):
+        logger.info("live: ignored %s from user %s: %.80r", why, self.user.pk, data)
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.tokens_at) / REFILL)
+        self.tokens_at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    # --- from the channel layer (one method per event type) ------------------------------------
+
+    async def game_changed(self, event):
+        version = event["version"]
+        if self.version is not None and version <= self.version:
+            return  # this page already shows it (a resync got there first)
+        if event["ended"] or self.version is None or version > self.version + 1:
+            return await self._resync()  # the end redraws everything; a gap means a lost push
+        try:
+            html = await database_sync_to_async(live.draw_change)(event, self.user)
+        except Exception:
+            # The page stays where it was; the next push shows a gap, and that resyncs it.
+            logger.exception("live: cannot draw version %s of game %s", version, self.game_id)
+            return
+        seats = [seat for seat in self.seats if seat[0] in event["seats"]]
+        html += live.draw_presence(seats, self.online)  # dots as this socket knows them now
+        self.version = version
+        await self._send({"type": "push", "version": version, "html": html})
+
+    async def presence_changed(self, event):
+        online = set(event["online"])
+        seats = [seat for seat in self.seats if (seat[1] in online) != (seat[1] in self.online)]
+        self.online = online
+        if seats:
+            await self._send({"type": "presence", "html": live.draw_presence(seats, online)})
+
+    async def user_notify(self, event):
+        html = event.get("badge", "")
+        if event.get("notice") and event.get("game") != self.game_id:
+            html += event["notice"]
+        if html:
+            await self._send({"type": "user", "html": html})
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    async def _catch_up(self, version: int | None):
+        """Bring the page from `version` to the current one: nothing, or a whole redraw."""
+        current = await database_sync_to_async(live.current_version)(self.game_id)
+        if current is None or not self.started:
+            return
+        if version is not None and version >= current:
+            self.version = current
+            return await self._send({"type": "synced", "version": current})
+        self.version = version  # what the page says it shows, whatever this socket sent it
+        await self._resync()
+
+    async def _resync(self):
+        wait = self.last_resync + RESYNC_INTERVAL - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.last_resync = time.monotonic()
+        try:
+            drawn = await database_sync_to_async(live.draw_game)(self.game_id, self.user)
+        except Exception:
+            logger.exception("live: cannot draw game %s", self.game_id)
+            return
+        if drawn is None:
+            return
+        version, html = drawn
+        if self.version is not None and version <= self.version:
+            return
+        self.version = version
+        html += live.draw_presence(self.seats, self.online)
+        await self._send({"type": "resync", "version": version, "html": html})
+
+    async def _arrive(self):
+        """Record (or refresh) this page in the presence; tell the game when a dot turns on."""
+        if not self.user.is_authenticated:
+            return
+        arrived = await database_sync_to_async(presence.arrive)(
+            self.game_id, self.user.pk, self.channel_name
+        )
+        if arrived and self._seated():
+            await self._broadcast_presence()
+
+    def _seated(self) -> bool:
+        return any(user_id == self.user.pk for _, user_id, _ in self.seats)
+
+    async def _broadcast_presence(self):
+        user_ids = [user_id for _, user_id, _ in self.seats]
+        online = await database_sync_to_async(presence.watching)(self.game_id, user_ids)
+        try:
+            await self.channel_layer.group_send(
+                live.game_group(self.game_id),
+                {"type": "presence.changed", "online": sorted(online)},
+            )
+        except Exception:
+            logger.warning("live: cannot send presence of game %s", self.game_id, exc_info=True)
+
+    async def _send(self, message: dict):
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))

@@ -1,0 +1,366 @@
+"""Live updates: say what a committed change touched, draw it for each viewer, send it.
+
+After every accepted move (games/actions.py -> `transaction.on_commit` -> games/side_effects.py):
+
+1. `game_changed` runs in the process that made the move, after the commit. It reads which parts
+   the new version touched (`describe_change`) and sends one small ``game.changed`` event to the
+   game's group, and a ``user.notify`` event with a fresh nav badge to each player whose count
+   of waiting games may have changed. `push_notices` does the same for the notices of
+   games/notifications.py (your turn, invitation, game over...), with their text.
+2. The consumer of each open page (games/consumers.py) gets the event and calls `draw_change`
+   for its own viewer. Drawing is per viewer because parts of the page are: the viewer's own
+   board is interactive, the pool has draft buttons for the player whose turn it is, the status
+   speaks to the viewer in their time zone, and tiles carry the colour-blind shapes when the
+   viewer asked for them. The parts that are the same for many viewers (another player's board,
+   the pool as the non-drafters see it) are drawn once per process and version and shared,
+   because a board with its tiles costs a few milliseconds to draw and a game has many viewers.
+3. The page (games/static/games/live.js with htmx's ws extension) swaps them in by id.
+
+Every fragment is drawn by the partial templates that draw the page (templates/games/partials/).
+A shared fragment may depend on the viewer only through the colour-blind preference; the tests
+check that each pushed fragment is the page's own markup for that viewer.
+
+Nothing here may break a move: a sender that cannot reach the channel layer logs, and skips
+sending for a few seconds (so a Redis outage does not slow every request down); pages that
+missed a push notice the gap in versions and resync.
+"""
+
+import asyncio
+import logging
+import threading
+import time
+import zoneinfo
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from . import selectors
+from .models import Event, Game, Invitation, Seat
+
+logger = logging.getLogger(__name__)
+
+# How long a sender waits for the channel layer, and how long it stops trying after a failure.
+SEND_TIMEOUT = 1.0
+PAUSE_AFTER_FAILURE = 5.0
+
+# Event kinds that change neither whose turn it is nor anyone's list of waiting games.
+ARRANGING = frozenset({"place", "rotate", "move", "swap", "return", "clear"})
+KEEPS_TURN = ARRANGING | {"draft", "undo_draft"}
+# Events that change the pool or the turn even when a later change already moved pool_version on.
+DRAFTING = frozenset({"draft", "undo_draft", "confirm_draft", "take_last"})
+# Notices (games/notifications.py) that come without a move, so they carry the badge themselves.
+LOBBY_NOTICES = frozenset({"invitation", "game_started"})
+
+
+def game_group(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+# --- sending (sync code, after commit) ---------------------------------------------------------
+
+
+_paused_until = 0.0
+
+
+def send(messages: list[tuple[str, dict]]) -> bool:
+    """Send each (group, event) now; return whether it worked. Never raises."""
+    global _paused_until
+    if not messages:
+        return True
+    if time.monotonic() < _paused_until:
+        logger.info(
+            "live: channel layer paused after a failure; %d push(es) skipped", len(messages)
+        )
+        return False
+    try:
+        async_to_sync(_send_all)(messages)
+    except Exception:
+        _paused_until = time.monotonic() + PAUSE_AFTER_FAILURE
+        logger.warning("live: cannot send %d push(es)", len(messages), exc_info=True)
+        return False
+    return True
+
+
+async def _send_all(messages: list[tuple[str, dict]]) -> None:
+    layer = get_channel_layer()
+    sends = (layer.group_send(group, event) for group, event in messages)
+    await asyncio.wait_for(asyncio.gather(*sends), SEND_TIMEOUT)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one version of a game touched, as far as anyone's page is concerned."""
+
+    game_id: int
+    version: int
+    seats: tuple[int, ...]  # boards or trays to redraw (seat numbers)
+    pool: bool  # the pool or the turn changed: the pool, and everyone's status
+    ended: bool  # the game is over: every page redraws the whole game with the results
+    kind: str  # the event's kind, e.g. "place"
+
+    def event(self) -> dict:
+        return {
+            "type": "game.changed",
+            "game": self.game_id,
+            "version": self.version,
+            "seats": list(self.seats),
+            "pool": self.pool,
+            "ended": self.ended,
+        }
+
+
+def describe_change(game: Game, seats: list[Seat], version: int) -> Change:
+    """Say what `version` touched, read after the commit (3 queries with the caller's 2).
+
+    The game may have moved on since; then a later push carries what changed later, and what
+    this one lists is drawn as it is now (never older than `version`).
+    """
+    kind, actor_seat = Event.objects.filter(game=game, number=version).values_list(
+        "kind", "seat"
+    ).first() or ("", None)
+    changed = {seat.number for seat in seats if seat.board_version == version}
+    pool = game.pool_version == version or kind in DRAFTING
+    if pool:
+        # The seat that drafted (its pending tile) and the seat whose turn it is now.
+        changed.update(n for n in (actor_seat, game.current_seat) if n is not None)
+    return Change(
+        game_id=game.pk,
+        version=version,
+        seats=tuple(sorted(changed)),
+        pool=pool,
+        ended=game.status == Game.Status.ENDED,
+        kind=kind,
+    )
+
+
+def game_changed(game_id: int, version: int) -> None:
+    """Tell every open page of the game what `version` changed; refresh players' badges."""
+    try:
+        game = Game.objects.get(pk=game_id)
+        seats = list(game.seats.select_related("user").order_by("number"))
+        change = describe_change(game, seats, version)
+        messages = [(game_group(game_id), change.event())]
+        if change.ended or change.kind not in KEEPS_TURN:
+            for seat in seats:
+                messages.append((user_group(seat.user_id), user_event(seat.user, game_id)))
+    except Exception:
+        logger.exception("live: cannot describe version %s of game %s", version, game_id)
+        return
+    send(messages)
+
+
+def push_notices(notices) -> None:
+    """Send each notice of games/notifications.py to the open pages of its recipients."""
+    messages = []
+    try:
+        for notice in notices:
+            game = Game.objects.filter(pk=notice.game_id).first()
+            if game is None:
+                continue
+            users = {user.pk: user for user in _users(notice.user_ids)}
+            for user_id in notice.user_ids:
+                user = users.get(user_id)
+                if user is None:
+                    continue
+                with_badge = notice.kind in LOBBY_NOTICES
+                event = user_event(user, game.pk, notice=notice.kind, game=game, badge=with_badge)
+                messages.append((user_group(user_id), event))
+    except Exception:
+        logger.exception("live: cannot draw notices")
+        return
+    send(messages)
+
+
+def user_event(user, game_id: int, *, notice: str = "", game=None, badge: bool = True) -> dict:
+    """A ``user.notify`` event: the player's badge and/or a notice about one game."""
+    event = {"type": "user.notify", "game": game_id, "badge": "", "notice": ""}
+    if badge:
+        event["badge"] = draw_badge(user)
+    if notice:
+        event["notice"] = draw_notice(user, notice, game or Game.objects.get(pk=game_id))
+    return event
+
+
+def _users(user_ids):
+    from accounts.models import User
+
+    return User.objects.filter(pk__in=list(user_ids))
+
+
+# --- drawing (sync; consumers call these through database_sync_to_async) -----------------------
+
+
+def draw_badge(user) -> str:
+    """The nav badge: how many games wait for the player (one way to draw it, page and push)."""
+    turns, invitations = selectors.waiting_for(user)
+    return render_to_string(
+        "games/partials/badge.html", {"turns": turns, "invitations": invitations}
+    )
+
+
+def draw_notice(user, kind: str, game: Game) -> str:
+    context = {"notice": kind, "game": game, "user": user}
+    if kind == "invitation":
+        invitation = (
+            Invitation.objects.filter(game=game, user=user).select_related("invited_by").first()
+        )
+        context["inviter"] = invitation.invited_by.username if invitation else ""
+    elif kind == "game_over":
+        context["seat"] = Seat.objects.filter(game=game, user=user).first()
+    with _in_time_zone(user):
+        return render_to_string("games/partials/notice.html", context)
+
+
+@dataclass(frozen=True)
+class Access:
+    """Who may open a game's socket, and what the consumer needs to know about its seats."""
+
+    allowed: bool
+    started: bool
+    version: int
+    seats: tuple[tuple[int, int, str], ...]  # (number, user id, username)
+
+
+def access(game_id: int, user) -> Access | None:
+    """Return whether `user` may watch the game (None: there is no such game)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    seats = tuple(game.seats.order_by("number").values_list("number", "user_id", "user__username"))
+    return Access(
+        allowed=selectors.can_view(game, user),
+        started=game.status in (Game.Status.PLAYING, Game.Status.ENDED),
+        version=game.version,
+        seats=seats,
+    )
+
+
+def current_version(game_id: int) -> int | None:
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+
+
+def draw_change(change: dict, viewer) -> str:
+    """Draw, for `viewer`, the parts of the game that the ``game.changed`` event lists."""
+    game_id, version = change["game"], change["version"]
+    view = selectors.as_seen_by(_snapshot(game_id, version), viewer)
+    colour_blind = bool(getattr(viewer, "colour_blind", False))
+    mine = view.viewer_seat.number if view.viewer_seat else None
+    context = {"view": view, "user": viewer}
+    parts = []
+    with _in_time_zone(viewer) as zone:
+        if change["pool"] or (mine is not None and mine in change["seats"]):
+            # The status speaks to its viewer (your turn, Confirm, Finish) in their time zone.
+            key = (game_id, version, "status", mine, zone)
+            parts.append(_fragment(key, lambda: _render("status", context)))
+        if change["pool"]:
+            drafter = mine if view.my_turn else None  # only they get the draft buttons
+            key = (game_id, version, "pool", drafter, colour_blind)
+            parts.append(_fragment(key, lambda: _render("pool", context)))
+        for number in change["seats"]:
+            if not 0 <= number < len(view.seats):
+                continue
+            seat = view.seats[number]
+            owner = mine if seat.is_viewer else None  # the owner's board is interactive
+            key = (game_id, version, "seat", number, owner, colour_blind)
+            parts.append(_fragment(key, lambda seat=seat: _render("seat", context, seat=seat)))
+    return "".join(parts)
+
+
+def draw_game(game_id: int, viewer) -> tuple[int, str] | None:
+    """Draw the whole game area for `viewer` at the current version (a resync)."""
+    game = Game.objects.filter(pk=game_id).only("version", "status").first()
+    if game is None or game.status not in (Game.Status.PLAYING, Game.Status.ENDED):
+        return None
+    view = selectors.as_seen_by(_snapshot(game_id, game.version), viewer)
+    with _in_time_zone(viewer):
+        html = _render("game", {"view": view, "user": viewer})
+    return view.game.version, html
+
+
+def draw_presence(seats, online) -> str:
+    """Draw the online dots of `seats` ((number, user id, username) each)."""
+    return "".join(
+        _render(
+            "presence",
+            {"seat": {"number": number, "online": user_id in online, "user": {"username": name}}},
+        )
+        for number, user_id, name in seats
+    )
+
+
+def _render(name: str, context: dict, **extra) -> str:
+    return render_to_string(f"games/partials/{name}.html", {**context, **extra})
+
+
+class _LRU:
+    """A small thread-safe least-recently-used cache of one process."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get_or_make(self, key, make: Callable):
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        value = make()
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return value
+
+    def clear(self):
+        with self.lock:
+            self.items.clear()
+
+
+# One drawn-for-no-one view per (game, version), and the fragments drawn from it. A push only
+# needs them for the moment its viewers draw it, so small bounds are plenty.
+_snapshots = _LRU(256)
+_fragments = _LRU(1024)
+
+
+def _snapshot(game_id: int, version: int) -> selectors.GameView:
+    """The game as nobody in particular sees it, at `version` or later."""
+
+    def load():
+        game = Game.objects.select_related("created_by").get(pk=game_id)
+        return selectors.game_view(game, None)
+
+    return _snapshots.get_or_make((game_id, version), load)
+
+
+def _fragment(key, draw: Callable[[], str]) -> str:
+    return _fragments.get_or_make(key, draw)
+
+
+class _in_time_zone:
+    """Render with the viewer's time zone, as the pages do (accounts.middleware)."""
+
+    def __init__(self, user):
+        self.name = getattr(user, "time_zone", "") or "UTC"
+
+    def __enter__(self):
+        try:
+            zone = zoneinfo.ZoneInfo(self.name)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            self.name, zone = "UTC", zoneinfo.ZoneInfo("UTC")
+        self.override = timezone.override(zone)
+        self.override.__enter__()
+        return self.name
+
+    def __exit__(self, *exc):
+        return self.override.__exit__(*exc)

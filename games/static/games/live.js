@@ -1,0 +1,148 @@
+/* Live updates of the page: the protocol is described in games/consumers.py.
+ *
+ * htmx's ws extension opens the page's socket (#live, ws-connect), reconnects it after a network
+ * failure, and swaps the fragments it receives into the page by id. This file adds what it does
+ * not know about: the game's version, which the page shows in #game[data-version].
+ *
+ * - Each message is JSON. The "live" extension (declared on #live only) hands htmx the HTML of a
+ *   push that follows the version the page shows, and nothing for a push the page already has.
+ * - A push further ahead means one went missing: the page asks for a resync ({"type": "sync"}),
+ *   and the server answers with the whole game at its current version.
+ * - Each (re)connection carries the version (?v=N), so the server resyncs a page that fell
+ *   behind while it was away. A page that wakes up (tab shown again, back from the cache, network
+ *   back) syncs too, and reconnects when the socket turns out to be dead.
+ * - A heartbeat keeps the player's presence (the dot on their board) alive.
+ */
+(function () {
+  "use strict";
+
+  var HEARTBEAT_MS = 25000; // the server forgets a presence after 60 s without one
+  var SYNC_TIMEOUT_MS = 5000; // a sync without an answer means the socket is dead
+  var REFUSED = [4401, 4403, 4404, 4408]; // the server said no: do not knock again
+  var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // closes the ws extension retries itself
+
+  var socket = null; // the newest WebSocket
+  var wrapper = null; // the ws extension's handle on it (send, reconnect)
+  var refused = false;
+  var syncTimer = null;
+
+  function game() {
+    return document.getElementById("game");
+  }
+
+  function shownVersion() {
+    var element = game();
+    var version = element ? parseInt(element.getAttribute("data-version"), 10) : NaN;
+    return isNaN(version) ? null : version;
+  }
+
+  // Every connection and reconnection says which version the page shows.
+  var createWebSocket = htmx.createWebSocket;
+  htmx.createWebSocket = function (url) {
+    var version = shownVersion();
+    if (version !== null) {
+      url += (url.indexOf("?") < 0 ? "?" : "&") + "v=" + version;
+    }
+    socket = createWebSocket(url);
+    return socket;
+  };
+
+  function send(message) {
+    if (wrapper && socket && socket.readyState === WebSocket.OPEN) {
+      wrapper.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  function reconnect() {
+    if (wrapper && !refused) {
+      wrapper.reconnect();
+    }
+  }
+
+  function requestSync() {
+    var version = shownVersion();
+    if (version === null || !send({ type: "sync", version: version })) {
+      return;
+    }
+    clearTimeout(syncTimer);
+    syncTimer = setTimeout(reconnect, SYNC_TIMEOUT_MS);
+  }
+
+  function wake() {
+    if (!socket || socket.readyState === WebSocket.CLOSED) {
+      reconnect();
+    } else if (socket.readyState === WebSocket.OPEN) {
+      requestSync();
+    }
+  }
+
+  htmx.defineExtension("live", {
+    transformResponse: function (text, xhr) {
+      if (xhr) {
+        return text; // not a socket message
+      }
+      clearTimeout(syncTimer); // the socket is alive
+      var message;
+      try {
+        message = JSON.parse(text);
+      } catch (error) {
+        return "";
+      }
+      var shown = shownVersion();
+      switch (message.type) {
+        case "push":
+          if (shown === null || message.version <= shown) {
+            return ""; // the page already shows it (its own move's answer came first)
+          }
+          if (message.version > shown + 1) {
+            requestSync(); // a push went missing
+            return "";
+          }
+          game().setAttribute("data-version", message.version);
+          return message.html;
+        case "resync":
+          return shown !== null && message.version < shown ? "" : message.html;
+        case "presence":
+        case "user":
+          return message.html;
+        default:
+          return ""; // "synced", or something newer than this page
+      }
+    },
+  });
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    wrapper = event.detail.socketWrapper;
+  });
+
+  document.addEventListener("htmx:wsClose", function (event) {
+    var closed = event.detail.event;
+    if (closed.target !== socket) {
+      return; // an older socket, replaced already
+    }
+    if (REFUSED.indexOf(closed.code) >= 0) {
+      refused = true;
+    } else if (EXTENSION_RETRIES.indexOf(closed.code) < 0 && !document.hidden) {
+      // A clean close (a server restart, say): come back soon, not all at once.
+      setTimeout(wake, 1000 + Math.random() * 4000);
+    }
+  });
+
+  setInterval(function () {
+    send({ type: "ping" });
+  }, HEARTBEAT_MS);
+
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) {
+      wake();
+    }
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) {
+      wake();
+    }
+  });
+  window.addEventListener("online", wake);
+})();

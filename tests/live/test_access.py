@@ -1,0 +1,89 @@
+"""Who may open a game's socket, and what happens to what a client sends."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games import actions
+from games.models import Game
+
+from .conftest import closed_with, connect, game_path, login, messages, next_of
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+def invitation_table(players):
+    return actions.create_game(
+        creator=players[0],
+        player_count=3,
+        time_per_move=timedelta(days=1),
+        access=Game.Access.INVITATION,
+        invitees=("brian",),
+    )
+
+
+async def test_a_table_by_invitation_is_closed_to_everyone_not_seated_or_invited(players):
+    game = await sync_to_async(invitation_table)(players)
+    outsider = await sync_to_async(login)(players[2])
+    invited = await sync_to_async(login)(players[1])
+
+    refused = [await connect(game_path(game), outsider), await connect(game_path(game))]
+    welcome = await connect(game_path(game), invited)
+
+    for socket in refused:
+        assert await closed_with(socket) == 4403
+    assert await welcome.receive_nothing(timeout=0.3) or (await messages(welcome))
+    await welcome.disconnect()
+
+
+async def test_no_such_game_no_signed_in_user_and_a_foreign_origin_are_refused(players):
+    ada = await sync_to_async(login)(players[0])
+
+    assert await closed_with(await connect("/ws/games/999999/", ada)) == 4404
+    assert await closed_with(await connect("/ws/live/")) == 4401  # anonymous: no own channel
+    foreign = await connect("/ws/live/", ada, origin=b"https://evil.example")
+    assert not foreign.connected
+    no_origin = await connect("/ws/live/", ada, origin=None)
+    assert not no_origin.connected
+
+
+async def test_nonsense_from_a_client_is_logged_and_ignored(start_game, caplog):
+    game = await sync_to_async(start_game)(2)
+    user = await sync_to_async(lambda: game.seats.get(number=0).user)()
+    socket = await connect(game_path(game, game.version), await sync_to_async(login)(user))
+    await messages(socket)
+    caplog.set_level("INFO", logger="games.consumers")
+
+    for junk in [
+        "not json",
+        "[1, 2]",
+        "null",
+        json.dumps({"type": "launch_missiles"}),
+        json.dumps({"type": "sync"}),
+        json.dumps({"type": "sync", "version": "twelve"}),
+        json.dumps({"type": "sync", "version": -1}),
+        json.dumps({"type": "sync", "version": True}),
+        json.dumps({"type": "sync", "version": 2**40}),
+        json.dumps({"type": "ping", "padding": "x" * 10_000}),
+    ]:
+        await socket.send_to(text_data=junk)
+    await socket.send_to(bytes_data=b"\x00\xff")
+
+    await socket.send_json_to({"type": "sync", "version": game.version})
+    synced = await next_of(socket, "synced")
+    assert synced["version"] == game.version
+    assert caplog.text.count("live: ignored") == 11
+    await socket.disconnect()
+
+
+async def test_a_client_that_floods_the_socket_is_cut_off(start_game):
+    game = await sync_to_async(start_game)(2)
+    socket = await connect(game_path(game, game.version))
+    await messages(socket)
+
+    for _ in range(40):
+        await socket.send_json_to({"type": "ping"})
+
+    assert await closed_with(socket) == 4408

@@ -1,0 +1,63 @@
+"""A page that comes back (reconnects, wakes up, noticed a gap) is brought up to date."""
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from tests.games.playing import next_move
+
+from .conftest import apost_move, connect, game_path, login, messages, next_of
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+async def two_moves_while_away(game):
+    """Play a draft and its confirmation over HTTP; return the version before them."""
+    shown = game.version
+    for _ in range(2):
+        seat, action = await sync_to_async(next_move)(game)  # refreshes `game`
+        user = await sync_to_async(lambda seat=seat: game.seats.get(number=seat).user)()
+        response = await apost_move(
+            await sync_to_async(login)(user), game, action.to_json(), game.version
+        )
+        assert response.status_code == 200
+    return shown
+
+
+async def test_a_page_that_reconnects_with_an_old_version_gets_the_whole_game(start_game, players):
+    game = await sync_to_async(start_game)(2)
+    watcher = await sync_to_async(login)(players[4])
+    shown = await two_moves_while_away(game)
+
+    socket = await connect(game_path(game, shown), watcher)
+
+    resync = await next_of(socket, "resync")
+    assert resync["version"] == shown + 2
+    assert 'id="game"' in resync["html"] and f'data-version="{shown + 2}"' in resync["html"]
+    await socket.disconnect()
+
+
+async def test_a_page_that_is_up_to_date_is_told_so(start_game):
+    game = await sync_to_async(start_game)(2)
+
+    socket = await connect(game_path(game, game.version))
+
+    received = await messages(socket)
+    assert [message["type"] for message in received if message["type"] != "presence"] == ["synced"]
+    assert received[0]["version"] == game.version
+    await socket.disconnect()
+
+
+async def test_a_page_that_wakes_up_behind_asks_and_gets_the_whole_game(start_game):
+    game = await sync_to_async(start_game)(2)
+    socket = await connect(game_path(game, game.version))
+    await messages(socket)
+    shown = await two_moves_while_away(game)
+    await messages(socket)  # the two pushes, which this sleeping page never applied
+
+    await socket.send_json_to({"type": "sync", "version": shown})
+
+    resync = await next_of(socket, "resync")
+    assert resync["version"] == shown + 2
+    await socket.send_json_to({"type": "sync", "version": shown + 2})
+    assert (await next_of(socket, "synced"))["version"] == shown + 2
+    await socket.disconnect()
