@@ -9,7 +9,7 @@ import copy
 from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Avg, Count, Max, Prefetch, Q, QuerySet, Sum
+from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet, Sum
 
 from games import rules
 from games.rules.deal import LAYOUTS
@@ -34,7 +34,8 @@ RESULT_CHOICES = [
 def archive_seats(
     player, *, result: str = "", player_count: int | None = None, opponent=None
 ) -> QuerySet[Seat]:
-    """Return the player's seats at started games (running and ended), newest first.
+    """Return the player's seats at started games: running ones first, then the finished ones,
+    the last to end first.
 
     Each seat brings its game, the game's seats with their players (best place first), and the
     player's rating change for it as `game.player_changes` (a list of at most one).
@@ -54,7 +55,7 @@ def archive_seats(
         seats = seats.filter(game__in=Seat.objects.filter(user=opponent).values("game_id"))
     return (
         seats.select_related("game")
-        .order_by("-game__started_at", "-game_id")
+        .order_by(F("game__ended_at").desc(nulls_first=True), "-game__started_at", "-game_id")
         .prefetch_related(
             Prefetch(
                 "game__seats",

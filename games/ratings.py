@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from .models import Game, Rating, RatingChange, Seat
@@ -85,12 +86,13 @@ def rate_game(*, game: Game, seats: Sequence[Seat]) -> list[RatingChange]:
     }  # fmt: skip
     before = [Skill(ratings[seat.user_id].mu, ratings[seat.user_id].sigma) for seat in seats]
     after = rate(before, [seat.place for seat in seats])
-    when = game.ended_at
+    when = game.ended_at or timezone.now()
     changes = []
     for seat, old, new in zip(seats, before, after, strict=True):
         rating = ratings[seat.user_id]
         rating.mu, rating.sigma, rating.display = new.mu, new.sigma, new.display
         rating.games += 1
+        rating.updated_at = when
         changes.append(
             RatingChange(
                 game_id=game.pk,
@@ -109,7 +111,9 @@ def rate_game(*, game: Game, seats: Sequence[Seat]) -> list[RatingChange]:
     # The unique (game, user) constraint is the last guard: a second rating of the same game
     # fails here and rolls the ending back rather than counting the game twice.
     RatingChange.objects.bulk_create(changes)
-    Rating.objects.bulk_update(list(ratings.values()), ["mu", "sigma", "display", "games"])
+    Rating.objects.bulk_update(
+        list(ratings.values()), ["mu", "sigma", "display", "games", "updated_at"]
+    )
     return changes
 
 

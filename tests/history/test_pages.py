@@ -47,12 +47,13 @@ def history_of_ada(players, ended_game):
     return games
 
 
-def test_the_archive_lists_running_and_finished_games_newest_first(players, history_of_ada):
+def test_the_archive_lists_running_games_then_the_last_finished_first(players, history_of_ada):
     ada = players[0]
     response = Client().get(archive_url(ada))  # public
     assert response.status_code == 200
-    assert shown_games(response) == [
-        g.pk for g in sorted(history_of_ada.values(), key=lambda g: g.started_at, reverse=True)
+    finished = [g for g in history_of_ada.values() if g.ended_at]
+    assert shown_games(response) == [history_of_ada["running"].pk] + [
+        g.pk for g in sorted(finished, key=lambda g: g.ended_at, reverse=True)
     ]
     page = response.content.decode()
     assert "playing" in page and "unrated" in page
