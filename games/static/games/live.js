@@ -12,6 +12,7 @@
  *   behind while it was away. A page that wakes up (tab shown again, back from the cache, network
  *   back) syncs too, and reconnects when the socket turns out to be dead.
  * - A heartbeat keeps the player's presence (the dot on their board) alive.
+ * - A message on the player's own channel (badge, notice) fires "live:user" on <body>.
  */
 (function () {
   "use strict";
@@ -104,8 +105,14 @@
           return message.html;
         case "resync":
           return shown !== null && message.version < shown ? "" : message.html;
-        case "presence":
         case "user":
+          // After the swap, tell the page: e.g. a list of games can refresh itself with
+          // hx-trigger="live:user from:body".
+          setTimeout(function () {
+            htmx.trigger(document.body, "live:user");
+          }, 0);
+          return message.html;
+        case "presence":
           return message.html;
         default:
           return ""; // "synced", or something newer than this page
