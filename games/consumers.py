@@ -24,7 +24,7 @@ a gap and when the page wakes up) and ``{"type": "ping"}`` (a heartbeat that kee
 fresh). Anything else is logged and ignored.
 
 Close codes: 4401 not signed in (``ws/live/``), 4403 not allowed to see this game, 4404 no such
-game, 4408 too many messages, 1011 the channel layer is unreachable (the page reconnects later).
+game, 4408 too many messages, 4503 the channel layer is unreachable (the page reconnects later).
 """
 
 import asyncio
@@ -49,7 +49,7 @@ BURST, REFILL = 20, 0.5
 RESYNC_INTERVAL = 1.0
 
 NOT_SIGNED_IN, FORBIDDEN, NO_SUCH_GAME, TOO_MANY = 4401, 4403, 4404, 4408
-LAYER_DOWN = 1011
+LAYER_DOWN = 4503  # try again later (a server may not send 1011 itself)
 
 
 def _version(value) -> int | None:
@@ -91,13 +91,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return await self.close(code=NOT_SIGNED_IN)
         if self.user.is_authenticated:
             groups.append(live.user_group(self.user.pk))
-        try:
-            for group in groups:
-                await self.channel_layer.group_add(group, self.channel_name)
-                self.joined.append(group)
-        except Exception:
-            logger.warning("live: cannot join %s; closing", groups, exc_info=True)
-            return await self.close(code=LAYER_DOWN)
+        for group in groups:
+            # Twice: after a Redis restart the first command on a pooled connection fails.
+            for attempt in range(2):
+                try:
+                    await self.channel_layer.group_add(group, self.channel_name)
+                    break
+                except Exception as error:
+                    if attempt:
+                        logger.warning("live: cannot join %s (%s); closing", group, error)
+                        return await self.close(code=LAYER_DOWN)
+            self.joined.append(group)
 
         if self.user.is_authenticated:
             # The badge may have changed since the page was drawn (or while it was away).

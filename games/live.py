@@ -83,9 +83,14 @@ def send(messages: list[tuple[str, dict]]) -> bool:
         return False
     try:
         async_to_sync(_send_all)(messages)
-    except Exception:
+    except Exception as error:
         _paused_until = time.monotonic() + PAUSE_AFTER_FAILURE
-        logger.warning("live: cannot send %d push(es)", len(messages), exc_info=True)
+        logger.warning(
+            "live: cannot send %d push(es) (%r); pausing for %g s",
+            len(messages),
+            error,
+            PAUSE_AFTER_FAILURE,
+        )
         return False
     return True
 

@@ -39,8 +39,8 @@ def arrive(game_id: int, user_id: int, connection: str) -> bool:
         was_watching = bool(connections)
         connections[connection] = now + TTL
         cache.set(key, connections, TTL)
-    except Exception:
-        logger.warning("presence: cannot record game %s user %s", game_id, user_id, exc_info=True)
+    except Exception as error:
+        logger.warning("presence: cannot record game %s user %s: %s", game_id, user_id, error)
         return False
     return not was_watching
 
@@ -57,8 +57,8 @@ def depart(game_id: int, user_id: int, connection: str) -> bool:
             cache.set(key, connections, TTL)
         else:
             cache.delete(key)
-    except Exception:
-        logger.warning("presence: cannot forget game %s user %s", game_id, user_id, exc_info=True)
+    except Exception as error:
+        logger.warning("presence: cannot forget game %s user %s: %s", game_id, user_id, error)
         return False
     return was_watching and not connections
 
@@ -67,8 +67,8 @@ def is_watching(game_id: int, user_id: int) -> bool:
     """Return whether the user has the game open right now (used to hold back emails)."""
     try:
         return bool(_live(cache.get(_key(game_id, user_id)), time.time()))
-    except Exception:
-        logger.warning("presence: cannot read game %s user %s", game_id, user_id, exc_info=True)
+    except Exception as error:
+        logger.warning("presence: cannot read game %s user %s: %s", game_id, user_id, error)
         return False
 
 
@@ -80,7 +80,7 @@ def watching(game_id: int, user_ids) -> set[int]:
     now = time.time()
     try:
         found = cache.get_many(list(keys))
-    except Exception:
-        logger.warning("presence: cannot read game %s", game_id, exc_info=True)
+    except Exception as error:
+        logger.warning("presence: cannot read game %s: %s", game_id, error)
         return set()
     return {keys[key] for key, connections in found.items() if _live(connections, now)}

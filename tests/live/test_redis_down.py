@@ -35,8 +35,8 @@ async def test_moves_go_on_without_redis_and_pages_catch_up_when_it_is_back(
     working = settings.CHANNEL_LAYERS
     settings.CHANNEL_LAYERS = channel_layer_at(f"redis://127.0.0.1:{free_port()}/0")
 
-    # A page cannot join its groups: it is told to come back later (1011: it retries).
-    assert await closed_with(await connect(game_path(game, shown), clients[1])) == 1011
+    # A page cannot join its groups: it is told to come back later (4503: it retries).
+    assert await closed_with(await connect(game_path(game, shown), clients[1])) == 4503
 
     started = time.monotonic()
     for _ in range(2):

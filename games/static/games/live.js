@@ -132,7 +132,8 @@
     if (REFUSED.indexOf(closed.code) >= 0) {
       refused = true;
     } else if (EXTENSION_RETRIES.indexOf(closed.code) < 0 && !document.hidden) {
-      // A clean close (a server restart, say): come back soon, not all at once.
+      // A clean close (a server restart) or 4503 (Redis unreachable, try again later): come
+      // back soon, not all at once. Hidden pages come back when they are shown.
       setTimeout(wake, 1000 + Math.random() * 4000);
     }
   });
