@@ -295,16 +295,15 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
             return Played(game=game, seat=seat, events=events)
         action = rules.timeout_action(state, seat.number)
         events = []
-        drafted = state.pending.tile_id if state.pending is not None else None
         if isinstance(action, Draft):
-            drafted = action.tile_id
+            what = {"tile": action.tile_id, "confirmed": False}
             events += _apply(game, seats, seat, action, actor=None, cause=Event.Cause.TIMEOUT)
             action = ConfirmDraft()
+        else:  # their own pending draft, confirmed for them
+            what = {"tile": state.pending.tile_id, "confirmed": True}
         events += _apply(game, seats, seat, action, actor=None, cause=Event.Cause.TIMEOUT)
         _count_timeouts([seat])
-        _notify_on_commit(
-            [Notice(TIMEOUT, game.pk, (seat.user_id,), game.version, {"tile": drafted})]
-        )
+        _notify_on_commit([Notice(TIMEOUT, game.pk, (seat.user_id,), game.version, what)])
     return Played(game=game, seat=seat, events=events)
 
 

@@ -257,6 +257,7 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
     elif kind == TIMEOUT:
         tile = data.get("tile")
         context["tile"] = rules.TILES[tile] if tile is not None else None
+        context["confirmed"] = bool(data.get("confirmed"))
         context["timeouts"] = mine.timeouts if mine else 0
     elif kind == GAME_OVER:
         if mine is None or mine.place is None:

@@ -107,6 +107,9 @@ def test_a_pending_draft_is_confirmed_when_the_time_runs_out(clock, start_game, 
 
     timed_out = game.events.filter(cause=Event.Cause.TIMEOUT)
     assert [event.kind for event in timed_out] == ["confirm_draft"]
+    [told] = [m for m in mail.outbox if "time ran out" in m.subject]
+    colour, kind = rules.TILES[tile].colour, rules.TILES[tile].kind
+    assert f"the server confirmed your draft of the {colour} {kind}" in told.body
     assert current_state(game).trays[0] == (tile,)
     assert Seat.objects.get(game=game, number=0).timeouts == 1
 
