@@ -40,6 +40,7 @@ from .deal import LAYOUTS, Deal, deal, drafts_per_player, make_board_colours
 from .errors import ERRORS, RuleError
 from .ranking import places
 from .sim import choose_draft, play_game, timeout_action
+from .solver import BestResult, best_arrangement, best_score, draft_values
 from .state import (
     DRAFTING,
     ENDED,
@@ -62,6 +63,7 @@ __all__ = [
     "LAYOUTS",
     "TILES",
     "Action",
+    "BestResult",
     "Board",
     "Chip",
     "Clear",
@@ -94,10 +96,13 @@ __all__ = [
     "W",
     "action_from_json",
     "auto_finish_actions",
+    "best_arrangement",
+    "best_score",
     "can_finish",
     "choose_draft",
     "deal",
     "diagnose",
+    "draft_values",
     "drafts_per_player",
     "find_chip",
     "fits",

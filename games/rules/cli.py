@@ -1,4 +1,4 @@
-"""The command line: `python -m games.rules {score,deal,simulate,bench}`, JSON in and out.
+"""The command line: `python -m games.rules {score,best,deal,simulate,bench}`, JSON in and out.
 
 Errors print one clear line on standard error and exit with status 2 (argparse's usage errors
 also exit 2); there is never a traceback for bad input.
@@ -181,17 +181,53 @@ def _spot(space: int, paths: int) -> dict:
     return {"space": space, "row": space // 5, "col": space % 5, "paths": paths_to_letters(paths)}
 
 
-def cmd_score(args: argparse.Namespace, stdin: TextIO) -> dict:
+def _read_json(stdin: TextIO) -> object:
     try:
         text = stdin.read()
     except UnicodeDecodeError:
         raise InputError("the input is not UTF-8 text") from None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"the input is not valid JSON: {exc}") from None
-    board, tray = parse_board(data)
+
+
+def cmd_score(args: argparse.Namespace, stdin: TextIO) -> dict:
+    board, tray = parse_board(_read_json(stdin))
     return analyse(board, tray)
+
+
+def cmd_best(args: argparse.Namespace, stdin: TextIO) -> dict:
+    """The best arrangement of the tray's tiles (and any placed ones) on the colours."""
+    from .solver import best_arrangement
+
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise InputError("--time-limit must be a positive number of seconds")
+    data = _read_json(stdin)
+    if isinstance(data, dict) and "cells" not in data:
+        data = {**data, "cells": [[None] * 5 for _ in range(5)]}
+    board, tray = parse_board(data)
+    result = best_arrangement(board.colours, board.tiles() + tray, time_limit=args.time_limit)
+
+    def tile_json(tile: int) -> dict:
+        return {"kind": TILES[tile].kind.value, "colour": TILES[tile].colour.value}
+
+    def cell_json(cell: Placed | None) -> dict | None:
+        if cell is None:
+            return None
+        return {**tile_json(cell.tile), "paths": paths_to_letters(cell.paths)}
+
+    cells = [[cell_json(cell) for cell in result.board.cells[r * 5 : r * 5 + 5]] for r in range(5)]
+    return {
+        "score": result.score,
+        "cells": cells,
+        "optimal": result.optimal,
+        "seconds": round(result.seconds, 4),
+        "chip_tiles": len(result.tiles_used),
+        "chip_value": result.chip_value,
+        "tray": [tile_json(t) for t in result.tray],
+        "nodes": result.nodes,
+    }
 
 
 def cmd_deal(args: argparse.Namespace, stdin: TextIO) -> dict:
@@ -234,6 +270,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("score", help="analyse one board read as JSON from standard input")
     p.set_defaults(func=cmd_score)
+    p = sub.add_parser(
+        "best", help="the best arrangement of a tray on a board's colours (proved optimal)"
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop after this many seconds with the best board found so far",
+    )
+    p.set_defaults(func=cmd_best)
     for name, func, helptext in (
         ("deal", cmd_deal, "print the pool, removed tiles and boards of a deal"),
         ("simulate", cmd_simulate, "play whole games with simple automatic players"),

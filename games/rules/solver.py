@@ -661,7 +661,11 @@ def _supply_of(ids: Iterable[int]) -> int:
 
 
 def best_arrangement(
-    colours: Sequence[Colour | str], tiles: Iterable[TileSpec], *, time_limit: float | None = None
+    colours: Sequence[Colour | str],
+    tiles: Iterable[TileSpec],
+    *,
+    time_limit: float | None = None,
+    start_from: BestResult | None = None,
 ) -> BestResult:
     """Return the best arrangement of `tiles` on a board with these 25 space colours.
 
@@ -670,6 +674,9 @@ def best_arrangement(
     `can_finish(result.board)`. Without `time_limit` the search runs to the end and `optimal` is
     True: no arrangement scores more. With a time limit (seconds) it stops when the time is up
     and returns the best board found so far, `optimal` False unless it finished in time.
+
+    `start_from`, an earlier result on the same colours whose tiles are all among `tiles`, gives
+    the search a first arrangement to beat (it only speeds the search up).
     """
     start = time.perf_counter()
     colours = tuple(Colour(c) for c in colours)
@@ -678,6 +685,11 @@ def best_arrangement(
     ids = resolve_tiles(tiles)
     deadline = None if time_limit is None else start + max(0.0, time_limit)
     solver = _Solver([_COLOUR_INDEX[c] for c in colours], _supply_of(ids), deadline)
+    if start_from is not None and start_from.tiles_used:
+        if start_from.board.colours != colours or not set(start_from.tiles_used) <= set(ids):
+            raise ValueError("start_from must be a result on these colours with these tiles")
+        solver.best = start_from.chip_value + 2 * len(start_from.tiles_used)
+        solver.best_path = [(i, c.paths) for i, c in start_from.board.placed()]
     optimal = solver.solve()
     board, used = _build(colours, ids, solver.best_path)
     result = score_board(board, len(ids) - len(used))
@@ -715,3 +727,44 @@ def best_score(
 ) -> int:
     """Return the best score of these tiles on this board (proved without a time limit)."""
     return best_arrangement(colours, tiles, time_limit=time_limit).score
+
+
+def draft_values(
+    colours: Sequence[Colour | str],
+    owned_tiles: Iterable[TileSpec],
+    candidate_tiles: Iterable[TileSpec],
+    time_limit: float | None = 1.0,
+) -> dict[int, int]:
+    """Return, for each candidate tile id, how much it adds to the best score the owned tiles can
+    make on this board: best(owned + candidate) - best(owned). Always at least -2 (the tile can
+    stay in the tray).
+
+    The time limit (seconds, None for none) is shared by the searches: one for the owned tiles
+    and one per distinct kind and colour among the candidates (equal tiles get equal values).
+    Under a tight limit the values come from the best boards found, not proved optima.
+    """
+    start = time.perf_counter()
+    colours = tuple(Colour(c) for c in colours)
+    owned = resolve_tiles(owned_tiles)
+    candidates = resolve_tiles(candidate_tiles)
+    if set(owned) & set(candidates):
+        raise ValueError("a candidate tile is already owned")
+    groups: dict[tuple[Kind, Colour], list[int]] = {}
+    for t in candidates:
+        groups.setdefault((TILES[t].kind, TILES[t].colour), []).append(t)
+
+    def share(left: int) -> float | None:
+        if time_limit is None:
+            return None
+        remaining = time_limit - (time.perf_counter() - start)
+        return max(0.0, remaining / left)
+
+    base = best_arrangement(colours, owned, time_limit=share(len(groups) + 1))
+    values: dict[int, int] = {}
+    for n, (_, same) in enumerate(groups.items()):
+        with_it = best_arrangement(
+            colours, (*owned, same[0]), time_limit=share(len(groups) - n), start_from=base
+        )
+        for t in same:
+            values[t] = with_it.score - base.score
+    return {t: values[t] for t in candidates}
