@@ -55,7 +55,7 @@ class Command(BaseCommand):
             "web": [python, "-m", "daphne", "-b", host, "-p", str(port),
                     "microchip_site.asgi:application"],
             "worker": [python, "-m", "celery", "-A", "microchip_site", "worker",
-                       "--loglevel=INFO", "--concurrency=2", "--pool=threads"],
+                       "--loglevel=INFO", "--concurrency=2"],
             "beat": [python, "-m", "celery", "-A", "microchip_site", "beat",
                      "--loglevel=INFO", "--schedule", beat_schedule],
         }  # fmt: skip
