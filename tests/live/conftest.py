@@ -22,6 +22,15 @@ from tests.games.conftest import make_player, players, start_game  # noqa: F401 
 ORIGIN = b"http://localhost"
 
 
+def pytest_collection_modifyitems(config, items):
+    """Run these asyncio tests first: the browser tests' Playwright (sync API) leaves its event
+    loop running in the main thread until the session ends, and asyncio cannot start another."""
+    live = [item for item in items if "tests/live/" in item.nodeid]
+    if live and len(live) < len(items):
+        chosen = {id(item) for item in live}
+        items[:] = live + [item for item in items if id(item) not in chosen]
+
+
 @pytest.fixture(scope="session")
 def redis_url():
     if os.environ.get("REDIS_URL"):
