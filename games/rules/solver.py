@@ -29,6 +29,7 @@ must get a tile. The total is floored to an even number (a closed structure's va
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -166,6 +167,7 @@ _FRONT_IDS: dict[tuple[int, ...], int] = {_FRONTS[0]: 0}
 _PLUGS: list[int] = [0]
 #: (front id << 5 | col << 2 | east << 1 | south) -> (new front id, status)
 _TRANSITIONS: dict[int, tuple[int, int]] = {}
+_LOCK = threading.Lock()  # new fronts are numbered one at a time
 
 
 def _front_id(front: Sequence[int]) -> int:
@@ -181,9 +183,12 @@ def _front_id(front: Sequence[int]) -> int:
     key = tuple(out)
     fid = _FRONT_IDS.get(key)
     if fid is None:
-        fid = _FRONT_IDS[key] = len(_FRONTS)
-        _FRONTS.append(key)
-        _PLUGS.append(sum(1 << k for k, label in enumerate(key) if label))
+        with _LOCK:
+            fid = _FRONT_IDS.get(key)
+            if fid is None:
+                _FRONTS.append(key)
+                _PLUGS.append(sum(1 << k for k, label in enumerate(key) if label))
+                fid = _FRONT_IDS[key] = len(_FRONTS) - 1
     return fid
 
 
