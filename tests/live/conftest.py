@@ -8,9 +8,11 @@ import os
 import uuid
 
 import pytest
+import pytest_asyncio
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
@@ -52,6 +54,14 @@ def redis_channel_layer(redis_url, settings):
     live._fragments.clear()
     live._paused_until = 0.0
     yield
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _close_thread_connections():
+    """Close the connections the ORM opened in asgiref's worker thread (the tests' sync_to_async
+    and the consumers' database_sync_to_async), so the test database can be dropped."""
+    yield
+    await sync_to_async(connections.close_all)()
 
 
 def login(user) -> Client:
