@@ -259,7 +259,10 @@ class _Lagrangian:
         # (price index or -1, gain, next front id or -1 when the chip closes, mask).
         self.states: list[dict[int, list[tuple[int, int, int, int]]]] = []
         frontier = {0}
+        deadline = solver.deadline
         for i in range(25):
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _Timeout
             col = i % 5
             here: dict[int, list[tuple[int, int, int, int]]] = {}
             nxt = set()
