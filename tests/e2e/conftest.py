@@ -159,9 +159,12 @@ def open_page(browser, server, live_db):
     """Return a function that opens a new browser context, logged in as `user` if given."""
     contexts = []
 
-    def open_as(user=None, *, viewport=None, colour_scheme=None):
+    def open_as(user=None, *, viewport=None, touch=False):
         context = browser.new_context(
-            viewport=viewport or {"width": 1280, "height": 900}, base_url=server.url
+            viewport=viewport or {"width": 1280, "height": 900},
+            base_url=server.url,
+            has_touch=touch,
+            is_mobile=touch,
         )
         context.set_default_timeout(10_000)
         if user is not None:
@@ -190,3 +193,17 @@ def _session_cookie(user, url):
 def screenshot(page, name):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def make_player(live_db):
+    from allauth.account.models import EmailAddress
+
+    from accounts.models import User
+
+    def make(username):
+        user = User.objects.create_user(username, f"{username}@example.com", "a-long-Passphrase-42")
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        return user
+
+    return make

@@ -79,6 +79,22 @@
     }
   }
 
+  // A push draws the player's own board without their selection (a tile picked in the tray or
+  // on the board, kept in the address as ?sel=); when it redraws that board, fetch the game
+  // again with the selection so a forced take or another tab does not drop it.
+  function keepSelection(html) {
+    var selection = new URLSearchParams(window.location.search).get("sel");
+    if (!selection || html.indexOf(" mine") < 0) return;
+    setTimeout(function () {
+      var element = game();
+      if (!element) return;
+      htmx.ajax("GET", element.getAttribute("data-fragment-url") + "?sel=" + encodeURIComponent(selection), {
+        target: "#game",
+        swap: "outerHTML",
+      });
+    }, 0);
+  }
+
   htmx.defineExtension("live", {
     transformResponse: function (text, xhr) {
       if (xhr) {
@@ -102,6 +118,7 @@
             return "";
           }
           game().setAttribute("data-version", message.version);
+          keepSelection(message.html);
           return message.html;
         case "resync":
           return shown !== null && message.version < shown ? "" : message.html;

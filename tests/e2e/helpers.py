@@ -1,0 +1,68 @@
+"""Driving a game page by clicking, the way a player does, and waiting for what htmx swaps in."""
+
+from games import rules
+from games.models import Game
+from games.rules.analysis import legal_spots
+from games.state_store import load_state
+
+TIMEOUT = 15_000
+
+
+def game_state(game_id):
+    game = Game.objects.get(pk=game_id)
+    return game, load_state(game, list(game.seats.order_by("number")))
+
+
+def shows_version(page, version):
+    """Wait until the page shows `version` of the game (after its own move or a live push)."""
+    page.wait_for_selector(f'#game[data-version="{version}"]', state="attached", timeout=TIMEOUT)
+
+
+def settled(page):
+    """Wait until htmx has no request in flight and nothing left to swap."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')",
+        timeout=TIMEOUT,
+    )
+
+
+def click_and_wait(page, selector, game_id):
+    """Click a control that posts a move; wait for its answer to be swapped in."""
+    with page.expect_response(lambda response: "/act/" in response.url, timeout=TIMEOUT) as answer:
+        page.locator(selector).first.click()
+    assert answer.value.status == 200, answer.value.text()[:300]
+    settled(page)
+    return Game.objects.get(pk=game_id).version
+
+
+def select(page, element_id):
+    """Select a tile of the player's own (tray or board) and wait until the page shows it."""
+    page.locator(f"#{element_id}").click()
+    page.wait_for_selector(f"#{element_id}[aria-pressed=true]", timeout=TIMEOUT)
+    settled(page)
+
+
+def select_tray_tile(page, tile):
+    select(page, f"my-tray-{tile}")
+
+
+def place_where_it_fits(page, game_id, seat, tile):
+    """Select a tray tile and click a highlighted space, if it fits anywhere. Return the space."""
+    _, state = game_state(game_id)
+    spots = legal_spots(state.boards[seat], tile)
+    if not spots:
+        return None
+    space = spots[0][0]
+    select_tray_tile(page, tile)
+    assert page.locator(".seat.mine .space-box.legal").count() == len({s for s, _ in spots})
+    click_and_wait(page, f"#my-space-{space}", game_id)
+    return space
+
+
+def wrong_colour_space(state, seat, tile):
+    board = state.boards[seat]
+    return next(
+        space
+        for space, colour in enumerate(board.colours)
+        if colour != rules.TILES[tile].colour and board.cells[space] is None
+    )

@@ -1,0 +1,124 @@
+"""The game page on a phone, with the keyboard alone, with colour-blind shapes, and axe-core."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from games import actions
+from games.rules.analysis import legal_spots
+
+from .conftest import screenshot
+from .helpers import TIMEOUT, game_state, settled
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def two_player_game(make_player):
+    from datetime import timedelta
+
+    ada, brian = make_player("ada"), make_player("brian")
+    game = actions.create_game(creator=ada, player_count=2, time_per_move=timedelta(days=1))
+    actions.join_game(game_id=game.pk, user=brian)
+    game.refresh_from_db()
+    first = game.seats.get(number=0).user
+    return game, first
+
+
+def no_horizontal_scroll(page):
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_phone_plays_by_touch_without_scrolling_sideways(open_page, two_player_game):
+    game, first = two_player_game
+    page = open_page(first, viewport=PHONE, touch=True)
+    page.context.set_default_timeout(TIMEOUT)
+    page.goto(f"/games/{game.pk}/")
+    assert no_horizontal_scroll(page)
+    _, state = game_state(game.pk)
+    tile = state.draw_tiles()[0]
+
+    page.locator(f"#draw-{tile}").tap()
+    page.wait_for_selector(f"#my-tray-{tile}", timeout=TIMEOUT)
+    page.locator(f"#my-tray-{tile}").tap()
+    page.wait_for_selector(f"#my-tray-{tile}[aria-pressed=true]", timeout=TIMEOUT)
+    _, state = game_state(game.pk)
+    space = (legal_spots(state.boards[0], tile) or [(12, 0)])[0][0]
+    page.locator(f"#my-space-{space}").tap()
+    page.wait_for_selector(f'#my-space-{space}[aria-label^="Select"]', timeout=TIMEOUT)
+    page.locator(f"#my-space-{space}").tap()  # select the placed tile
+    page.wait_for_selector(f"#my-space-{space}[aria-pressed=true]", timeout=TIMEOUT)
+    rotation = game_state(game.pk)[1].boards[0].cells[space].rotation
+    page.locator(f"#my-space-{space}").tap()  # tap again: rotate
+    settled(page)
+    assert game_state(game.pk)[1].boards[0].cells[space].rotation == (rotation + 1) % 4
+    assert no_horizontal_scroll(page)
+    screenshot(page, "phone")
+
+
+def test_the_game_is_played_with_the_keyboard_alone(open_page, two_player_game):
+    game, first = two_player_game
+    page = open_page(first)
+    page.goto(f"/games/{game.pk}/")
+    _, state = game_state(game.pk)
+    tile = state.draw_tiles()[0]
+
+    def focus_by_tabbing(element_id, limit=200):
+        for _ in range(limit):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement && document.activeElement.id") == element_id:
+                outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+                assert outline != "none", "the focused element must show its focus"
+                return
+        raise AssertionError(f"#{element_id} is not reachable with Tab")
+
+    focus_by_tabbing(f"draw-{tile}")
+    page.keyboard.press("Enter")  # draft
+    page.wait_for_selector(f"#my-tray-{tile}", timeout=TIMEOUT)
+    settled(page)
+    focus_by_tabbing(f"my-tray-{tile}")
+    page.keyboard.press("Enter")  # select it
+    page.wait_for_selector(f"#my-tray-{tile}[aria-pressed=true]", timeout=TIMEOUT)
+    settled(page)
+    _, state = game_state(game.pk)
+    space = (legal_spots(state.boards[0], tile) or [(12, 0)])[0][0]
+    focus_by_tabbing(f"my-space-{space}")
+    page.keyboard.press("Enter")  # place it
+    page.wait_for_selector(f'#my-space-{space}[data-rotate="{space}"]', timeout=TIMEOUT)
+    settled(page)
+    assert game_state(game.pk)[1].boards[0].cells[space] is not None
+    rotation = game_state(game.pk)[1].boards[0].cells[space].rotation
+    assert page.evaluate("document.activeElement.id") == f"my-space-{space}"
+    page.keyboard.press("r")  # rotate the focused tile
+    page.wait_for_selector(f"#my-space-{space}[aria-pressed=true]", timeout=TIMEOUT)
+    settled(page)
+    assert game_state(game.pk)[1].boards[0].cells[space].rotation == (rotation + 1) % 4
+    labels = page.locator(".seat.mine [aria-label]").evaluate_all(
+        "elements => elements.map(e => e.getAttribute('aria-label'))"
+    )
+    assert any(f"row {space // 5 + 1}, column {space % 5 + 1}" in label for label in labels)
+
+
+def test_colour_blind_shapes_appear_only_when_preferred(open_page, two_player_game):
+    game, first = two_player_game
+    page = open_page(first)
+    page.goto(f"/games/{game.pk}/")
+    assert page.locator(".cb-shape").count() == 0
+    first.colour_blind = True
+    first.save(update_fields=["colour_blind"])
+    page.reload()
+    assert page.locator(".seat.mine .cb-shape").count() == 25
+    assert page.locator(".pool .cb-shape").count() >= 40
+
+
+@pytest.mark.parametrize("path", ["/", "/games/", "/dashboard/", "GAME", "/accounts/login/"])
+def test_main_pages_have_no_serious_accessibility_violations(open_page, two_player_game, path):
+    game, first = two_player_game
+    page = open_page(None if path == "/accounts/login/" else first)
+    page.goto(f"/games/{game.pk}/" if path == "GAME" else path)
+    results = Axe().run(page)
+    serious = [
+        violation
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+    assert serious == [], results.generate_report()

@@ -1,0 +1,158 @@
+"""Two players play a whole game in two browsers, by clicking, and watch each other live."""
+
+import re
+
+from games import rules
+from games.models import Game
+from games.rules.sim import choose_draft
+
+from .conftest import screenshot
+from .helpers import (
+    TIMEOUT,
+    click_and_wait,
+    game_state,
+    place_where_it_fits,
+    select,
+    select_tray_tile,
+    shows_version,
+    wrong_colour_space,
+)
+
+
+def create_invitation_game(page, invitee):
+    page.goto("/games/new/")
+    page.fill("input[name=name]", "Browser game")
+    page.select_option("select[name=player_count]", "2")
+    page.select_option("select[name=time_per_move]", "1d")
+    page.check("input[name=access][value=invitation]")
+    page.fill("input[name=invitees]", invitee)
+    page.get_by_role("button", name="Create the game").click()
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    return int(re.search(r"/games/(\d+)/$", page.url).group(1))
+
+
+def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
+    ada, brian = make_player("ada"), make_player("brian")
+    a, b = open_page(ada), open_page(brian)
+
+    game_id = create_invitation_game(a, "brian")
+    b.goto("/dashboard/")
+    b.get_by_role("link", name="Browser game").click()
+    b.get_by_role("button", name="Take a seat").click()
+    b.wait_for_selector("#game", timeout=TIMEOUT)
+    a.goto(f"/games/{game_id}/")
+    pages = {ada.pk: a, brian.pk: b}
+    game, state = game_state(game_id)
+    users = [seat.user for seat in game.seats.order_by("number")]
+    exercised = set()
+
+    while state.phase == rules.DRAFTING:
+        seat = state.current
+        page, other = pages[users[seat].pk], pages[users[1 - seat].pk]
+        if state.forced_action() is not None:  # the worker takes the last tile
+            other.wait_for_function(
+                "v => Number(document.getElementById('game').dataset.version) > v",
+                arg=game.version,
+                timeout=TIMEOUT,
+            )
+            game, state = game_state(game_id)
+            continue
+        tile = choose_draft(state, seat).tile_id
+        if "undo" not in exercised:
+            click_and_wait(page, f"#draw-{tile}", game_id)
+            click_and_wait(page, "button:has-text('Undo')", game_id)
+            assert page.locator(f"#draw-{tile}").is_visible()
+            exercised.add("undo")
+        click_and_wait(page, f"#draw-{tile}", game_id)
+        place_where_it_fits(page, game_id, seat, tile)
+        version = click_and_wait(page, "button:has-text('Confirm draft')", game_id)
+        # The other player's page follows without a reload.
+        shows_version(other, version)
+        game, state = game_state(game_id)
+        if "arranging" not in exercised and state.boards[seat].tile_count >= 2:
+            arrange_every_way(page, game_id, seat)
+            exercised.add("arranging")
+            game, state = game_state(game_id)
+        if "markers" not in exercised and state.drafts >= 12:
+            screenshot(page, "game-in-progress")
+            exercised.add("markers")
+
+    assert exercised == {"undo", "arranging", "markers"}
+    # Finishing: the first player tries to finish with an illegal tile, sees why, mends it.
+    first = pages[users[0].pk]
+    game, state = game_state(game_id)
+    tray_tile = state.trays[0][0]
+    wrong = wrong_colour_space(state, 0, tray_tile)
+    select_tray_tile(first, tray_tile)
+    click_and_wait(first, f"#my-space-{wrong}", game_id)
+    finish = first.get_by_role("button", name="Finish")
+    assert finish.is_disabled()
+    assert first.get_by_text(
+        re.compile(r"You cannot finish while \d+ tiles? (is|are) illegal")
+    ).is_visible()
+    assert (
+        first.locator(f"#my-space-{wrong}").locator("xpath=..").locator(".marker-illegal").count()
+        == 1
+    )
+    select(first, f"my-space-{wrong}")
+    click_and_wait(first, "button:has-text('Return to tray')", game_id)
+    for user in users:
+        click_and_wait(pages[user.pk], "button:has-text('Finish')", game_id)
+
+    game = Game.objects.get(pk=game_id)
+    assert game.status == Game.Status.ENDED
+    for page in pages.values():
+        page.wait_for_selector("section.results", timeout=TIMEOUT)
+    winner = game.seats.get(place=1).user.username
+    assert winner in a.locator("section.results tr.winner").first.inner_text()
+    screenshot(a, "results")
+
+    a.get_by_role("link", name="Replay this game move by move").click()
+    a.wait_for_selector("#replay", timeout=TIMEOUT)
+    a.locator("#replay-first").click()
+    a.wait_for_selector('#replay[data-step="0"]', timeout=TIMEOUT)
+    a.locator("#replay-next").click()
+    a.wait_for_selector('#replay[data-step="1"]', timeout=TIMEOUT)
+    a.keyboard.press("ArrowRight")
+    a.wait_for_selector('#replay[data-step="2"]', timeout=TIMEOUT)
+    a.keyboard.press("ArrowLeft")
+    a.wait_for_selector('#replay[data-step="1"]', timeout=TIMEOUT)
+    for _ in range(12):
+        a.keyboard.press("ArrowRight")
+    a.wait_for_selector('#replay[data-step="13"]', timeout=TIMEOUT)
+    screenshot(a, "replay")
+    assert a.errors == [] and b.errors == []
+
+
+def arrange_every_way(page, game_id, seat):
+    """Rotate, move, swap, return and clear on the player's own board, by clicking."""
+    _, state = game_state(game_id)
+    board = state.boards[seat]
+    placed = [space for space, cell in enumerate(board.cells) if cell is not None]
+    first, second = placed[:2]
+    empty = next(space for space, cell in enumerate(board.cells) if cell is None)
+
+    page.locator(f"#my-space-{first}").click()  # select
+    page.wait_for_selector(f"#my-space-{first}[aria-pressed=true]", timeout=TIMEOUT)
+    turned = board.cells[first].rotation
+    click_and_wait(page, f"#my-space-{first}", game_id)  # click again: rotate
+    assert game_state(game_id)[1].boards[seat].cells[first].rotation == (turned + 1) % 4
+
+    click_and_wait(page, f"#my-space-{empty}", game_id)  # the rotated tile stays selected: move
+    assert game_state(game_id)[1].boards[seat].cells[empty] is not None
+
+    select(page, f"my-space-{empty}")
+    click_and_wait(page, f"#my-space-{second}", game_id)  # another tile: swap
+    after_swap = game_state(game_id)[1].boards[seat]
+    assert after_swap.cells[second].tile == board.cells[first].tile
+
+    select(page, f"my-space-{second}")
+    click_and_wait(page, "button:has-text('Return to tray')", game_id)
+    assert game_state(game_id)[1].boards[seat].cells[second] is None
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    click_and_wait(page, "button:has-text('Clear board')", game_id)
+    _, state = game_state(game_id)
+    assert state.boards[seat].tile_count == 0
+    for tile in list(state.trays[seat]):
+        place_where_it_fits(page, game_id, seat, tile)
