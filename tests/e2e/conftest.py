@@ -38,12 +38,15 @@ SCREENSHOTS = Path(settings.BASE_DIR) / "docs" / "screenshots"
 
 
 def pytest_collection_modifyitems(config, items):
+    browser_tests = [item for item in items if "tests/e2e/" in str(item.fspath)]
+    # Last: Playwright's sync API keeps an event loop in the main thread until the session ends,
+    # and asyncio tests cannot start one of their own after it.
+    items[:] = [item for item in items if "tests/e2e/" not in str(item.fspath)] + browser_tests
     if os.path.exists(CHROMIUM):
         return
     skip = pytest.mark.skip(reason="browser tests need Chromium (apt-get install chromium)")
-    for item in items:
-        if "tests/e2e/" in str(item.fspath):
-            item.add_marker(skip)
+    for item in browser_tests:
+        item.add_marker(skip)
 
 
 def database_url() -> str:
