@@ -12,6 +12,16 @@ def time_zone_choices():
 class User(AbstractUser):
     """A player: an account plus the preferences that shape their pages and their email."""
 
+    class BotLevel(models.TextChoices):
+        EASY = "easy", "easy"
+        STRONG = "strong", "strong"
+
+    # A computer player (games/bots.py plays its moves); null for people. Bot accounts are made
+    # by a migration, have no email and cannot log in.
+    bot_level = models.CharField(  # noqa: DJ001 (null, not "", for people: a nullable choice)
+        max_length=10, choices=BotLevel.choices, null=True, blank=True, default=None
+    )
+
     time_zone = models.CharField(max_length=64, default="UTC", choices=time_zone_choices)
     colour_blind = models.BooleanField(
         "colour-blind shapes",
@@ -41,3 +51,7 @@ class User(AbstractUser):
 
     def __str__(self):
         return self.username
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)

@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import rules
 from games.rules import ConfirmDraft, Draft, RuleError, TakeLast, UndoDraft
+from games.rules.bots import LEVELS as BOT_LEVELS
 
 from . import ratings, side_effects
 from .deadlines import reminder_time
@@ -61,8 +62,13 @@ def create_game(
     access: str = Game.Access.OPEN,
     name: str = "",
     invitees: tuple[str, ...] = (),
+    bots: tuple[str, ...] = (),
 ) -> Game:
-    """Open a new table with its creator in the first seat; invite `invitees` by username."""
+    """Open a new table with its creator in the first seat; invite `invitees` by username.
+
+    `bots` are the levels of computer players to seat at once ("easy", "strong"); each joins
+    through `join_game`, like a person with the invitation link, so a table full of bots and
+    its creator starts at once."""
     name = (name or "").strip()
     if not 2 <= player_count <= 5:
         raise ActionRefused("A game has 2 to 5 players.", code="bad_player_count")
@@ -72,6 +78,10 @@ def create_game(
         raise ActionRefused("Choose an open game or one by invitation.", code="bad_access")
     if len(name) > MAX_NAME_LENGTH:
         raise ActionRefused(f"A game's name has at most {MAX_NAME_LENGTH} characters.")
+    if len(bots) > player_count - 1:
+        raise ActionRefused("Leave a seat for yourself: too many computer players.", code="bots")
+    if any(level not in BOT_LEVELS for level in bots):
+        raise ActionRefused("There is no such computer player.", code="bots")
     with transaction.atomic():
         game = Game.objects.create(
             name=name,
@@ -86,6 +96,11 @@ def create_game(
         for username in invitees:
             _invite(game, creator, username)
         game.save(update_fields=["version"])
+        from .bots import free_bot  # games/bots.py plays through this module
+
+        for level in bots:
+            join_game(game_id=game.pk, user=free_bot(game, level), invite_token=game.invite_token)
+        game.refresh_from_db()
     return game
 
 
@@ -351,6 +366,34 @@ def remind_players(*, game_id: int) -> list[int]:
     return user_ids
 
 
+def record_analysis(*, game_id: int, analyses: dict[int, dict]) -> Game | None:
+    """Store the post-game analysis of a finished game (games/analysis.py computes it): for each
+    seat number, `best_score`, `best_board` and `best_optimal`. Recorded as an "analysed" event,
+    so the version moves on and open pages redraw the results with it. Does nothing if the game
+    has not ended or was analysed already (the task may run twice)."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seats = _seats_in_order(game)
+        if game.status != Game.Status.ENDED or all(s.best_score is not None for s in seats):
+            return None
+        for seat in seats:
+            found = analyses.get(seat.number)
+            if found is not None:
+                seat.best_score = found["best_score"]
+                seat.best_board = found["best_board"]
+                seat.best_optimal = found["best_optimal"]
+        Seat.objects.bulk_update(seats, ["best_score", "best_board", "best_optimal"])
+        _record(game, "analysed", data={"optimal": all(s.best_optimal for s in seats)})
+        game.save(update_fields=["version"])
+        version = game.version
+        transaction.on_commit(
+            lambda: side_effects.after_play(
+                game_id, version, forced_take_due=False, kind="analysed", seat=None
+            )
+        )
+    return game
+
+
 # --- the machinery -----------------------------------------------------------------------------
 
 
@@ -472,6 +515,8 @@ def _start(game: Game, seats: list[Seat]) -> None:
     )
     game.pool_version = game.version
     seats[:] = order
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: side_effects.after_start(game_id, version))
     everyone = tuple(seat.user_id for seat in order)
     _notify_on_commit(
         [
@@ -537,8 +582,11 @@ def _apply(game, seats, seat, action, *, actor, cause) -> list[Event]:
         )  # fmt: skip
 
     game_id, version = game.pk, game.version
+    kind, number = action.type, seat.number
     transaction.on_commit(
-        lambda: side_effects.after_play(game_id, version, forced_take_due=forced_take_due)
+        lambda: side_effects.after_play(
+            game_id, version, forced_take_due=forced_take_due, kind=kind, seat=number
+        )
     )
     _notify_on_commit(notices)
     return [event]
@@ -557,6 +605,8 @@ def _end(game, seats, state, now) -> None:
     game.deadline = game.remind_at = None
     # Part of the ending transaction; rates the game once however often the end is processed.
     ratings.rate_game(game=game, seats=seats)
+    game_id = game.pk
+    transaction.on_commit(lambda: side_effects.after_end(game_id))
 
 
 def _open_turn(game: Game, now, *, forced_take_due: bool = False) -> None:

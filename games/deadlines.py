@@ -10,6 +10,8 @@ backlog is worked off over a few sweeps instead of in one long one.
   task was lost is simply an overdue turn.
 - A finishing phase whose deadline has passed submits every unfinished board.
 - A reminder whose time has come is sent, once: the game row remembers it.
+- A bot that should have acted and has not (its task was lost) is woken (games/bots.py).
+- A game that ended a while ago without its post-game analysis is analysed.
 """
 
 from datetime import datetime, timedelta
@@ -17,6 +19,10 @@ from datetime import datetime, timedelta
 from .models import Game
 
 SWEEP_BATCH = 200
+# The analysis task is queued when a game ends; the sweep queues it again after this long.
+ANALYSIS_GRACE = timedelta(minutes=5)
+# ... for games that ended at most this long ago (older games are left as they are).
+ANALYSIS_WINDOW = timedelta(days=1)
 # The reminder goes out when this share of the time per move is left.
 REMINDER_SHARE = 0.2
 
@@ -41,4 +47,20 @@ def reminders_due(now: datetime, limit: int = SWEEP_BATCH) -> list[int]:
         Game.objects.filter(status=Game.Status.PLAYING, remind_at__lte=now)
         .order_by("remind_at")
         .values_list("pk", flat=True)[:limit]
+    )
+
+
+def analyses_due(now: datetime, limit: int = SWEEP_BATCH) -> list[int]:
+    """Return the ids of games that ended more than ANALYSIS_GRACE ago (within ANALYSIS_WINDOW)
+    and are not analysed yet."""
+    return list(
+        Game.objects.filter(
+            status=Game.Status.ENDED,
+            ended_at__lte=now - ANALYSIS_GRACE,
+            ended_at__gte=now - ANALYSIS_WINDOW,
+            seats__best_score__isnull=True,
+        )
+        .order_by("ended_at")
+        .values_list("pk", flat=True)
+        .distinct()[:limit]
     )

@@ -42,8 +42,36 @@ class CreateGameForm(forms.Form):
         max_length=200,
     )
 
+    easy_bots = forms.TypedChoiceField(
+        label="Easy computer players",
+        choices=[(n, str(n)) for n in range(0, 5)],
+        coerce=int,
+        initial=0,
+        help_text="They take seats at once, out of the players above.",
+    )
+    strong_bots = forms.TypedChoiceField(
+        label="Strong computer players",
+        choices=[(n, str(n)) for n in range(0, 5)],
+        coerce=int,
+        initial=0,
+        help_text="With every other seat a computer's, the game starts at once.",
+    )
+
     def clean_time_per_move(self):
         return TIME_PER_MOVE[self.cleaned_data["time_per_move"]]
+
+    def clean(self):
+        """Turn the two counts of computer players into the `bots` of actions.create_game."""
+        data = super().clean()
+        easy, strong = data.pop("easy_bots", 0) or 0, data.pop("strong_bots", 0) or 0
+        players = data.get("player_count")
+        if players is not None and easy + strong > players - 1:
+            raise forms.ValidationError(
+                f"A game of {players} players has room for at most {players - 1} computer "
+                "players besides you."
+            )
+        data["bots"] = ("easy",) * easy + ("strong",) * strong
+        return data
 
     def clean_invitees(self):
         names = [name.strip() for name in self.cleaned_data["invitees"].split(",") if name.strip()]

@@ -133,6 +133,13 @@ class Seat(models.Model):
     chip_value = models.PositiveSmallIntegerField(null=True, blank=True)
     penalty_tiles = models.PositiveSmallIntegerField(null=True, blank=True)
 
+    # The post-game analysis (games/analysis.py), stored by a task after the game ends: the best
+    # score this seat's final tiles could have made, that board (25 spaces: null or [tile id,
+    # rotation]) and whether the solver proved it optimal within its time limit.
+    best_score = models.IntegerField(null=True, blank=True)
+    best_board = models.JSONField(null=True, blank=True)
+    best_optimal = models.BooleanField(null=True, blank=True)
+
     class Meta:
         ordering = ["number"]
         constraints = [

@@ -12,7 +12,11 @@ from . import live
 logger = logging.getLogger(__name__)
 
 
-def after_play(game_id: int, version: int, *, forced_take_due: bool) -> None:
+def after_play(
+    game_id: int, version: int, *, forced_take_due: bool, kind: str = "", seat: int | None = None
+) -> None:
+    """After a rules event (`kind` by `seat`): push it, queue the forced take if one is due,
+    and wake the bots the change hands something to do."""
     # First the push of this version, so that pages get the versions in order when the forced
     # take below runs at once (an eager task) and pushes the next one.
     live.game_changed(game_id, version)
@@ -23,6 +27,33 @@ def after_play(game_id: int, version: int, *, forced_take_due: bool) -> None:
             take_last_tile.delay(game_id)
         except Exception:
             logger.exception("Cannot queue the forced take of game %s; the sweep will.", game_id)
+    wake_bots(game_id, kind=kind, seat=seat, forced_take_due=forced_take_due)
+
+
+def after_start(game_id: int, version: int) -> None:
+    """After a game started: wake the bot whose turn it is, if the first seat is a bot's."""
+    wake_bots(game_id, kind="started", seat=None, forced_take_due=False)
+
+
+def after_end(game_id: int) -> None:
+    """After a game ended: queue its post-game analysis (the sweep queues it if this fails)."""
+    from .tasks import analyse_game
+
+    try:
+        analyse_game.delay(game_id)
+    except Exception:
+        logger.exception("Cannot queue the analysis of game %s; the sweep will.", game_id)
+
+
+def wake_bots(game_id: int, *, kind: str, seat: int | None, forced_take_due: bool) -> None:
+    from . import bots
+
+    try:
+        due = bots.bots_to_wake(game_id, kind=kind, seat=seat, forced_take_due=forced_take_due)
+    except Exception:
+        logger.exception("Cannot find the bots to wake in game %s; the sweep will.", game_id)
+        return
+    bots.queue_moves([(game_id, user_id, version) for user_id, version in due])
 
 
 def notify(notices) -> None:

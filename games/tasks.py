@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from microchip_site.celery import app
 
-from . import actions, deadlines, notifications, rules
+from . import actions, analysis, bots, deadlines, notifications, rules
 
 logger = logging.getLogger(__name__)
 
@@ -49,10 +49,23 @@ def remind_players(game_id: int) -> None:
     actions.remind_players(game_id=game_id)
 
 
+@app.task(name="games.bot_move", time_limit=60, soft_time_limit=50)
+def bot_move(game_id: int, bot_id: int, version: int) -> None:
+    """Play what is due for a computer player now (idempotent: it plans on the game as it is)."""
+    bots.play_bot_turn(game_id=game_id, bot_id=bot_id, version=version)
+
+
+@app.task(name="games.analyse_game", time_limit=180, soft_time_limit=170)
+def analyse_game(game_id: int) -> None:
+    """Find and store the best arrangement of every seat's final tiles (once per game)."""
+    analysis.analyse_game(game_id=game_id)
+
+
 @app.task(name="games.sweep", time_limit=60, soft_time_limit=50)
 def sweep() -> dict:
     """Queue the work due now: overdue turns (forced takes included), overdue finishing
-    phases and due reminders, at most deadlines.SWEEP_BATCH of each per run."""
+    phases, due reminders, bots that have not acted, and analyses not made, at most
+    deadlines.SWEEP_BATCH of each per run."""
     now = timezone.now()
     options = {"expires": SWEPT_TASK_EXPIRES}
     overdue = deadlines.overdue(now, deadlines.SWEEP_BATCH)
@@ -62,9 +75,26 @@ def sweep() -> dict:
     reminders = deadlines.reminders_due(now, deadlines.SWEEP_BATCH)
     for game_id in reminders:
         remind_players.apply_async((game_id,), **options)
-    if overdue or reminders:
-        logger.info("sweep: %d overdue games, %d reminders", len(overdue), len(reminders))
-    return {"overdue": len(overdue), "reminders": len(reminders)}
+    stalled = bots.overdue_bots(now, deadlines.SWEEP_BATCH)
+    for game_id, bot_id, version in stalled:
+        bot_move.apply_async((game_id, bot_id, version), **options)
+    unanalysed = deadlines.analyses_due(now, deadlines.SWEEP_BATCH)
+    for game_id in unanalysed:
+        analyse_game.apply_async((game_id,), **options)
+    if overdue or reminders or stalled or unanalysed:
+        logger.info(
+            "sweep: %d overdue games, %d reminders, %d bot moves, %d analyses",
+            len(overdue),
+            len(reminders),
+            len(stalled),
+            len(unanalysed),
+        )
+    return {
+        "overdue": len(overdue),
+        "reminders": len(reminders),
+        "bots": len(stalled),
+        "analyses": len(unanalysed),
+    }
 
 
 # --- email ------------------------------------------------------------------------------------

@@ -263,6 +263,26 @@ def cmd_bench(args: argparse.Namespace, stdin: TextIO) -> dict:
     return run(boards=args.boards, games=args.games, players=args.players, seed=args.seed)
 
 
+def cmd_duel(args: argparse.Namespace, stdin: TextIO) -> dict:
+    from .duel import run
+
+    if args.games < 1 or args.processes < 1:
+        raise InputError("--games and --processes must be at least 1")
+    result = run(
+        games=args.games,
+        players=args.players,
+        seed=args.seed,
+        processes=args.processes,
+        draft_time=args.draft_time,
+        arrange_time=args.arrange_time,
+        finish_time=args.finish_time,
+        deny=args.deny,
+    )
+    if not args.rows:
+        result.pop("rows")
+    return result
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m games.rules", description="The Microchip rules engine, JSON in and out."
@@ -297,6 +317,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=5, choices=range(2, 6), metavar="N")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_bench)
+    p = sub.add_parser("duel", help="one strong bot against easy bots: win rate and score margins")
+    p.add_argument("--games", type=int, default=300)
+    p.add_argument("--players", type=int, default=2, choices=range(2, 6), metavar="N")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--processes", type=int, default=2, help="games played in parallel")
+    p.add_argument("--draft-time", type=float, default=0.05, metavar="SECONDS")
+    p.add_argument("--arrange-time", type=float, default=0.05, metavar="SECONDS")
+    p.add_argument("--finish-time", type=float, default=0.3, metavar="SECONDS")
+    p.add_argument("--deny", type=float, default=0.5, help="weight of what a tile denies")
+    p.add_argument("--rows", action="store_true", help="also print every game")
+    p.set_defaults(func=cmd_duel)
     return parser
 
 

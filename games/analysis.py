@@ -1,0 +1,99 @@
+"""Post-game analysis: the best score each player's final tiles could have made.
+
+When a game ends, the task `games.analyse_game` runs `analyse_game`: for every seat, the solver
+(games/rules/solver.py) arranges all the tiles the player finished with (board and tray) on their
+board's colours, under a time limit per seat (ANALYSIS_TIME_LIMIT; most deals are proved optimal
+in well under a second). `actions.record_analysis` stores the score, the board and whether it
+is proved optimal on the seat, and open pages redraw the results with it. The results and
+replay pages draw it beside what the player built (`analysis_rows`, partials/analysis.html).
+"""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from games import rules
+from games.rules.board import Board, Placed, colours_from_names
+
+from . import actions
+from .models import Game, Seat
+from .selectors import SpaceView, tile_view
+
+ANALYSIS_TIME_LIMIT = 5.0
+
+
+def best_for_seat(seat: Seat, time_limit: float | None) -> dict:
+    """Return the best arrangement of the seat's final tiles: score, board cells, optimal."""
+    colours = colours_from_names(seat.colours)
+    tiles = list(seat.tray) + [cell[0] for cell in seat.board if cell is not None]
+    best = rules.best_arrangement(colours, tiles, time_limit=time_limit)
+    cells = [None if c is None else [c.tile, c.rotation] for c in best.board.cells]
+    return {"best_score": best.score, "best_board": cells, "best_optimal": best.optimal}
+
+
+def analyse_game(*, game_id: int) -> Game | None:
+    """Compute and store the analysis of a finished game (nothing if it is not ended or is
+    analysed already). The solver runs outside any transaction."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.ENDED).first()
+    if game is None:
+        return None
+    seats = list(game.seats.order_by("number"))
+    if all(seat.best_score is not None for seat in seats):
+        return None
+    time_limit = getattr(settings, "ANALYSIS_TIME_LIMIT", ANALYSIS_TIME_LIMIT)
+    analyses = {seat.number: best_for_seat(seat, time_limit) for seat in seats}
+    return actions.record_analysis(game_id=game_id, analyses=analyses)
+
+
+@dataclass
+class AnalysisRow:
+    """One player's line of the analysis: what they built and the best their tiles allowed."""
+
+    seat: Seat
+    built: list[SpaceView]
+    built_score: int | None
+    best: list[SpaceView]
+    best_score: int
+    optimal: bool
+
+    @property
+    def user(self):
+        return self.seat.user
+
+    @property
+    def missed(self) -> int | None:
+        return None if self.built_score is None else self.best_score - self.built_score
+
+
+def _spaces(colours, cells) -> list[SpaceView]:
+    board = Board(colours, [None if c is None else Placed(c[0], c[1]) for c in cells])
+    statuses = rules.diagnose(board)
+    return [
+        SpaceView(
+            index=index,
+            colour=board.colours[index].value,
+            tile=None if cell is None else tile_view(cell.tile, cell.rotation),
+            status=statuses[index],
+        )
+        for index, cell in enumerate(board.cells)
+    ]
+
+
+def analysis_rows(seats: list[Seat]) -> list[AnalysisRow]:
+    """Return the analysis of each seat that has one (no query: the seats are loaded)."""
+    rows = []
+    for seat in seats:
+        if seat.best_score is None or not seat.colours:
+            continue
+        colours = colours_from_names(seat.colours)
+        rows.append(
+            AnalysisRow(
+                seat=seat,
+                built=_spaces(colours, seat.board),
+                built_score=seat.score,
+                best=_spaces(colours, seat.best_board),
+                best_score=seat.best_score,
+                optimal=bool(seat.best_optimal),
+            )
+        )
+    return rows

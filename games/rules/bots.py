@@ -1,0 +1,269 @@
+"""Computer players: pure strategies over the rules state (no Django, no global random).
+
+A bot answers one question, `next_actions(state, seat)`: the actions it wants to apply now, in
+order (possibly none). The platform (games/bots.py) applies them one by one through the same
+state-change functions as a person's moves; the duel (`python -m games.rules duel`) applies them
+straight to the state. Both ask again after anything changes, so a bot keeps no memory.
+
+What is due, for every level:
+
+- its turn to draft (no forced take due): a `Draft`, then its arrangement with the new tile,
+  then `ConfirmDraft`; with a draft of its own pending: the arrangement and the confirm;
+- while drafting, not its turn: the arrangement, if its tiles can make a better board than the
+  one it has (after a forced take gave it a tile);
+- the finishing phase, not finished: the final arrangement, any illegal tile returned, `Finish`.
+
+Levels:
+
+- `easy` is the greedy player of sim.py: it drafts the tile whose best legal placement makes
+  the best board now, and only ever adds tiles where they fit legally. The platform's timeout
+  pick (`sim.timeout_action`) is this same judgement.
+- `strong` drafts by what the solver says each draw-column tile adds to the best score its
+  tiles can make (`best(owned + tile) - best(owned)`, under a time limit), plus half of what the
+  tile would add to the next player's best score (what taking it denies them), ties broken by
+  the greedy player's preference; it keeps its board as the solver's best arrangement of the
+  tiles it owns, and submits that at the end.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from .actions import Action, Clear, ConfirmDraft, Draft, Place, Return
+from .board import Board
+from .sim import arrange, best_placement, choose_draft
+from .solver import BestResult, best_arrangement
+from .state import DRAFTING, FINISHING, GameState, auto_finish_actions
+from .tiles import TILE_PATHS, TILES
+
+LEVELS = ("easy", "strong")
+
+
+class Bot:
+    """A computer player's strategy. Subclasses choose the draft and the board they want."""
+
+    level = ""
+
+    def choose_draft(self, state: GameState, seat: int) -> Draft:
+        raise NotImplementedError
+
+    def arrangement_actions(self, state: GameState, seat: int) -> list[Action]:
+        """Return the arranging actions that turn the seat's board into the one it wants."""
+        raise NotImplementedError
+
+    def finish_actions(self, state: GameState, seat: int) -> list[Action]:
+        """Return the final arrangement, the returns of any illegal tile, and `Finish`."""
+        actions = self.arrangement_actions(state, seat)
+        after = apply_all(state, seat, actions)
+        return actions + auto_finish_actions(after, seat)
+
+    def next_actions(self, state: GameState, seat: int) -> list[Action]:
+        """Return everything this bot wants to do now, in order (see the module docstring)."""
+        if not state.can_arrange(seat):
+            return []
+        if state.phase == FINISHING:
+            return self.finish_actions(state, seat)
+        if state.phase != DRAFTING:
+            return []
+        if state.current != seat:
+            return self.arrangement_actions(state, seat) if state.trays[seat] else []
+        if state.forced_action() is not None:
+            return []  # the server takes the column's last tile
+        actions: list[Action] = []
+        if state.pending is None:
+            draft = self.choose_draft(state, seat)
+            actions.append(draft)
+            state = state.apply(draft, seat)
+        actions += self.arrangement_actions(state, seat)
+        return [*actions, ConfirmDraft()]
+
+
+class EasyBot(Bot):
+    """The greedy player of sim.py."""
+
+    level = "easy"
+
+    def choose_draft(self, state: GameState, seat: int) -> Draft:
+        return choose_draft(state, seat)
+
+    def arrangement_actions(self, state: GameState, seat: int) -> list[Action]:
+        events: list = []
+        arrange(state, seat, events)
+        return [action for _, action in events]
+
+
+@dataclass
+class StrongBot(Bot):
+    """Drafts and arranges with the best-chip solver, each decision under a time limit.
+
+    `draft_time`: seconds for one draft decision (shared by its searches); `arrange_time`: for
+    the arrangement during drafting; `finish_time`: for the final arrangement; `deny`: the weight
+    of what a tile would add to the next player's best score.
+    """
+
+    draft_time: float = 1.0
+    arrange_time: float = 1.0
+    finish_time: float = 3.0
+    deny: float = 0.5
+    level = "strong"
+
+    def choose_draft(self, state: GameState, seat: int) -> Draft:
+        start = time.perf_counter()
+        candidates = state.draw_tiles()
+        groups: dict[tuple, list[int]] = {}
+        for tile in candidates:
+            groups.setdefault((TILES[tile].kind, TILES[tile].colour), []).append(tile)
+        representatives = [tiles[0] for tiles in groups.values()]
+        opponent = (seat + 1) % state.players
+        # The next player drafts from this column too only if it still holds 2 tiles after us.
+        denying = self.deny > 0 and len(candidates) >= 3 and opponent != seat
+        searches = (len(representatives) + 1) * (2 if denying else 1)
+
+        def share() -> float:
+            left = self.draft_time - (time.perf_counter() - start)
+            return max(0.005, left / max(1, searches))
+
+        own = _values(state, seat, representatives, share)
+        searches -= len(representatives) + 1
+        denied = _values(state, opponent, representatives, share) if denying else {}
+        best_tile, best_key = None, None
+        for tile in representatives:
+            found = best_placement(state.boards[seat], [tile])
+            greedy = (1, *found[0]) if found else (0, TILES[tile].value, 0, 0)
+            worth = own[tile] + self.deny * denied.get(tile, 0)
+            key = (worth, TILES[tile].value, greedy)
+            if best_key is None or key > best_key:
+                best_tile, best_key = tile, key
+        return Draft(best_tile)
+
+    def arrangement_actions(self, state: GameState, seat: int) -> list[Action]:
+        # While drafting, the search its draft decision made for these tiles will do.
+        if state.phase == FINISHING:
+            return self._towards_best(state, seat, self.finish_time, reuse=False)
+        return self._towards_best(state, seat, self.arrange_time, reuse=True)
+
+    def _towards_best(
+        self, state: GameState, seat: int, time_limit: float, *, reuse: bool
+    ) -> list[Action]:
+        board = state.boards[seat]
+        target = solve(board.colours, owned_tiles(state, seat), time_limit, reuse=reuse)
+        if target.score <= state.score(seat).score and not _illegal(board):
+            return []  # what it has is as good as what it found
+        return actions_to(board, state.trays[seat], target.board)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def owned_tiles(state: GameState, seat: int) -> tuple[int, ...]:
+    """Return every tile the seat owns, board and tray, in a fixed order."""
+    return tuple(sorted((*state.trays[seat], *state.boards[seat].tiles())))
+
+
+_CACHE: OrderedDict[tuple, tuple[BestResult, float]] = OrderedDict()
+_CACHE_SIZE = 2048
+
+
+def solve(colours, tiles, time_limit: float | None, *, reuse: bool = False) -> BestResult:
+    """Return `best_arrangement(colours, tiles)` under `time_limit`, remembering the answers
+    (a bot asks again about the same tiles on each call: drafts, then arranging). With `reuse`,
+    any answer already known for these tiles will do, however long its search was."""
+    key = (tuple(colours), tuple(sorted(tiles)))
+    cached = _CACHE.get(key)
+    if cached is not None:
+        result, limit = cached
+        if reuse or result.optimal or (time_limit is not None and limit >= time_limit):
+            _CACHE.move_to_end(key)
+            return result
+    start_from = cached[0] if cached is not None else None
+    result = best_arrangement(colours, key[1], time_limit=time_limit, start_from=start_from)
+    if start_from is not None and start_from.score > result.score:
+        result = start_from
+    _CACHE[key] = (result, time_limit if time_limit is not None else float("inf"))
+    _CACHE.move_to_end(key)
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return result
+
+
+def _values(state: GameState, seat: int, tiles: list[int], share) -> dict[int, int]:
+    """Return what each tile would add to the best score of the seat's tiles (at least -2)."""
+    colours = state.boards[seat].colours
+    owned = owned_tiles(state, seat)
+    base = solve(colours, owned, share())
+    return {tile: solve(colours, (*owned, tile), share()).score - base.score for tile in tiles}
+
+
+def _illegal(board: Board) -> bool:
+    from .analysis import illegal_mask
+
+    return bool(illegal_mask(board))
+
+
+def _look(board: Board, space: int) -> tuple | None:
+    cell = board.cells[space]
+    if cell is None:
+        return None
+    tile = TILES[cell.tile]
+    return (tile.kind, tile.colour, TILE_PATHS[cell.tile][cell.rotation])
+
+
+def actions_to(board: Board, tray: tuple[int, ...], target: Board) -> list[Action]:
+    """Return the fewest simple actions (returns then places, or a clear then places) that turn
+    `board` (with `tray`) into a board that looks like `target`; equal tiles are interchangeable.
+    """
+    wrong = [
+        s for s in range(25) if board.cells[s] is not None and _look(board, s) != _look(target, s)
+    ]
+    missing = [
+        s for s in range(25) if target.cells[s] is not None and _look(board, s) != _look(target, s)
+    ]
+    placed = [s for s in range(25) if board.cells[s] is not None]
+    if not wrong and not missing:
+        return []
+    to_place = [s for s in range(25) if target.cells[s] is not None]
+    if placed and 1 + len(to_place) < len(wrong) + len(missing):
+        actions: list[Action] = [Clear()]
+        free = list(tray) + [board.cells[s].tile for s in placed]
+        spaces = to_place
+    else:
+        actions = [Return(s) for s in wrong]
+        free = list(tray) + [board.cells[s].tile for s in wrong]
+        spaces = missing
+    for space in spaces:
+        cell = target.cells[space]
+        want = (TILES[cell.tile].kind, TILES[cell.tile].colour)
+        tile = next(t for t in free if (TILES[t].kind, TILES[t].colour) == want)
+        free.remove(tile)
+        actions.append(Place(tile, space, cell.rotation))
+    return actions
+
+
+def apply_all(state: GameState, seat: int, actions: list[Action]) -> GameState:
+    for action in actions:
+        state = state.apply(action, seat)
+    return state
+
+
+def make_bot(level: str, **options) -> Bot:
+    """Return a bot of this level ("easy" or "strong"); options go to the strong bot."""
+    if level == "easy":
+        return EasyBot()
+    if level == "strong":
+        return StrongBot(**options)
+    raise ValueError(f"unknown bot level {level!r}")
+
+
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "EasyBot",
+    "StrongBot",
+    "actions_to",
+    "apply_all",
+    "make_bot",
+    "owned_tiles",
+    "solve",
+]

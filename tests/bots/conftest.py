@@ -1,0 +1,30 @@
+from datetime import timedelta
+
+import pytest
+
+from accounts.models import User
+from tests.games.conftest import make_player, players  # noqa: F401  (fixtures)
+
+
+@pytest.fixture(autouse=True)
+def _quick_bots(settings):
+    """Bots act at once and think briefly; the analysis solver gets a short limit."""
+    settings.BOT_MOVE_DELAY = 0
+    settings.BOT_STRONG_OPTIONS = {
+        "draft_time": 0.05,
+        "arrange_time": 0.05,
+        "finish_time": 0.2,
+        "deny": 0.5,
+    }
+    settings.ANALYSIS_TIME_LIMIT = 0.5
+
+
+@pytest.fixture
+def bot(db):
+    def get(level, n=1):
+        return User.objects.filter(bot_level=level).order_by("pk")[n - 1]
+
+    return get
+
+
+DAY = timedelta(days=1)

@@ -1,0 +1,116 @@
+"""Bots play through the same actions and tasks as people: whole games, eager tasks."""
+
+import pytest
+from django.urls import reverse
+
+from games import actions, tasks
+from games.models import Event, Game
+from games.rules.bots import EasyBot
+from tests.bots.conftest import DAY
+from tests.games.playing import current_state, next_move
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_of_bots_alone_plays_to_the_end_through_the_tasks(bot):
+    """The creator is a bot too: every seat is a bot, every move a bot_move task."""
+    creator = bot("easy", 1)
+    game = actions.create_game(
+        creator=creator, player_count=3, time_per_move=DAY, bots=("strong", "easy")
+    )
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    seats = list(game.seats.select_related("user").order_by("number"))
+    assert all(seat.user.bot_level for seat in seats)
+    assert sorted(seat.place for seat in seats)[0] == 1
+    # Every rules event was made by a bot (or the server's forced take), none by a shortcut.
+    moves = Event.objects.filter(game=game, action__isnull=False)
+    assert moves.filter(kind="finish").count() == 3
+    assert not moves.filter(cause__in=[Event.Cause.TIMEOUT, Event.Cause.DEADLINE]).exists()
+    player_moves = moves.filter(cause=Event.Cause.PLAYER)
+    assert set(player_moves.values_list("actor__bot_level", flat=True)) == {"easy", "strong"}
+    # The post-game analysis was stored when it ended, and it is never worse than the result.
+    for seat in seats:
+        assert seat.best_score is not None and seat.best_score >= seat.score
+        assert len(seat.best_board) == 25
+    assert Event.objects.filter(game=game, kind="analysed").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_solo_game_against_two_bots_plays_through_the_http_endpoints(client, players, bot):
+    human = players[0]
+    client.force_login(human)
+    response = client.post(
+        reverse("games:create"),
+        {
+            "name": "Me against the machines",
+            "player_count": 3,
+            "time_per_move": "1d",
+            "rated": "on",
+            "access": "open",
+            "easy_bots": 1,
+            "strong_bots": 1,
+        },
+    )
+    game = Game.objects.get(name="Me against the machines")
+    assert response.status_code == 302
+    assert game.status == Game.Status.PLAYING  # every seat was filled at creation
+    my_seat = game.seats.get(user=human)
+    posts = 0
+    while True:
+        game.refresh_from_db()
+        if game.status == Game.Status.ENDED:
+            break
+        state = current_state(game)
+        plan = EasyBot().next_actions(state, my_seat.number)
+        # Whenever the game waits, it waits for the human: the bots answered through their tasks.
+        assert plan, f"the game waits, but not for the human: {state.to_json()}"
+        action = plan[0]
+        data = {**action.to_json(), "version": game.version}
+        response = client.post(reverse("games:act", args=[game.pk]), data, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200, response.content[:300]
+        posts += 1
+        assert posts < 500
+    page = client.get(reverse("games:game", args=[game.pk]))
+    html = page.content.decode()
+    assert "Results" in html and "Best possible chips" in html
+    assert html.count('class="bot-badge"') >= 2
+    for seat in game.seats.all():
+        assert seat.best_score is not None
+        assert f"best possible <strong>{seat.best_score}</strong>" in html
+    # The game was rated for the bots as for the human.
+    assert game.rating_changes.count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_bot_task_is_made_up_by_the_sweep(players, bot, settings, monkeypatch):
+    """With no task queued after the start, the sweep notices the bot's turn and plays it."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import bots, side_effects
+
+    monkeypatch.setattr(side_effects, "wake_bots", lambda *a, **k: None)  # the tasks are lost
+    game = actions.create_game(
+        creator=players[0], player_count=2, time_per_move=DAY, bots=("easy",)
+    )
+    game.refresh_from_db()
+    seats = {seat.user_id: seat.number for seat in game.seats.all()}
+    bot_seat = seats[bot("easy").pk]
+    if game.current_seat != bot_seat:  # let the human draft first
+        seat, action = next_move(game)
+        while seat != bot_seat and game.current_seat != bot_seat:
+            actions.play(game_id=game.pk, user=players[0], action=action, seen_version=None)
+            game.refresh_from_db()
+            seat, action = next_move(game)
+    game.refresh_from_db()
+    assert game.current_seat == bot_seat
+    version = game.version
+    assert tasks.sweep()["bots"] == 0  # not yet: a bot gets a grace period
+    settings.BOT_SWEEP_GRACE = timedelta(seconds=0)
+    game.turn_started_at = timezone.now() - timedelta(seconds=1)
+    game.save(update_fields=["turn_started_at"])
+    assert bots.overdue_bots(timezone.now(), 10) == [(game.pk, bot("easy").pk, version)]
+    assert tasks.sweep()["bots"] == 1
+    game.refresh_from_db()
+    assert game.current_seat != bot_seat and game.version > version
