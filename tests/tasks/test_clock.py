@@ -320,7 +320,8 @@ def test_the_sweep_works_in_bounded_batches_oldest_first(clock, start_game, comm
     assert games[2].events.filter(cause=Event.Cause.TIMEOUT).exists()
 
 
-def test_a_quiet_sweep_costs_two_indexed_queries(clock, start_game, django_assert_num_queries):
+def test_a_quiet_sweep_costs_four_indexed_queries(clock, start_game, django_assert_num_queries):
     start_game(2, time_per_move=HOUR)
-    with django_assert_num_queries(2):
-        assert tasks.sweep() == {"overdue": 0, "reminders": 0}
+    # Overdue turns, reminders, stalled bots, games not analysed.
+    with django_assert_num_queries(4):
+        assert tasks.sweep() == {"overdue": 0, "reminders": 0, "bots": 0, "analyses": 0}
