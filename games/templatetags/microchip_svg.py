@@ -24,11 +24,13 @@ and logs a warning.
 
 from __future__ import annotations
 
+import functools
 import logging
 import reprlib
 from math import cos, radians, sin
 
 from django import template
+from django.template.loader import render_to_string
 
 from games.rules.tiles import BASE_PATHS, COLOURS, KIND_PATHS, KINDS, E, N, S, W
 
@@ -267,17 +269,40 @@ def space_context(colour: object, colour_blind: bool = False) -> dict:
     }
 
 
-@register.inclusion_tag("games/svg/tile.html")
+@register.simple_tag
 def tile_svg(kind, colour, paths, colour_blind=False, label=""):
     """Draw a tile: ``{% tile_svg kind colour paths colour_blind=False label="" %}``.
 
     `paths` is the rotated 4-bit mask (N=1, E=2, S=4, W=8). `label` replaces the default
     aria-label ("blue tee, paths north, east, south"); it is plain text and always escaped.
     """
-    return tile_context(kind, colour, paths, bool(colour_blind), label)
+    return _tile_html(_hashable(kind), _hashable(colour), _hashable(paths), bool(colour_blind),
+                      _plain(label))  # fmt: skip
 
 
-@register.inclusion_tag("games/svg/space.html")
+@register.simple_tag
 def space_svg(colour, colour_blind=False):
     """Draw an empty board space: ``{% space_svg colour colour_blind=False %}``."""
-    return space_context(colour, bool(colour_blind))
+    return _space_html(_hashable(colour), bool(colour_blind))
+
+
+# A page draws the same few dozen tiles and spaces over and over (every board, every push), and
+# each drawing depends only on its arguments: draw each once per process.
+@functools.lru_cache(maxsize=8192)
+def _tile_html(kind, colour, paths, colour_blind, label):
+    return render_to_string(
+        "games/svg/tile.html", tile_context(kind, colour, paths, colour_blind, label)
+    )
+
+
+@functools.lru_cache(maxsize=512)
+def _space_html(colour, colour_blind):
+    return render_to_string("games/svg/space.html", space_context(colour, colour_blind))
+
+
+def _hashable(value):
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)  # drawn as an unknown tile, like any other nonsense
+    return value
