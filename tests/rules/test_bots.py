@@ -1,0 +1,117 @@
+"""The computer players' strategies (games/rules/bots.py) and the duel."""
+
+import pytest
+
+from games.rules import ConfirmDraft, Draft, new_game
+from games.rules.bots import EasyBot, StrongBot, actions_to, apply_all, make_bot, owned_tiles, solve
+from games.rules.cli import main
+from games.rules.duel import play_bots, run
+from games.rules.sim import choose_draft, play_game, timeout_action
+from games.rules.state import DRAFTING, FINISHING
+
+QUICK = {"draft_time": 0.02, "arrange_time": 0.02, "finish_time": 0.1}
+
+
+def _looks(board):
+    from games.rules.tiles import TILE_PATHS, TILES
+
+    return [
+        None
+        if cell is None
+        else (TILES[cell.tile].kind, TILES[cell.tile].colour, TILE_PATHS[cell.tile][cell.rotation])
+        for cell in board.cells
+    ]
+
+
+def _midgame(seed=3, players=2):
+    """A state in the drafting phase after some greedy play, with boards partly built."""
+    _, events = play_game(players, seed)
+    replayed = new_game(players, seed)
+    for seat, action in events[: len(events) // 2]:
+        replayed = replayed.apply(action, seat)
+    return replayed
+
+
+def test_the_timeout_pick_is_the_easy_bots_draft():
+    for seed in range(5):
+        state = new_game(3, seed)
+        seat = state.current
+        assert timeout_action(state, seat) == EasyBot().choose_draft(state, seat)
+        assert EasyBot().choose_draft(state, seat) == choose_draft(state, seat)
+
+
+def test_the_easy_bot_plays_the_greedy_players_game():
+    """Drafting, arranging and finishing like sim.play_game gives the same final scores."""
+    for players, seed in ((2, 1), (4, 2)):
+        greedy, _ = play_game(players, seed)
+        easy = play_bots(players, seed, [EasyBot() for _ in range(players)])
+        assert easy.returns() == greedy.returns()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_mixed_bots_play_legal_games_to_the_end(players):
+    bots = [make_bot("strong" if seat % 2 else "easy", **QUICK) for seat in range(players)]
+    state = play_bots(players, 10 + players, bots)
+    assert state.is_terminal()
+    assert all(state.finished)
+
+
+def test_a_turn_is_draft_arrange_confirm_and_nothing_when_it_is_not_due():
+    state = new_game(2, 4)
+    bot = StrongBot(**QUICK)
+    plan = bot.next_actions(state, state.current)
+    assert isinstance(plan[0], Draft) and plan[-1] == ConfirmDraft()
+    other = 1 - state.current
+    assert bot.next_actions(state, other) == []  # nothing owned, not its turn
+    pending = state.apply(plan[0], state.current)
+    again = bot.next_actions(pending, pending.current)
+    assert again[-1] == ConfirmDraft() and not any(isinstance(a, Draft) for a in again)
+
+
+def test_the_strong_bot_keeps_the_solvers_best_board_and_finishes_with_it():
+    state = _midgame()
+    while state.phase == DRAFTING:
+        seat = state.current
+        forced = state.forced_action()
+        state = (
+            state.apply(forced, seat)
+            if forced
+            else apply_all(state, seat, EasyBot().next_actions(state, seat))
+        )
+    assert state.phase == FINISHING
+    bot = StrongBot(**QUICK)
+    seat = 0
+    plan = bot.next_actions(state, seat)
+    after = apply_all(state, seat, plan)
+    assert after.finished[seat]
+    best = solve(state.boards[seat].colours, owned_tiles(state, seat), None)
+    assert after.score(seat).score >= state.score(seat).score
+    assert after.score(seat).score <= best.score
+
+
+def test_actions_to_turns_any_board_into_the_target():
+    state = _midgame(seed=8)
+    for seat in range(2):
+        board, tray = state.boards[seat], state.trays[seat]
+        target = solve(board.colours, owned_tiles(state, seat), 0.2).board
+        after = apply_all(state, seat, actions_to(board, tray, target))
+        assert _looks(after.boards[seat]) == _looks(target)
+        assert actions_to(after.boards[seat], after.trays[seat], target) == []
+
+
+def test_the_strong_bot_beats_the_easy_one():
+    summary = run(games=4, players=2, seed=0, processes=1, **QUICK)
+    assert summary["strong_wins"] == 4
+    assert summary["margin_mean"] > 20
+    assert {row["strong_seat"] for row in summary["rows"]} == {0, 1}  # seats alternate
+
+
+def test_duel_command_prints_the_summary(capsys):
+    import json
+
+    status = main(["duel", "--games", "2", "--processes", "1", "--draft-time", "0.02",
+                   "--arrange-time", "0.02", "--finish-time", "0.1"])  # fmt: skip
+    assert status == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 2 and "rows" not in out
+    assert set(out) >= {"strong_win_rate", "margin_mean", "margin_median", "places"}
