@@ -3,7 +3,8 @@ from datetime import timedelta
 import pytest
 
 from accounts.models import User
-from tests.games.conftest import make_player, players  # noqa: F401  (fixtures)
+from games.bots import new_bot
+from tests.games.conftest import make_player, players, start_game  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(autouse=True)
@@ -21,8 +22,14 @@ def _quick_bots(settings):
 
 @pytest.fixture
 def bot(db):
+    """Return the n-th bot account of a level (a transactional test's flush removes the ones the
+    migration made: they are made again as the platform would)."""
+
     def get(level, n=1):
-        return User.objects.filter(bot_level=level).order_by("pk")[n - 1]
+        existing = list(User.objects.filter(bot_level=level).order_by("pk"))
+        while len(existing) < n:
+            existing.append(new_bot(level))
+        return existing[n - 1]
 
     return get
 
