@@ -47,6 +47,8 @@ class CreateGameForm(forms.Form):
         choices=[(n, str(n)) for n in range(0, 5)],
         coerce=int,
         initial=0,
+        required=False,
+        empty_value=0,
         help_text="They take seats at once, out of the players above.",
     )
     strong_bots = forms.TypedChoiceField(
@@ -54,6 +56,8 @@ class CreateGameForm(forms.Form):
         choices=[(n, str(n)) for n in range(0, 5)],
         coerce=int,
         initial=0,
+        required=False,
+        empty_value=0,
         help_text="With every other seat a computer's, the game starts at once.",
     )
 
