@@ -469,6 +469,12 @@ def _invite(game: Game, inviter: User, username: str) -> Invitation:
     invitee = User.objects.filter(username__iexact=(username or "").strip(), is_active=True).first()
     if invitee is None:
         raise ActionRefused(f"There is no player called “{username}”.", code="no_such_player")
+    if invitee.bot_level:
+        raise ActionRefused(
+            f"{invitee.username} is a computer player: add computer players when you create a "
+            "game.",
+            code="bot",
+        )
     if game.seats.filter(user=invitee).exists():
         raise ActionRefused(f"{invitee.username} already has a seat.", code="already_seated")
     try:

@@ -114,3 +114,40 @@ def test_a_lost_bot_task_is_made_up_by_the_sweep(players, bot, settings, monkeyp
     assert tasks.sweep()["bots"] == 1
     game.refresh_from_db()
     assert game.current_seat != bot_seat and game.version > version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_task_that_runs_twice_or_late_does_only_what_is_still_due(players, bot, monkeypatch):
+    from games import bots, side_effects
+
+    monkeypatch.setattr(side_effects, "wake_bots", lambda *a, **k: None)  # we run the tasks
+    game = actions.create_game(
+        creator=players[0], player_count=2, time_per_move=DAY, bots=("strong",)
+    )
+    game.refresh_from_db()
+    strong = bot("strong")
+    bot_seat = game.seats.get(user=strong).number
+    while game.current_seat != bot_seat:
+        state = current_state(game)
+        for action in EasyBot().next_actions(state, 1 - bot_seat):
+            actions.play(game_id=game.pk, user=players[0], action=action, seen_version=None)
+        game.refresh_from_db()
+    stale = game.version - 1
+    assert bots.play_bot_turn(game_id=game.pk, bot_id=strong.pk, version=stale) >= 2
+    game.refresh_from_db()
+    assert game.current_seat != bot_seat
+    moved = game.version
+    assert bots.play_bot_turn(game_id=game.pk, bot_id=strong.pk, version=stale) == 0
+    tasks.bot_move.delay(game.pk, strong.pk, stale)
+    game.refresh_from_db()
+    assert game.version == moved  # nothing was due: nothing happened
+
+
+def test_bots_cannot_be_invited_by_name(players, bot):
+    from games.errors import ActionRefused
+
+    name = bot("strong").username.lower()
+    game = actions.create_game(creator=players[0], player_count=3, time_per_move=DAY)
+    with pytest.raises(ActionRefused) as refused:
+        actions.invite_player(game_id=game.pk, inviter=players[0], username=name)
+    assert refused.value.code == "bot"
