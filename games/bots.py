@@ -35,7 +35,7 @@ from games.rules import bots as strategies
 from . import actions
 from .errors import ActionRefused
 from .models import Game, Seat
-from .state_store import load_state
+from .state_store import load_state, read_game
 
 logger = logging.getLogger(__name__)
 
@@ -192,10 +192,12 @@ def play_bot_turn(*, game_id: int, bot_id: int, version: int | None = None) -> i
     brain = strategy(bot.bot_level)
     applied = 0
     for _ in range(MAX_PLANS):
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None or not game.is_playing:
+        try:
+            game, seats = read_game(game_id)
+        except Game.DoesNotExist:
             return applied
-        seats = list(game.seats.select_related("user").order_by("number"))
+        if not game.is_playing:
+            return applied
         seat = next((s for s in seats if s.user_id == bot_id), None)
         if seat is None:
             return applied

@@ -13,7 +13,7 @@ from games.rules.tiles import TILE_PATHS, TILES, paths_to_letters
 
 from . import presence
 from .models import Game, Invitation, Seat
-from .state_store import load_state
+from .state_store import load_state, read_game
 
 SIDE_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
@@ -161,8 +161,9 @@ class GameView:
 
 
 def game_view(game: Game, viewer, selection: Selection | None = None) -> GameView:
-    """Return what `viewer` sees of a started game (2 queries: the game is already loaded)."""
-    seats = list(game.seats.select_related("user").order_by("number"))
+    """Return what `viewer` sees of a started game, as of one moment (the game and its seats
+    are read again together, whatever the caller loaded before)."""
+    game, seats = read_game(game.pk)
     state = load_state(game, seats)
     selection = selection or Selection()
     viewer_id = getattr(viewer, "pk", None)

@@ -1,6 +1,10 @@
 """Move a rules GameState in and out of rows: the pool on the Game, each board and tray on its
 Seat. The rules package checks the state on the way in (GameState.from_json validates it)."""
 
+import contextlib
+
+from django.db import connection, transaction
+
 from games.rules import GameState
 from games.rules.state import FORMAT
 
@@ -52,3 +56,27 @@ def store_state(game: Game, seats: list[Seat], state: GameState) -> list[Seat]:
                 setattr(seat, name, value)
             changed.append(seat)
     return changed
+
+
+@contextlib.contextmanager
+def snapshot():
+    """Read several rows as of one moment.
+
+    A game's state spans its row and its seats' rows, and a move rewrites them together in
+    one transaction; reading them with separate statements outside a transaction can mix two
+    versions of the game. PostgreSQL's REPEATABLE READ (and SQLite's transactions) give every
+    statement of the block the same snapshot.
+    """
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
+def read_game(game_id: int) -> tuple[Game, list[Seat]]:
+    """Return a game and its seats (in seat order, with their users) as of one moment."""
+    with snapshot():
+        game = Game.objects.select_related("created_by").get(pk=game_id)
+        return game, list(game.seats.select_related("user").order_by("number"))

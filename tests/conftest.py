@@ -1,5 +1,6 @@
 import pytest
 from django.conf import settings
+from django.test.signals import setting_changed
 
 
 def pytest_configure(config):
@@ -13,10 +14,13 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # The manifest storage needs `collectstatic` first; the suite checks pages, not the build.
     settings.STATIC_ROOT.mkdir(parents=True, exist_ok=True)
-    settings.STORAGES = {
+    storages = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+    settings.STORAGES = storages
+    # Drop any storage built before this point, as override_settings would.
+    setting_changed.send(sender=None, setting="STORAGES", value=storages, enter=True)
 
 
 @pytest.fixture(autouse=True)

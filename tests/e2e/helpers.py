@@ -30,7 +30,8 @@ def click_and_wait(page, selector, game_id):
     """Click a control that posts a move; wait for its answer to be swapped in."""
     with page.expect_response(lambda response: "/act/" in response.url, timeout=TIMEOUT) as answer:
         page.locator(selector).first.click()
-    assert answer.value.status == 200, answer.value.text()[:300]
+    response = answer.value
+    assert response.status == 200, f"{response.status} {response.url}: {response.text()[-1500:]}"
     settled(page)
     return Game.objects.get(pk=game_id).version
 

@@ -82,12 +82,16 @@
   // A push draws the player's own board without their selection (a tile picked in the tray or
   // on the board, kept in the address as ?sel=); when it redraws that board, fetch the game
   // again with the selection so a forced take or another tab does not drop it.
+  function selectionInAddress() {
+    return new URLSearchParams(window.location.search).get("sel");
+  }
   function keepSelection(html) {
-    var selection = new URLSearchParams(window.location.search).get("sel");
-    if (!selection || html.indexOf(" mine") < 0) return;
+    var selection = selectionInAddress();
+    // A request of this page in flight will draw the game (and its selection) itself.
+    if (!selection || html.indexOf(" mine") < 0 || document.querySelector(".htmx-request")) return;
     setTimeout(function () {
       var element = game();
-      if (!element) return;
+      if (!element || selectionInAddress() !== selection) return;
       htmx.ajax("GET", element.getAttribute("data-fragment-url") + "?sel=" + encodeURIComponent(selection), {
         target: "#game",
         swap: "outerHTML",
