@@ -133,7 +133,7 @@ class StrongBot(Bot):
             found = best_placement(state.boards[seat], [tile])
             greedy = (1, *found[0]) if found else (0, TILES[tile].value, 0, 0)
             worth = own[tile] + self.deny * denied.get(tile, 0)
-            key = (worth, TILES[tile].value, greedy)
+            key = (worth, greedy, TILES[tile].value)
             if best_key is None or key > best_key:
                 best_tile, best_key = tile, key
         return Draft(best_tile)
