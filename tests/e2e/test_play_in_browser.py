@@ -57,6 +57,7 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
             )
             game, state = game_state(game_id)
             continue
+        shows_version(page, game.version)  # a forced take may have moved the game on since
         tile = choose_draft(state, seat).tile_id
         if "undo" not in exercised:
             click_and_wait(page, f"#draw-{tile}", game_id)
@@ -103,8 +104,9 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
     assert game.status == Game.Status.ENDED
     for page in pages.values():
         page.wait_for_selector("section.results", timeout=TIMEOUT)
-    winner = game.seats.get(place=1).user.username
-    assert winner in a.locator("section.results tr.winner").first.inner_text()
+    winners = a.locator("section.results tr.winner").all_inner_texts()
+    for seat in game.seats.filter(place=1):
+        assert any(seat.user.username in row for row in winners)
     screenshot(a, "results")
 
     a.get_by_role("link", name="Replay this game move by move").click()
@@ -117,9 +119,9 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
     a.wait_for_selector('#replay[data-step="2"]', timeout=TIMEOUT)
     a.keyboard.press("ArrowLeft")
     a.wait_for_selector('#replay[data-step="1"]', timeout=TIMEOUT)
-    for _ in range(12):
+    for step in range(2, 14):
         a.keyboard.press("ArrowRight")
-    a.wait_for_selector('#replay[data-step="13"]', timeout=TIMEOUT)
+        a.wait_for_selector(f'#replay[data-step="{step}"]', timeout=TIMEOUT)
     screenshot(a, "replay")
     assert a.errors == [] and b.errors == []
 

@@ -86,17 +86,24 @@
     return new URLSearchParams(window.location.search).get("sel");
   }
   function keepSelection(html) {
-    var selection = selectionInAddress();
-    // A request of this page in flight will draw the game (and its selection) itself.
-    if (!selection || html.indexOf(" mine") < 0 || document.querySelector(".htmx-request")) return;
-    setTimeout(function () {
+    if (!selectionInAddress() || html.indexOf(" mine") < 0) return;
+    // A push that redraws the board may also make htmx drop the answer of a request made from
+    // the old board; so look a moment later whether the selection is drawn, and fetch it if not.
+    var tries = 5;
+    setTimeout(function check() {
       var element = game();
-      if (!element || selectionInAddress() !== selection) return;
+      var selection = selectionInAddress();
+      if (!element || !selection) return;
+      if (document.querySelector(".htmx-request")) {
+        if (--tries > 0) setTimeout(check, 150); // let the request in flight land first
+        return;
+      }
+      if (document.querySelector('.seat.mine [aria-pressed="true"]')) return;
       htmx.ajax("GET", element.getAttribute("data-fragment-url") + "?sel=" + encodeURIComponent(selection), {
         target: "#game",
         swap: "outerHTML",
       });
-    }, 0);
+    }, 150);
   }
 
   htmx.defineExtension("live", {
@@ -125,7 +132,9 @@
           keepSelection(message.html);
           return message.html;
         case "resync":
-          return shown !== null && message.version < shown ? "" : message.html;
+          if (shown !== null && message.version < shown) return "";
+          keepSelection(message.html);
+          return message.html;
         case "user":
           // After the swap, tell the page: e.g. a list of games can refresh itself with
           // hx-trigger="live:user from:body".
