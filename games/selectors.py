@@ -160,10 +160,14 @@ class GameView:
         return [seat for seat in self.seats if not seat.is_viewer]
 
 
-def game_view(game: Game, viewer, selection: Selection | None = None) -> GameView:
-    """Return what `viewer` sees of a started game, as of one moment (the game and its seats
-    are read again together, whatever the caller loaded before)."""
-    game, seats = read_game(game.pk)
+def game_view(game: Game, viewer, selection: Selection | None = None, seats=None) -> GameView:
+    """Return what `viewer` sees of a started game, as of one moment.
+
+    Pass `seats` only with the game they were read with by `state_store.read_game`; otherwise
+    both are read again together, whatever the caller loaded before.
+    """
+    if seats is None:
+        game, seats = read_game(game.pk)
     state = load_state(game, seats)
     selection = selection or Selection()
     viewer_id = getattr(viewer, "pk", None)

@@ -13,6 +13,7 @@ from . import actions, selectors
 from .errors import ActionRefused, StaleVersion
 from .forms import ActionForm, CreateGameForm, InviteForm, LobbyFilterForm
 from .models import Game
+from .state_store import read_game
 
 # A refusal's HTTP status: 409 the page was stale, 403 not your game, 400 malformed, else 422.
 REFUSAL_STATUS = {StaleVersion.code: 409, "not_a_player": 403, "bad_request": 400}
@@ -58,22 +59,22 @@ def create(request):
 
 
 def game_page(request, game_id):
-    game = _viewable_game(request, game_id)
+    game, seats = _viewable_game(request, game_id)
     if game.is_waiting or game.status == Game.Status.CANCELLED:
         return _waiting_room(request, game)
     selection = selectors.Selection.parse(request.GET.get("sel"))
-    view = selectors.game_view(game, request.user, selection)
+    view = selectors.game_view(game, request.user, selection, seats=seats)
     template = "games/partials/game.html" if request.htmx else "games/game.html"
     return render(request, template, {"view": view})
 
 
 def game_fragment(request, game_id):
     """The game area alone: for htmx selections and for a client that resyncs."""
-    game = _viewable_game(request, game_id)
+    game, seats = _viewable_game(request, game_id)
     if game.is_waiting or game.status == Game.Status.CANCELLED:
         return HttpResponseClientRedirect(reverse("games:game", args=[game.pk]))
     selection = selectors.Selection.parse(request.GET.get("sel"))
-    view = selectors.game_view(game, request.user, selection)
+    view = selectors.game_view(game, request.user, selection, seats=seats)
     return render(request, "games/partials/game.html", {"view": view})
 
 
@@ -85,7 +86,7 @@ def act(request, game_id):
         return _refused(request, game_id, ActionRefused(form.error_text(), code="bad_request"))
     action = form.action()
     try:
-        actions.play(
+        played = actions.play(
             game_id=game_id,
             user=request.user,
             action=action,
@@ -93,7 +94,7 @@ def act(request, game_id):
         )
     except ActionRefused as refusal:
         return _refused(request, game_id, refusal)
-    game = get_object_or_404(Game, pk=game_id)
+    game = played.game
     selection = selectors.Selection()
     if action["type"] in KEEP_SELECTION:
         selection = selectors.Selection(space=action.get("space"))
@@ -171,11 +172,15 @@ def invite(request, game_id):
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _viewable_game(request, game_id) -> Game:
-    game = get_object_or_404(Game.objects.select_related("created_by"), pk=game_id)
+def _viewable_game(request, game_id) -> tuple[Game, list]:
+    """Return the game and its seats (read together), or 404 to whoever may not see it."""
+    try:
+        game, seats = read_game(game_id)
+    except Game.DoesNotExist:
+        raise Http404("No such game.") from None
     if not selectors.can_view(game, request.user):
         raise Http404("No such game.")  # an invitation-only table does not reveal itself
-    return game
+    return game, seats
 
 
 def _waiting_room(request, game, token=None):
