@@ -1,6 +1,14 @@
+import os
+from datetime import timedelta
+
 import pytest
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.test.signals import setting_changed
+
+from accounts.models import User
+from games import actions
+from microchip_site.services import private_redis
 
 
 def pytest_configure(config):
@@ -31,3 +39,58 @@ def _isolated_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+# --- shared by every test package ---------------------------------------------------------------
+
+
+@pytest.fixture
+def make_player(db):
+    def make(username):
+        user = User.objects.create_user(username, f"{username}@example.com", "a-long-Passphrase-42")
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def players(make_player):
+    return [make_player(name) for name in ("ada", "brian", "chloe", "dmitri", "esme")]
+
+
+@pytest.fixture
+def start_game(players, django_capture_on_commit_callbacks):
+    """Return a started game of `count` players (the first `count` players), seat order drawn."""
+
+    def start(count=2, **options):
+        options.setdefault("time_per_move", timedelta(days=1))
+        game = actions.create_game(creator=players[0], player_count=count, **options)
+        with django_capture_on_commit_callbacks(execute=True):
+            for player in players[1:count]:
+                actions.join_game(game_id=game.pk, user=player)
+        game.refresh_from_db()
+        return game
+
+    return start
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    """The run's Redis: REDIS_URL when set (CI, manage.py test), else a private one."""
+    if os.environ.get("REDIS_URL"):
+        yield os.environ["REDIS_URL"]
+        return
+    with private_redis() as url:
+        yield url
+
+
+def database_url() -> str:
+    """The test database as a DATABASE_URL for another process (a worker, a server)."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or ""
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    at = "@" if user else ""
+    return f"postgres://{user}{password}{at}{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"

@@ -4,7 +4,6 @@ import pytest
 
 from accounts.models import User
 from games.bots import new_bot
-from tests.games.conftest import make_player, players, start_game  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,8 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
-from microchip_site.services import free_port, private_redis
+from microchip_site.services import free_port
+from tests.conftest import database_url
 
 # Playwright's sync API runs an event loop in the test's thread; the ORM calls beside it are
 # ordinary blocking calls made on purpose.
@@ -49,16 +50,6 @@ def pytest_collection_modifyitems(config, items):
         item.add_marker(skip)
 
 
-def database_url() -> str:
-    db = settings.DATABASES["default"]
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{db['NAME']}"
-    user = db.get("USER") or ""
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    at = "@" if user else ""
-    return f"postgres://{user}{password}{at}{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 class Server:
     def __init__(self, url, log_path):
         self.url = url
@@ -66,15 +57,6 @@ class Server:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
-
-
-@pytest.fixture(scope="session")
-def redis_url():
-    if os.environ.get("REDIS_URL"):
-        yield os.environ["REDIS_URL"]
-        return
-    with private_redis() as url:
-        yield url
 
 
 @pytest.fixture(scope="session")

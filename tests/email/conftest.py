@@ -1,6 +1,5 @@
 import pytest
 
-from tests.games.conftest import make_player, players, start_game  # noqa: F401 (fixtures)
 from tests.tasks.conftest import clock  # noqa: F401 (fixture)
 
 

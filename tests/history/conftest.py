@@ -5,7 +5,6 @@ import pytest
 from django.utils import timezone
 
 from games.models import Game, Seat
-from tests.games.conftest import make_player, players, start_game  # noqa: F401 (fixtures)
 
 
 @pytest.fixture

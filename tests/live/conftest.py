@@ -4,7 +4,6 @@ With REDIS_URL set (CI) that Redis is used; otherwise one private Redis runs for
 Each test gets its own channel-layer prefix, so no message or group outlives its test.
 """
 
-import os
 import uuid
 
 import pytest
@@ -18,8 +17,6 @@ from django.urls import reverse
 
 from games import live
 from microchip_site.asgi import application
-from microchip_site.services import private_redis
-from tests.games.conftest import make_player, players, start_game  # noqa: F401 - fixtures
 
 ORIGIN = b"http://localhost"
 
@@ -31,15 +28,6 @@ def pytest_collection_modifyitems(config, items):
     if live and len(live) < len(items):
         chosen = {id(item) for item in live}
         items[:] = live + [item for item in items if id(item) not in chosen]
-
-
-@pytest.fixture(scope="session")
-def redis_url():
-    if os.environ.get("REDIS_URL"):
-        yield os.environ["REDIS_URL"]
-        return
-    with private_redis() as url:
-        yield url
 
 
 @pytest.fixture(autouse=True)

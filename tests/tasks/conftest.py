@@ -16,8 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from microchip_site.celery import app
-from microchip_site.services import private_redis
-from tests.games.conftest import make_player, players, start_game  # noqa: F401 (fixtures)
+from tests.conftest import database_url
 
 # The worker tests use this database number of the run's Redis, so that no other worker of the
 # session (the browser tests start one) takes their tasks.
@@ -42,30 +41,9 @@ def clock():
         yield Clock()
 
 
-@pytest.fixture(scope="session")
-def redis_url():
-    """The run's Redis: REDIS_URL when set (CI, manage.py test), else a private one."""
-    if os.environ.get("REDIS_URL"):
-        yield os.environ["REDIS_URL"]
-        return
-    with private_redis() as url:
-        yield url
-
-
 def with_database(url: str, number: int) -> str:
     parts = urlsplit(url)
     return urlunsplit(parts._replace(path=f"/{number}"))
-
-
-def database_url() -> str:
-    """The test database as a DATABASE_URL for another process."""
-    db = settings.DATABASES["default"]
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{db['NAME']}"
-    user = db.get("USER") or ""
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    at = "@" if user else ""
-    return f"postgres://{user}{password}{at}{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 @contextlib.contextmanager
