@@ -17,7 +17,7 @@ from games.rules.board import Board, Placed, colours_from_names
 
 from . import actions
 from .models import Game, Seat
-from .selectors import SpaceView, tile_view
+from .selectors import SpaceView, space_views
 
 ANALYSIS_TIME_LIMIT = 5.0
 
@@ -66,17 +66,7 @@ class AnalysisRow:
 
 
 def _spaces(colours, cells) -> list[SpaceView]:
-    board = Board(colours, [None if c is None else Placed(c[0], c[1]) for c in cells])
-    statuses = rules.diagnose(board)
-    return [
-        SpaceView(
-            index=index,
-            colour=board.colours[index].value,
-            tile=None if cell is None else tile_view(cell.tile, cell.rotation),
-            status=statuses[index],
-        )
-        for index, cell in enumerate(board.cells)
-    ]
+    return space_views(Board(colours, [None if c is None else Placed(c[0], c[1]) for c in cells]))
 
 
 def analysis_rows(seats: list[Seat]) -> list[AnalysisRow]:

@@ -28,6 +28,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db.models import F, Q
 
+from accounts.forms import NOTIFICATION_FIELDS
 from accounts.models import User
 from games import rules
 from games.rules import bots as strategies
@@ -77,22 +78,12 @@ def new_bot(level: str) -> User:
         if not User.objects.filter(username__iexact=name).exists():
             bot = User(username=name, email="", bot_level=level)
             bot.first_name = f"{level.capitalize()} computer player"
-            for field in NO_EMAIL:
+            for field in NOTIFICATION_FIELDS:
                 setattr(bot, field, False)
             bot.set_unusable_password()
             bot.save()
             return bot
     raise ActionRefused(f"No more {level} computer players are free.", code="bots")
-
-
-NO_EMAIL = (
-    "email_your_turn",
-    "email_reminder",
-    "email_timeout",
-    "email_invitation",
-    "email_game_started",
-    "email_game_over",
-)
 
 
 # --- who should act ----------------------------------------------------------------------------

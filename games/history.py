@@ -16,7 +16,7 @@ from games.rules.deal import LAYOUTS
 
 from .models import Event, Game, Rating, RatingChange, Seat
 from .ratings import INITIAL, PROVISIONAL_GAMES
-from .selectors import GameView, SeatView, SpaceView, tile_view
+from .selectors import GameView, SeatView, space_views, tile_view
 
 ARCHIVE_PAGE_SIZE = 20
 LEADERBOARD_PAGE_SIZE = 50
@@ -372,22 +372,13 @@ def replay_view(game: Game, seats: list[Seat], state: rules.GameState) -> GameVi
     for seat in seats:
         number = seat.number
         board = state.boards[number]
-        statuses = rules.diagnose(board)
         shown = copy.copy(seat)
         shown.finished = state.finished[number]
         pending = state.pending
         seat_views.append(
             SeatView(
                 seat=shown,
-                spaces=[
-                    SpaceView(
-                        index=index,
-                        colour=board.colours[index].value,
-                        tile=None if cell is None else tile_view(cell.tile, cell.rotation),
-                        status=statuses[index],
-                    )
-                    for index, cell in enumerate(board.cells)
-                ],
+                spaces=space_views(board),
                 tray=[tile_view(tile) for tile in state.trays[number]],
                 score=state.score(number),
                 can_finish=rules.can_finish(board),

@@ -160,6 +160,23 @@ class GameView:
         return [seat for seat in self.seats if not seat.is_viewer]
 
 
+def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
+    """Return the 25 spaces of a rules Board as drawn: tile, marker, selection, where it fits."""
+    statuses = rules.diagnose(board)
+    legal = legal or {}
+    return [
+        SpaceView(
+            index=index,
+            colour=board.colours[index].value,
+            tile=None if cell is None else tile_view(cell.tile, cell.rotation),
+            status=statuses[index],
+            selected=selected == index,
+            legal_rotation=legal.get(index),
+        )
+        for index, cell in enumerate(board.cells)
+    ]
+
+
 def game_view(game: Game, viewer, selection: Selection | None = None, seats=None) -> GameView:
     """Return what `viewer` sees of a started game, as of one moment.
 
@@ -176,7 +193,6 @@ def game_view(game: Game, viewer, selection: Selection | None = None, seats=None
     for seat in seats:
         is_viewer = seat.user_id == viewer_id
         board = state.boards[seat.number]
-        statuses = rules.diagnose(board)
         tray = list(state.trays[seat.number])
         chosen = selection if is_viewer and not seat.finished else Selection()
         if chosen.tray_tile is not None and chosen.tray_tile not in tray:
@@ -187,18 +203,7 @@ def game_view(game: Game, viewer, selection: Selection | None = None, seats=None
         if chosen.tray_tile is not None:
             for space, rotation in rules.legal_spots(board, chosen.tray_tile):
                 legal.setdefault(space, rotation)
-        spaces = []
-        for index, cell in enumerate(board.cells):
-            spaces.append(
-                SpaceView(
-                    index=index,
-                    colour=board.colours[index].value,
-                    tile=None if cell is None else tile_view(cell.tile, cell.rotation),
-                    status=statuses[index],
-                    selected=chosen.space == index,
-                    legal_rotation=legal.get(index),
-                )
-            )
+        spaces = space_views(board, selected=chosen.space, legal=legal)
         if is_viewer:
             selection = chosen
         pending = state.pending
