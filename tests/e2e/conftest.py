@@ -158,6 +158,12 @@ def open_page(browser, server, live_db):
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: (
+                "Content Security Policy" in message.text and page.errors.append(message.text)
+            ),
+        )
         return page
 
     yield open_as

@@ -21,3 +21,14 @@ def test_health_answers_ok_when_the_database_is_reachable(client):
 
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": True}
+
+
+@pytest.mark.django_db
+def test_pages_carry_a_content_security_policy_without_inline_code(client):
+    policy = client.get("/accounts/login/")["Content-Security-Policy"]
+
+    directives = dict(part.strip().split(" ", 1) for part in policy.split(";") if part.strip())
+    assert directives["script-src"] == "'self'"
+    assert directives["style-src"] == "'self'"
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert directives["frame-ancestors"] == "'none'"
