@@ -94,19 +94,7 @@ def rate_game(*, game: Game, seats: Sequence[Seat]) -> list[RatingChange]:
         rating.games += 1
         rating.updated_at = when
         changes.append(
-            RatingChange(
-                game_id=game.pk,
-                user_id=seat.user_id,
-                place=seat.place,
-                mu_before=old.mu,
-                sigma_before=old.sigma,
-                display_before=old.display,
-                mu=new.mu,
-                sigma=new.sigma,
-                display=new.display,
-                games=rating.games,
-                created_at=when,
-            )
+            rating_change(game.pk, seat.user_id, seat.place, old, new, rating.games, when)
         )
     # The unique (game, user) constraint is the last guard: a second rating of the same game
     # fails here and rolls the ending back rather than counting the game twice.
@@ -115,6 +103,23 @@ def rate_game(*, game: Game, seats: Sequence[Seat]) -> list[RatingChange]:
         list(ratings.values()), ["mu", "sigma", "display", "games", "updated_at"]
     )
     return changes
+
+
+def rating_change(game_id, user_id, place, old, new, games, when) -> RatingChange:
+    """Return the (unsaved) record of one player's rating moving from `old` to `new`."""
+    return RatingChange(
+        game_id=game_id,
+        user_id=user_id,
+        place=place,
+        mu_before=old.mu,
+        sigma_before=old.sigma,
+        display_before=old.display,
+        mu=new.mu,
+        sigma=new.sigma,
+        display=new.display,
+        games=games,
+        created_at=when,
+    )
 
 
 @dataclass(frozen=True)
@@ -144,18 +149,8 @@ def rate_in_order(games: Iterable[Finished]) -> tuple[list[Rating], list[RatingC
             skills[user_id] = new
             counts[user_id] = counts.get(user_id, 0) + 1
             changes.append(
-                RatingChange(
-                    game_id=finished.game_id,
-                    user_id=user_id,
-                    place=place,
-                    mu_before=old.mu,
-                    sigma_before=old.sigma,
-                    display_before=old.display,
-                    mu=new.mu,
-                    sigma=new.sigma,
-                    display=new.display,
-                    games=counts[user_id],
-                    created_at=finished.ended_at,
+                rating_change(
+                    finished.game_id, user_id, place, old, new, counts[user_id], finished.ended_at
                 )
             )
     ratings = [

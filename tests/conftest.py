@@ -44,14 +44,27 @@ def _isolated_cache():
 # --- shared by every test package ---------------------------------------------------------------
 
 
+def new_player(username):
+    """Create a player whose email address is confirmed."""
+    user = User.objects.create_user(username, f"{username}@example.com", "a-long-Passphrase-42")
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
 @pytest.fixture
 def make_player(db):
-    def make(username):
-        user = User.objects.create_user(username, f"{username}@example.com", "a-long-Passphrase-42")
-        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-        return user
+    return new_player
 
-    return make
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """Run a call and then its on-commit side effects (the queued tasks and emails)."""
+
+    def run(call, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return call(*args, **kwargs)
+
+    return run
 
 
 @pytest.fixture

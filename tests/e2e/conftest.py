@@ -19,7 +19,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 
 from microchip_site.services import free_port
-from tests.conftest import database_url
+from tests.conftest import database_url, new_player
 
 # Playwright's sync API runs an event loop in the test's thread; the ORM calls beside it are
 # ordinary blocking calls made on purpose.
@@ -188,13 +188,5 @@ def screenshot(page, name):
 
 @pytest.fixture
 def make_player(live_db):
-    from allauth.account.models import EmailAddress
-
-    from accounts.models import User
-
-    def make(username):
-        user = User.objects.create_user(username, f"{username}@example.com", "a-long-Passphrase-42")
-        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-        return user
-
-    return make
+    """Players the server process can see: the test's writes are committed."""
+    return new_player

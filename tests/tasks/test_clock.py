@@ -18,17 +18,6 @@ HOUR = timedelta(hours=1)
 
 
 @pytest.fixture
-def committed(django_capture_on_commit_callbacks):
-    """Run a call and then its on-commit side effects (the queued tasks and emails)."""
-
-    def run(call, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return call(*args, **kwargs)
-
-    return run
-
-
-@pytest.fixture
 def lost_forced_takes(monkeypatch):
     """The forced-take task queued after a move never arrives (a Redis flush, a lost message)."""
     monkeypatch.setattr(tasks.take_last_tile, "delay", lambda *args, **kwargs: None)
