@@ -7,13 +7,20 @@ re-check the game under its row lock and are keyed to the version the sweep saw.
 Nothing here waits for a deadline with a countdown: Celery beat runs `games.sweep` every minute
 (settings.CELERY_BEAT_SCHEDULE) and the sweep queues the work that is due. A lost task, a
 restarted worker or an emptied Redis therefore delays a game by one sweep at most.
+
+Beat should run once, but two beats by mistake do no harm: the game-changing tasks are keyed to
+versions under the row lock, the reminder is cleared under it, and the two tasks that do slow
+work outside any lock (the analysis, the digest email) skip while a copy of themselves runs
+(`_claim`). tests/scale/test_two_beats.py runs every periodic task twice at once.
 """
 
 import logging
 import smtplib
 
+from django.core.cache import cache
 from django.utils import timezone
 
+from microchip_site import health
 from microchip_site.celery import app
 
 from . import actions, analysis, bots, deadlines, notifications, rules
@@ -58,7 +65,14 @@ def bot_move(game_id: int, bot_id: int, version: int) -> None:
 @app.task(name="games.analyse_game", time_limit=180, soft_time_limit=170)
 def analyse_game(game_id: int) -> None:
     """Find and store the best arrangement of every seat's final tiles (once per game)."""
-    analysis.analyse_game(game_id=game_id)
+    key = f"tasks:analysing:{game_id}"
+    if not _claim(key, 180):
+        logger.info("analyse_game: game %s is being analysed by another task", game_id)
+        return
+    try:
+        analysis.analyse_game(game_id=game_id)
+    finally:
+        _release(key)
 
 
 @app.task(name="games.sweep", time_limit=60, soft_time_limit=50)
@@ -81,6 +95,7 @@ def sweep() -> dict:
     unanalysed = deadlines.analyses_due(now, deadlines.SWEEP_BATCH)
     for game_id in unanalysed:
         analyse_game.apply_async((game_id,), **options)
+    health.record_sweep()  # `manage.py health --beat` checks that the clock runs
     if overdue or reminders or stalled or unanalysed:
         logger.info(
             "sweep: %d overdue games, %d reminders, %d bot moves, %d analyses",
@@ -129,4 +144,32 @@ def send_daily_digests() -> int:
 @app.task(name="games.send_digest", time_limit=60, soft_time_limit=50, **EMAIL_RETRY)
 def send_digest(user_id: int, local_date: str) -> None:
     """Send one user's digest of the games waiting for them (once for each local date)."""
-    notifications.send_digest(user_id=user_id, local_date=local_date)
+    key = f"tasks:digest:{user_id}:{local_date}"
+    if not _claim(key, 60):
+        logger.info("send_digest: another task is sending user %s's digest", user_id)
+        return
+    try:
+        notifications.send_digest(user_id=user_id, local_date=local_date)
+    finally:
+        _release(key)
+
+
+# --- one copy at a time ------------------------------------------------------------------------
+
+
+def _claim(key: str, seconds: int) -> bool:
+    """Claim `key` in the shared cache for at most `seconds` (the task's time limit); return
+    False when a copy of the task holds it. Without the cache the task runs (its own checks
+    still make a late copy harmless)."""
+    try:
+        return bool(cache.add(key, 1, seconds))
+    except Exception as error:
+        logger.warning("cannot claim %s (%s); running anyway", key, error)
+        return True
+
+
+def _release(key: str) -> None:
+    try:
+        cache.delete(key)
+    except Exception as error:
+        logger.warning("cannot release %s (%s); it expires by itself", key, error)
