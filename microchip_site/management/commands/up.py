@@ -1,29 +1,76 @@
-"""Start the whole platform: daphne (HTTP and websockets), a Celery worker and Celery beat."""
+"""Start the whole platform: daphne (HTTP and websockets), Celery workers and one Celery beat.
 
+With ``--web N`` the listening socket is bound once, here, and handed to each of the N daphne
+processes (``daphne --fd``): they all accept connections on the one address, and the kernel gives
+each new connection to whichever process takes it first. No proxy sits in between, and every
+process is the same, since no state lives in one process's memory (README, "Production layout").
+``--workers N`` starts N Celery worker processes; there is always exactly one beat.
+"""
+
+import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from microchip_site.services import redis_for_this_run
 
 
+def at_least_one(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return number
+
+
+def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket:
+    """Bind and listen on (host, port); the socket can be passed to child processes."""
+    address = host.strip("[]")
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((address, port))
+    sock.listen(backlog)
+    sock.set_inheritable(True)
+    return sock
+
+
+def daphne_command(sock: socket.socket) -> list[str]:
+    """The daphne command line that serves the app on an inherited listening socket."""
+    fd = sock.fileno()
+    if sock.family == socket.AF_INET6:
+        where = ["-e", f"fd:fileno={fd}:domain=INET6"]  # --fd assumes IPv4
+    else:
+        where = ["--fd", str(fd)]
+    return [sys.executable, "-m", "daphne", *where, "microchip_site.asgi:application"]
+
+
 class Command(BaseCommand):
-    help = "Migrate, then run daphne, a Celery worker and Celery beat until interrupted."
+    help = "Migrate, then run daphne, Celery workers and Celery beat until interrupted."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
         parser.add_argument(
+            "--web",
+            type=at_least_one,
+            default=1,
+            help="daphne processes sharing the one address (about one per CPU core).",
+        )
+        parser.add_argument(
+            "--workers", type=at_least_one, default=1, help="Celery worker processes."
+        )
+        parser.add_argument(
             "--demo", action="store_true", help="Also create demo players to log in as."
         )
 
-    def handle(self, *args, host, port, demo, **options):
+    def handle(self, *args, host, port, web, workers, demo, **options):
         settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
         call_command("migrate", interactive=False, verbosity=1)
         call_command("collectstatic", interactive=False, verbosity=0)
@@ -39,30 +86,47 @@ class Command(BaseCommand):
         with redis_for_this_run() as redis_url:
             child_env["REDIS_URL"] = redis_url
             self.stdout.write(f"Redis: {redis_url}")
-            processes = self._start(child_env, host, port)
+            processes = self._start(child_env, host, port, web, workers)
             url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
             self.stdout.write(self.style.SUCCESS(f"Microchip Online is running at {url}"))
-            self.stdout.write("Press Ctrl+C to stop.")
+            self.stdout.write(
+                f"{web} web process{'es' if web > 1 else ''} (daphne), "
+                f"{workers} worker{'s' if workers > 1 else ''}, 1 beat. Press Ctrl+C to stop."
+            )
             try:
                 self._watch(processes)
             finally:
                 self._stop(processes)
 
-    def _start(self, env, host, port):
+    def _start(self, env, host, port, web, workers):
         python = sys.executable
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
-        commands = {
-            "web": [python, "-m", "daphne", "-b", host, "-p", str(port),
-                    "microchip_site.asgi:application"],
-            "worker": [python, "-m", "celery", "-A", "microchip_site", "worker",
-                       "--loglevel=INFO", "--concurrency=2"],
-            "beat": [python, "-m", "celery", "-A", "microchip_site", "beat",
-                     "--loglevel=INFO", "--schedule", beat_schedule],
-        }  # fmt: skip
-        return {
-            name: subprocess.Popen(command, env=env, cwd=settings.BASE_DIR)
-            for name, command in commands.items()
-        }
+        try:
+            sock = listening_socket(host, port)
+        except OSError as error:
+            raise CommandError(f"Cannot listen on {host}:{port}: {error}") from None
+        commands = {f"web {n}": daphne_command(sock) for n in range(1, web + 1)}
+        for n in range(1, workers + 1):
+            commands[f"worker {n}"] = [
+                python, "-m", "celery", "-A", "microchip_site", "worker",
+                "--loglevel=INFO", "--concurrency=2", "--hostname", f"worker{n}@%h",
+            ]  # fmt: skip
+        commands["beat"] = [python, "-m", "celery", "-A", "microchip_site", "beat",
+                            "--loglevel=INFO", "--schedule", beat_schedule]  # fmt: skip
+        processes = {}
+        try:
+            for name, command in commands.items():
+                # Only the daphne processes get the listening socket.
+                fds = [sock.fileno()] if name.startswith("web") else []
+                processes[name] = subprocess.Popen(
+                    command, env=env, cwd=settings.BASE_DIR, pass_fds=fds
+                )
+        except BaseException:
+            self._stop(processes)
+            raise
+        finally:
+            sock.close()  # the daphne processes hold it now; the port closes when they exit
+        return processes
 
     def _watch(self, processes):
         stop = {"now": False}
