@@ -1,5 +1,97 @@
 """Fixtures for the scale-out tests: bots and a real Celery worker (shared with their packages),
-and daphne processes on the test database (tests/scale/servers.py)."""
+and several daphne processes serving the test database, as production runs them."""
 
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from django.conf import settings
+
+from microchip_site.services import free_port
 from tests.bots.conftest import bot  # noqa: F401 (fixture)
-from tests.tasks.conftest import celery_worker_process  # noqa: F401 (fixture)
+from tests.conftest import database_url
+from tests.tasks.conftest import celery_worker_process, with_database  # noqa: F401 (fixture)
+
+# The daphne processes here use this database number of the run's Redis (channel layer, cache),
+# so that no other server of the session (the browser tests start one) shares their groups.
+SERVERS_REDIS_DB = 13
+
+
+class Servers:
+    def __init__(self, urls, processes, log_path):
+        self.urls = urls
+        self.processes = processes
+        self.log_path = log_path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def two_servers(django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
+    """Two daphne processes on two ports: the same test database, Redis and SECRET_KEY."""
+    workdir = tmp_path_factory.mktemp("scale-servers")
+    ports = [free_port(), free_port()]
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": with_database(redis_url, SERVERS_REDIS_DB),
+        "SECRET_KEY": settings.SECRET_KEY,
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SITE_URL": f"http://127.0.0.1:{ports[0]}",
+        "SESSION_COOKIE_SECURE": "false",
+        "CSRF_COOKIE_SECURE": "false",
+        "MICROCHIP_VAR_DIR": str(workdir),
+        "PYTHONUNBUFFERED": "1",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        check=True,
+    )
+    log_path = workdir / "servers.log"
+    log = open(log_path, "w")  # noqa: SIM115 - closed when the module's tests end
+    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "{port}",
+               "microchip_site.asgi:application"]  # fmt: skip
+    processes = [
+        subprocess.Popen(
+            [part.format(port=port) for part in command],
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=log,
+        )
+        for port in ports
+    ]
+    servers = Servers([f"http://127.0.0.1:{port}" for port in ports], processes, log_path)
+    try:
+        for url in servers.urls:
+            _wait_until_up(url, servers)
+        yield servers
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        log.close()
+
+
+def _wait_until_up(url, servers, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(process.poll() is not None for process in servers.processes):
+            raise RuntimeError(f"a daphne process exited:\n{servers.log()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/health/", timeout=5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"daphne did not start at {url}:\n{servers.log()[-3000:]}")
