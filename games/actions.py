@@ -21,6 +21,7 @@ from games.rules import ConfirmDraft, Draft, RuleError, TakeLast, UndoDraft
 from games.rules.bots import LEVELS as BOT_LEVELS
 
 from . import ratings, side_effects
+from .changes import Change
 from .deadlines import reminder_time
 from .errors import ActionRefused, StaleVersion
 from .models import MAX_TIME_PER_MOVE, MIN_TIME_PER_MOVE, Event, Game, Invitation, Seat
@@ -48,6 +49,8 @@ class Played:
     game: Game
     seat: Seat | None
     events: list[Event]
+    seats: list[Seat]  # every seat, in order, as the change left them (with their users)
+    change: Change | None  # what the last event touched
 
 
 # --- the lobby ---------------------------------------------------------------------------------
@@ -214,8 +217,8 @@ def play(
             raise ActionRefused("You are not playing in this game.", code="not_a_player")
         _require_playing(game)
         _check_fresh(game, seat, action, seen_version)
-        events = _apply(game, seats, seat, action, actor=user, cause=Event.Cause.PLAYER)
-    return Played(game=game, seat=seat, events=events)
+        events, change = _apply(game, seats, seat, action, actor=user, cause=Event.Cause.PLAYER)
+    return Played(game=game, seat=seat, events=events, seats=seats, change=change)
 
 
 def draft_tile(*, game_id, user, tile_id, seen_version=None) -> Played:
@@ -281,8 +284,10 @@ def take_last_tile(*, game_id: int) -> Played | None:
         if forced is None:
             return None
         seat = seats[game.current_seat]
-        events = _apply(game, seats, seat, forced, actor=None, cause=Event.Cause.FORCED_TAKE)
-    return Played(game=game, seat=seat, events=events)
+        events, change = _apply(
+            game, seats, seat, forced, actor=None, cause=Event.Cause.FORCED_TAKE
+        )
+    return Played(game=game, seat=seat, events=events, seats=seats, change=change)
 
 
 # --- the clock: what the server does when time runs out (games/tasks.py, the sweep) -----------
@@ -306,20 +311,23 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
         state = load_state(game, seats)
         forced = state.forced_action()
         if forced is not None:
-            events = _apply(game, seats, seat, forced, actor=None, cause=Event.Cause.FORCED_TAKE)
-            return Played(game=game, seat=seat, events=events)
+            events, change = _apply(
+                game, seats, seat, forced, actor=None, cause=Event.Cause.FORCED_TAKE
+            )
+            return Played(game=game, seat=seat, events=events, seats=seats, change=change)
         action = rules.timeout_action(state, seat.number)
         events = []
         if isinstance(action, Draft):
             what = {"tile": action.tile_id, "confirmed": False}
-            events += _apply(game, seats, seat, action, actor=None, cause=Event.Cause.TIMEOUT)
+            events += _apply(game, seats, seat, action, actor=None, cause=Event.Cause.TIMEOUT)[0]
             action = ConfirmDraft()
         else:  # their own pending draft, confirmed for them
             what = {"tile": state.pending.tile_id, "confirmed": True}
-        events += _apply(game, seats, seat, action, actor=None, cause=Event.Cause.TIMEOUT)
+        applied, change = _apply(game, seats, seat, action, actor=None, cause=Event.Cause.TIMEOUT)
+        events += applied
         _count_timeouts([seat])
         _notify_on_commit([Notice(TIMEOUT, game.pk, (seat.user_id,), game.version, what)])
-    return Played(game=game, seat=seat, events=events)
+    return Played(game=game, seat=seat, events=events, seats=seats, change=change)
 
 
 def finish_at_deadline(*, game_id: int, expected_version: int | None) -> Played | None:
@@ -337,12 +345,16 @@ def finish_at_deadline(*, game_id: int, expected_version: int | None) -> Played 
         seats = _seats_in_order(game)
         late = [seat for seat in seats if not seat.finished]
         events = []
+        change = None
         for seat in late:
             for action in rules.auto_finish_actions(load_state(game, seats), seat.number):
-                events += _apply(game, seats, seat, action, actor=None, cause=Event.Cause.DEADLINE)
+                applied, change = _apply(
+                    game, seats, seat, action, actor=None, cause=Event.Cause.DEADLINE
+                )
+                events += applied
         _count_timeouts(late)
     # The game-over email tells each late player what happened to their board.
-    return Played(game=game, seat=None, events=events)
+    return Played(game=game, seat=None, events=events, seats=seats, change=change)
 
 
 def remind_players(*, game_id: int) -> list[int]:
@@ -385,11 +397,17 @@ def record_analysis(*, game_id: int, analyses: dict[int, dict]) -> Game | None:
         Seat.objects.bulk_update(seats, ["best_score", "best_board", "best_optimal"])
         _record(game, "analysed", data={"optimal": all(s.best_optimal for s in seats)})
         game.save(update_fields=["version"])
-        version = game.version
+        change = Change(
+            game_id=game.pk,
+            version=game.version,
+            seats=tuple(seat.number for seat in seats),
+            pool=False,
+            ended=True,
+            kind="analysed",
+            players=tuple(seat.user_id for seat in seats),
+        )
         transaction.on_commit(
-            lambda: side_effects.after_play(
-                game_id, version, forced_take_due=False, kind="analysed", seat=None
-            )
+            lambda: side_effects.after_play(change, forced_take_due=False, seat=None)
         )
     return game
 
@@ -532,7 +550,7 @@ def _start(game: Game, seats: list[Seat]) -> None:
     )
 
 
-def _apply(game, seats, seat, action, *, actor, cause) -> list[Event]:
+def _apply(game, seats, seat, action, *, actor, cause) -> tuple[list[Event], Change]:
     """Apply a checked-in action to the locked game, write everything, schedule the rest."""
     before = load_state(game, seats)
     try:
@@ -587,15 +605,25 @@ def _apply(game, seats, seat, action, *, actor, cause) -> list[Event]:
              "penalty_tiles"],
         )  # fmt: skip
 
-    game_id, version = game.pk, game.version
-    kind, number = action.type, seat.number
+    redrawn = {changed.number for changed in changed_seats}
+    drafting = isinstance(action, DRAFTING_ACTIONS)
+    if drafting:  # the drafter's pending tile, and the turn's marker on the boards
+        redrawn |= {seat.number, after.current} - {None}
+    change = Change(
+        game_id=game.pk,
+        version=game.version,
+        seats=tuple(sorted(redrawn)),
+        pool=drafting or turn_passed,
+        ended=after.phase == rules.ENDED,
+        kind=action.type,
+        players=tuple(s.user_id for s in seats),
+    )
+    number = seat.number
     transaction.on_commit(
-        lambda: side_effects.after_play(
-            game_id, version, forced_take_due=forced_take_due, kind=kind, seat=number
-        )
+        lambda: side_effects.after_play(change, forced_take_due=forced_take_due, seat=number)
     )
     _notify_on_commit(notices)
-    return [event]
+    return [event], change
 
 
 def _end(game, seats, state, now) -> None:

@@ -56,7 +56,7 @@ def _version(value) -> int | None:
     """Return a valid version number, or None."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, str) and value.isdigit() and len(value) <= 10:
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 10:
         value = int(value)
     if isinstance(value, int) and 0 <= value <= MAX_VERSION:
         return value
@@ -196,7 +196,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self._send({"type": "presence", "html": live.draw_presence(seats, online)})
 
     async def user_notify(self, event):
-        html = event.get("badge", "")
+        html = ""
+        if event.get("badge"):
+            html = await database_sync_to_async(live.draw_badge)(self.user)
         if event.get("notice") and event.get("game") != self.game_id:
             html += event["notice"]
         if html:

@@ -2,11 +2,12 @@
 
 After every accepted move (games/actions.py -> `transaction.on_commit` -> games/side_effects.py):
 
-1. `game_changed` runs in the process that made the move, after the commit. It reads which parts
-   the new version touched (`describe_change`) and sends one small ``game.changed`` event to the
-   game's group, and a ``user.notify`` event with a fresh nav badge to each player whose count
-   of waiting games may have changed. `push_notices` does the same for the notices of
-   games/notifications.py (your turn, invitation, game over...), with their text.
+1. `game_changed` runs in the process that made the move, after the commit, with what the new
+   version touched (games/changes.py, worked out in the move's transaction). It sends one small
+   ``game.changed`` event to the game's group, and a ``user.notify`` event asking for a fresh
+   nav badge to each player whose count of waiting games may have changed. `push_notices` does
+   the same for the notices of games/notifications.py (your turn, invitation, game over...),
+   with their text.
 2. The consumer of each open page (games/consumers.py) gets the event and calls `draw_change`
    for its own viewer. Drawing is per viewer because parts of the page are: the viewer's own
    board is interactive, the pool has draft buttons for the player whose turn it is, the status
@@ -40,7 +41,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from . import selectors
-from .models import Event, Game, Invitation, Seat
+from .changes import Change
+from .models import Game, Invitation, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -48,11 +50,6 @@ logger = logging.getLogger(__name__)
 SEND_TIMEOUT = 1.0
 PAUSE_AFTER_FAILURE = 5.0
 
-# Event kinds that change neither whose turn it is nor anyone's list of waiting games.
-ARRANGING = frozenset({"place", "rotate", "move", "swap", "return", "clear"})
-KEEPS_TURN = ARRANGING | {"draft", "undo_draft"}
-# Events that change the pool or the turn even when a later change already moved pool_version on.
-DRAFTING = frozenset({"draft", "undo_draft", "confirm_draft", "take_last"})
 # Notices (games/notifications.py) that come without a move, so they carry the badge themselves.
 LOBBY_NOTICES = frozenset({"invitation", "game_started"})
 
@@ -101,65 +98,12 @@ async def _send_all(messages: list[tuple[str, dict]]) -> None:
     await asyncio.wait_for(asyncio.gather(*sends), SEND_TIMEOUT)
 
 
-@dataclass(frozen=True)
-class Change:
-    """What one version of a game touched, as far as anyone's page is concerned."""
-
-    game_id: int
-    version: int
-    seats: tuple[int, ...]  # boards or trays to redraw (seat numbers)
-    pool: bool  # the pool or the turn changed: the pool, and everyone's status
-    ended: bool  # the game is over: every page redraws the whole game with the results
-    kind: str  # the event's kind, e.g. "place"
-
-    def event(self) -> dict:
-        return {
-            "type": "game.changed",
-            "game": self.game_id,
-            "version": self.version,
-            "seats": list(self.seats),
-            "pool": self.pool,
-            "ended": self.ended,
-        }
-
-
-def describe_change(game: Game, seats: list[Seat], version: int) -> Change:
-    """Say what `version` touched, read after the commit (3 queries with the caller's 2).
-
-    The game may have moved on since; then a later push carries what changed later, and what
-    this one lists is drawn as it is now (never older than `version`).
-    """
-    kind, actor_seat = Event.objects.filter(game=game, number=version).values_list(
-        "kind", "seat"
-    ).first() or ("", None)
-    changed = {seat.number for seat in seats if seat.board_version == version}
-    pool = game.pool_version == version or kind in DRAFTING
-    if pool:
-        # The seat that drafted (its pending tile) and the seat whose turn it is now.
-        changed.update(n for n in (actor_seat, game.current_seat) if n is not None)
-    return Change(
-        game_id=game.pk,
-        version=version,
-        seats=tuple(sorted(changed)),
-        pool=pool,
-        ended=game.status == Game.Status.ENDED,
-        kind=kind,
-    )
-
-
-def game_changed(game_id: int, version: int) -> None:
-    """Tell every open page of the game what `version` changed; refresh players' badges."""
-    try:
-        game = Game.objects.get(pk=game_id)
-        seats = list(game.seats.select_related("user").order_by("number"))
-        change = describe_change(game, seats, version)
-        messages = [(game_group(game_id), change.event())]
-        if change.ended or change.kind not in KEEPS_TURN:
-            for seat in seats:
-                messages.append((user_group(seat.user_id), user_event(seat.user, game_id)))
-    except Exception:
-        logger.exception("live: cannot describe version %s of game %s", version, game_id)
-        return
+def game_changed(change: Change) -> None:
+    """Tell every open page of the game what `change` touched; refresh players' badges."""
+    messages = [(game_group(change.game_id), change.event())]
+    if change.turn_may_have_passed:
+        for user_id in change.players:
+            messages.append((user_group(user_id), badge_event(change.game_id)))
     send(messages)
 
 
@@ -186,13 +130,17 @@ def push_notices(notices) -> None:
 
 
 def user_event(user, game_id: int, *, notice: str = "", game=None, badge: bool = True) -> dict:
-    """A ``user.notify`` event: the player's badge and/or a notice about one game."""
-    event = {"type": "user.notify", "game": game_id, "badge": "", "notice": ""}
-    if badge:
-        event["badge"] = draw_badge(user)
+    """A ``user.notify`` event: a notice about one game (drawn for `user`), and whether the
+    player's badge should be redrawn (each open page draws its own: games/consumers.py)."""
+    event = {"type": "user.notify", "game": game_id, "badge": badge, "notice": ""}
     if notice:
         event["notice"] = draw_notice(user, notice, game or Game.objects.get(pk=game_id))
     return event
+
+
+def badge_event(game_id: int) -> dict:
+    """A ``user.notify`` event that only asks the player's open pages to redraw the badge."""
+    return {"type": "user.notify", "game": game_id, "badge": True, "notice": ""}
 
 
 def _users(user_ids):

@@ -105,7 +105,8 @@ class Selection:
     @classmethod
     def parse(cls, text: str | None) -> "Selection":
         text = (text or "").strip()
-        if len(text) < 2 or not text[1:].isdigit():
+        # ASCII digits only, and few: int() refuses "²" and over 4300 digits (it raises).
+        if not 2 <= len(text) <= 4 or not (text[1:].isascii() and text[1:].isdigit()):
             return cls()
         number = int(text[1:])
         if text[0] == "t" and 0 <= number < len(TILES):
@@ -180,8 +181,9 @@ def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
 def game_view(game: Game, viewer, selection: Selection | None = None, seats=None) -> GameView:
     """Return what `viewer` sees of a started game, as of one moment.
 
-    Pass `seats` only with the game they were read with by `state_store.read_game`; otherwise
-    both are read again together, whatever the caller loaded before.
+    Pass `seats` only with the game they were read with by `state_store.read_game`, or as the
+    transaction that changed both left them (games/actions.py `Played`); otherwise both are
+    read again together, whatever the caller loaded before.
     """
     if seats is None:
         game, seats = read_game(game.pk)

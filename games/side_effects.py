@@ -8,18 +8,18 @@ broker is down) is logged, and the periodic sweep (games/tasks.py) does the time
 import logging
 
 from . import live
+from .changes import Change
 
 logger = logging.getLogger(__name__)
 
 
-def after_play(
-    game_id: int, version: int, *, forced_take_due: bool, kind: str = "", seat: int | None = None
-) -> None:
-    """After a rules event (`kind` by `seat`): push it, queue the forced take if one is due,
-    and wake the bots the change hands something to do."""
+def after_play(change: Change, *, forced_take_due: bool, seat: int | None = None) -> None:
+    """After a rules event (by `seat`): push what it changed, queue the forced take if one is
+    due, and wake the bots the change hands something to do."""
     # First the push of this version, so that pages get the versions in order when the forced
     # take below runs at once (an eager task) and pushes the next one.
-    live.game_changed(game_id, version)
+    live.game_changed(change)
+    game_id, kind = change.game_id, change.kind
     if forced_take_due:
         from .tasks import take_last_tile
 

@@ -13,6 +13,7 @@ from . import actions, selectors
 from .errors import ActionRefused, StaleVersion
 from .forms import ActionForm, CreateGameForm, InviteForm, LobbyFilterForm
 from .models import Game
+from .rate_limits import ACTIONS, GAME_CREATION, INVITATIONS, per_player
 from .state_store import read_game
 
 # A refusal's HTTP status: 409 the page was stale, 403 not your game, 400 malformed, else 422.
@@ -46,6 +47,7 @@ def lobby(request):
 
 
 @login_required
+@per_player(GAME_CREATION)
 def create(request):
     form = CreateGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -80,6 +82,7 @@ def game_fragment(request, game_id):
 
 @login_required
 @require_POST
+@per_player(ACTIONS)
 def act(request, game_id):
     form = ActionForm(request.POST)
     if not form.is_valid():
@@ -100,8 +103,12 @@ def act(request, game_id):
         selection = selectors.Selection(space=action.get("space"))
     if not request.htmx:
         return redirect(_game_url(game, selection))
-    view = selectors.game_view(game, request.user, selection)
-    response = render(request, "games/partials/game.html", {"view": view})
+    view = selectors.game_view(game, request.user, selection, seats=played.seats)
+    if _page_is_one_behind(request, played):
+        response = _changed_parts(request, view, played)
+    else:  # other changes came in between, or the game ended: the whole game
+        response = render(request, "games/partials/game.html", {"view": view})
+    response["X-Game-Version"] = str(game.version)
     response["HX-Push-Url"] = _game_url(game, selection)
     return response
 
@@ -155,6 +162,7 @@ def cancel(request, game_id):
 
 @login_required
 @require_POST
+@per_player(INVITATIONS)
 def invite(request, game_id):
     form = InviteForm(request.POST)
     if not form.is_valid():
@@ -213,6 +221,32 @@ def _lobby_action(request, game_id, change):
     except ActionRefused as refusal:
         messages.error(request, refusal.message)
     return redirect("games:game", game_id)
+
+
+def _page_is_one_behind(request, played) -> bool:
+    """Whether the mover's page showed the version just before this move (its X-Page-Version)."""
+    try:
+        shown = int(request.headers.get("X-Page-Version", ""))
+    except ValueError:
+        return False
+    change = played.change
+    return change is not None and not change.ended and shown == change.version - 1
+
+
+def _changed_parts(request, view, played):
+    """Answer a move with only what it changed (its status, the pool if it changed, the boards
+    it touched), out of band: a board is a few kilobytes, the whole game a hundred."""
+    change = played.change
+    numbers = set(change.seats) | {played.seat.number}
+    context = {
+        "view": view,
+        "change": change,
+        "changed_seats": [seat for seat in view.seats if seat.seat.number in numbers],
+    }
+    response = render(request, "games/partials/changed.html", context)
+    response["HX-Reswap"] = "none"
+    response["X-Game-Parts"] = "changed"
+    return response
 
 
 def _refused(request, game_id, refusal: ActionRefused):

@@ -182,7 +182,8 @@ async def test_the_end_of_the_game_redraws_every_page_with_the_results(start_gam
 
     await apost_move(clients[last], game, finish.to_json(), game.version)
 
-    resync = await next_of(spectator, "resync")
+    # The post-game analysis runs eagerly in the same request here: allow it its time limit.
+    resync = await next_of(spectator, "resync", timeout=10)
     # The finish, or already the post-game analysis after it (an eager task here).
     assert resync["version"] in (game.version + 1, game.version + 2)
     assert 'id="game"' in resync["html"] and "Results" in resync["html"]

@@ -150,6 +150,34 @@
     },
   });
 
+  // A move's answer (games/views.py act) carries its version. The page says which version it
+  // shows, so the server can answer with just the parts the move changed when nothing else
+  // changed in between; an answer older than what a push already showed is dropped.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var version = shownVersion();
+    if (version !== null) {
+      event.detail.headers["X-Page-Version"] = String(version);
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    var answered = xhr ? parseInt(xhr.getResponseHeader("X-Game-Version"), 10) : NaN;
+    if (isNaN(answered)) {
+      return;
+    }
+    var shown = shownVersion();
+    if (shown !== null && answered <= shown) {
+      event.detail.shouldSwap = false; // a push got there first with this or a newer version
+      return;
+    }
+    if (xhr.getResponseHeader("X-Game-Parts") === "changed" && game()) {
+      game().setAttribute("data-version", answered);
+      Array.prototype.forEach.call(document.querySelectorAll("#game .error-here"), function (element) {
+        element.classList.remove("error-here"); // an earlier refusal's mark
+      });
+    }
+  });
+
   document.addEventListener("htmx:wsOpen", function (event) {
     wrapper = event.detail.socketWrapper;
   });

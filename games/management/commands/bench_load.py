@@ -1,0 +1,144 @@
+"""Load benchmark: many whole games played at once against a running platform.
+
+Start the platform on the database and Redis this command will use (the same DATABASE_URL,
+REDIS_URL and SECRET_KEY), on a throw-away database, then for example:
+
+    python3 manage.py bench_load --url http://127.0.0.1:8000 --games 200 --players 2 --think 3
+
+It creates the players and their games in the database (signed in with server-side sessions,
+as a browser that logged in would be), opens every player's websocket, and plays each game to
+its end through the act endpoint (games/loadtest/bench.py says how). Then it prints throughput,
+the 50th/95th/99th percentiles of the action round trip and of websocket delivery to the other
+players, the errors, and the peak memory and CPU of the server's processes (found by name on
+this machine, or given with --pids). It is a benchmark, not a test: it asserts nothing.
+"""
+
+import asyncio
+import uuid
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.management.base import BaseCommand, CommandError
+from django.middleware.csrf import _get_new_csrf_string
+
+from accounts.models import User
+from games import actions
+from games.loadtest.bench import Bench, Player, Table, percentile
+from games.loadtest.processes import Sampler
+from games.state_store import load_state, read_game
+
+
+class Command(BaseCommand):
+    help = "Play many whole games at once over HTTP and websockets; print latency and load."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--url", required=True, help="the platform, e.g. http://127.0.0.1:8000")
+        parser.add_argument("--games", type=int, default=200, help="games played at once")
+        parser.add_argument("--players", type=int, default=2, choices=range(2, 6))
+        parser.add_argument(
+            "--think", type=float, default=3.0, help="mean seconds a player thinks before a move"
+        )
+        parser.add_argument(
+            "--seconds", type=float, default=900.0, help="stop after this long if games go on"
+        )
+        parser.add_argument("--pids", type=int, nargs="*", help="server processes to watch")
+
+    def handle(self, *args, url, games, players, think, seconds, pids, **options):
+        parts = urlsplit(url)
+        if parts.scheme != "http" or not parts.hostname:
+            raise CommandError("--url must be http://host:port")
+        if games < 1 or think <= 0 or seconds <= 0:
+            raise CommandError("--games, --think and --seconds must be positive")
+        self.stdout.write(f"Setting up {games} games of {players} players...")
+        run = uuid.uuid4().hex[:8]
+        tables = [self._table(run, number, players) for number in range(games)]
+        sampler = Sampler(pids).start()
+        bench = Bench(
+            parts.hostname,
+            parts.port or 80,
+            f"{parts.scheme}://{parts.netloc}",
+            tables,
+            think=think,
+            seconds=seconds,
+            reload_state=_reload_state,
+        )
+        self.stdout.write(f"Playing ({games * players} players, {games * players} websockets)...")
+        figures = asyncio.run(bench.run())
+        sampler.stop()
+        self._report(figures, sampler, games, players, think)
+
+    def _table(self, run: str, number: int, count: int) -> Table:
+        users = []
+        for seat in range(count):
+            name = f"load-{run}-{number}-{seat}"
+            user = User(username=name, email=f"{name}@example.invalid")
+            user.set_unusable_password()
+            user.save()
+            users.append(user)
+        game = actions.create_game(
+            creator=users[0], player_count=count, time_per_move=timedelta(days=1), rated=True
+        )
+        for user in users[1:]:
+            actions.join_game(game_id=game.pk, user=user)
+        game, seats = read_game(game.pk)
+        if not game.is_playing:
+            game = actions.start_game(game_id=game.pk, user=users[0])
+            game, seats = read_game(game.pk)
+        seat_of = {seat.user_id: seat.number for seat in seats}
+        return Table(
+            game_id=game.pk,
+            state=load_state(game, seats),
+            version=game.version,
+            players=[Player(seat_of[user.pk], *_signed_in(user)) for user in users],
+        )
+
+    def _report(self, figures, sampler, games, players, think):
+        out = self.stdout.write
+        seconds = figures.finished - figures.started
+        moves = len(figures.actions)
+        out("")
+        out(f"{games} games x {players} players, think time {think:g} s (mean), "
+            f"{seconds:.0f} s, {figures.games_ended} games played to their end")  # fmt: skip
+        out(f"throughput: {moves / seconds:.1f} actions/s ({moves} accepted)")
+        for name, values in (
+            ("action round trip", figures.actions),
+            ("websocket delivery", figures.deliveries),
+        ):
+            out(f"{name:<20} p50 {percentile(values, 50):7.1f} ms   "
+                f"p95 {percentile(values, 95):7.1f} ms   p99 {percentile(values, 99):7.1f} ms   "
+                f"max {percentile(values, 100):7.1f} ms   ({len(values)})")  # fmt: skip
+        errors = sum(figures.errors.values()) + figures.undelivered
+        out(f"errors: {errors}  {dict(figures.errors) or ''}"
+            f"  pushes not delivered within 5 s: {figures.undelivered}")  # fmt: skip
+        out(f"refused as stale (409): {figures.stale}   other refusals: {figures.refused}   "
+            f"forced takes by the server: {figures.forced_takes}")  # fmt: skip
+        if moves:
+            out(f"answers to moves: mean {figures.answer_bytes / moves / 1024:.1f} KiB, "
+                f"{figures.partial_answers} with only the parts that changed")  # fmt: skip
+        if figures.pushes:
+            out(f"pushes received: {figures.pushes}, "
+                f"mean {figures.push_bytes / figures.pushes / 1024:.1f} KiB")  # fmt: skip
+        out("server processes:")
+        for line in sampler.summary(seconds):
+            out(f"  {line}")
+
+
+def _reload_state(game_id: int):
+    game, seats = read_game(game_id)
+    return load_state(game, seats), game.version
+
+
+def _signed_in(user) -> tuple[str, str]:
+    """A session cookie for `user` and a CSRF secret, as a browser that logged in would hold."""
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    csrf = _get_new_csrf_string()
+    cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
+    cookie += f"{settings.CSRF_COOKIE_NAME}={csrf}"
+    return cookie, csrf
