@@ -6,12 +6,14 @@ SQLite in ``var/``, email printed to the console, and the Redis that the command
 """
 
 import os
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import environ
 from celery.schedules import crontab
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 from microchip_site.secret_key import local_secret_key
 
@@ -180,11 +182,43 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 # Links in emails use the scheme of the public address.
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme or "https"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
-# Failed log-ins are counted in the shared cache, per address and per account.
+
+# Rate limits, counted in the shared cache (Redis with REDIS_URL; per process without it). A bad
+# value stops the start here rather than failing every request that would be counted.
+_GAME_RATE = r"\d+/\d*[smhd]"  # django-ratelimit: 240/m, 20/h, 10/5m
+_ACCOUNT_RATE = r"\d+/(\d+(\.\d+)?)?[smhd](/(ip|user|key))?"  # allauth: 20/h/ip, 5/5m/key
+
+
+def _rate_limit(name: str, default: str, one_rate: str) -> str:
+    value = env.str(name, default=default).replace(" ", "")
+    if not re.fullmatch(f"{one_rate}(,{one_rate})*", value):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a rate limit like {default!r}")
+    return value
+
+
+# Sign-up, log in and password reset are counted per address by allauth (they answer 429 with
+# templates/429.html). Each sign-up, reset and confirmation sends an email, so those are also what
+# keeps the site from mailing strangers in bulk. Other allauth limits keep allauth's defaults.
 ACCOUNT_RATE_LIMITS = {
-    "login_failed": env.str("LOGIN_FAILED_RATE_LIMIT", default="10/m/ip,5/5m/key"),
-    "signup": "20/m/ip",
+    "signup": _rate_limit("SIGNUP_RATE_LIMIT", "20/h/ip,100/d/ip", _ACCOUNT_RATE),
+    "login": _rate_limit("LOGIN_RATE_LIMIT", "30/m/ip", _ACCOUNT_RATE),
+    "login_failed": _rate_limit("LOGIN_FAILED_RATE_LIMIT", "10/m/ip,5/5m/key", _ACCOUNT_RATE),
+    "reset_password": _rate_limit("PASSWORD_RESET_RATE_LIMIT", "20/m/ip,5/h/key", _ACCOUNT_RATE),
+    "confirm_email": _rate_limit("EMAIL_CONFIRMATION_RATE_LIMIT", "1/3m/key", _ACCOUNT_RATE),
 }
+# Behind N proxies of your own, the client's address is the Nth from the right in
+# X-Forwarded-For; with 0 (the default) the header is ignored and the peer's address counts.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+# Moves, new games and invitations are counted per signed-in player (never per address: many
+# players may share one), by django-ratelimit in games/rate_limits.py. Bots move through
+# games/actions.py, not these views, and are never counted. django_ratelimit is deliberately not
+# in INSTALLED_APPS: it only adds a system check, which rejects the per-process cache of a bare
+# `manage.py` and does not know Django's own RedisCache.
+ACTION_RATE_LIMIT = _rate_limit("ACTION_RATE_LIMIT", "240/m", _GAME_RATE)
+GAME_CREATE_RATE_LIMIT = _rate_limit("GAME_CREATE_RATE_LIMIT", "20/h", _GAME_RATE)
+INVITE_RATE_LIMIT = _rate_limit("INVITE_RATE_LIMIT", "60/h", _GAME_RATE)
+# If the cache cannot count (Redis down), let the request through: play goes on without Redis.
+RATELIMIT_FAIL_OPEN = True
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
