@@ -196,14 +196,20 @@ def start_game(*, game_id: int, user: User) -> Game:
 
 
 def play(
-    *, game_id: int, user: User, action: rules.Action | dict, seen_version: int | None
+    *,
+    game_id: int,
+    user: User,
+    action: rules.Action | dict,
+    seen_version: int | None,
+    answered_page: str = "",
 ) -> Played:
     """Apply a player's action to their own seat.
 
     `seen_version` is the version of the page the player acted on. A draft (or its
     confirmation or undo) is refused as stale when the pool or the turn changed after it; an
     arrangement or a finish, when the player's own board or tray changed after it (another tab).
-    Changes to other boards never make an action stale.
+    Changes to other boards never make an action stale. `answered_page` names the page that
+    gets the move in its answer, so its socket is not sent it again (games/changes.py).
     """
     try:
         action = rules.action_from_json(action)
@@ -217,7 +223,15 @@ def play(
             raise ActionRefused("You are not playing in this game.", code="not_a_player")
         _require_playing(game)
         _check_fresh(game, seat, action, seen_version)
-        events, change = _apply(game, seats, seat, action, actor=user, cause=Event.Cause.PLAYER)
+        events, change = _apply(
+            game,
+            seats,
+            seat,
+            action,
+            actor=user,
+            cause=Event.Cause.PLAYER,
+            answered_page=answered_page,
+        )
     return Played(game=game, seat=seat, events=events, seats=seats, change=change)
 
 
@@ -550,7 +564,9 @@ def _start(game: Game, seats: list[Seat]) -> None:
     )
 
 
-def _apply(game, seats, seat, action, *, actor, cause) -> tuple[list[Event], Change]:
+def _apply(
+    game, seats, seat, action, *, actor, cause, answered_page: str = ""
+) -> tuple[list[Event], Change]:
     """Apply a checked-in action to the locked game, write everything, schedule the rest."""
     before = load_state(game, seats)
     try:
@@ -617,6 +633,7 @@ def _apply(game, seats, seat, action, *, actor, cause) -> tuple[list[Event], Cha
         ended=after.phase == rules.ENDED,
         kind=action.type,
         players=tuple(s.user_id for s in seats),
+        answered_page=answered_page,
     )
     number = seat.number
     transaction.on_commit(

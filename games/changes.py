@@ -5,7 +5,13 @@ exactly, and handed to what draws it: the mover's answer (games/views.py) and th
 every other open page (games/live.py).
 """
 
+import re
 from dataclasses import dataclass
+
+# A page names itself with a random id (games/static/games/live.js) on its socket and on its
+# moves; the socket of the page that made a move skips that move's push, since the move's own
+# answer already brought the page there.
+PAGE_ID = re.compile(r"[A-Za-z0-9]{8,32}")
 
 # Event kinds that change neither whose turn it is nor anyone's list of waiting games.
 ARRANGING = frozenset({"place", "rotate", "move", "swap", "return", "clear"})
@@ -21,6 +27,7 @@ class Change:
     ended: bool  # the game is over: every page redraws the whole game with the results
     kind: str  # the event's kind, e.g. "place"
     players: tuple[int, ...] = ()  # the user ids of the seats, in seat order
+    answered_page: str = ""  # the page that made the move and got it in the answer
 
     @property
     def turn_may_have_passed(self) -> bool:
@@ -36,4 +43,12 @@ class Change:
             "seats": list(self.seats),
             "pool": self.pool,
             "ended": self.ended,
+            "answered": self.answered_page,
         }
+
+
+def page_id(value: object) -> str:
+    """Return `value` if it is a well-formed page id, else ""."""
+    if isinstance(value, str) and PAGE_ID.fullmatch(value):
+        return value
+    return ""

@@ -38,6 +38,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
 from . import live, presence
+from .changes import page_id
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +72,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.seats: tuple = ()
         self.online: set[int] = set()
         self.version: int | None = None  # the version this socket has brought the page to
+        self.page_id = ""  # games/changes.py: the page's own moves come in their answers
         self.started = False
         self.last_resync = 0.0
         self.tokens, self.tokens_at = float(BURST), time.monotonic()
@@ -112,6 +114,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             user_ids = [user_id for _, user_id, _ in self.seats]
             self.online = await database_sync_to_async(presence.watching)(self.game_id, user_ids)
             query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
+            self.page_id = page_id((query.get("page") or [None])[0])
             await self._catch_up(_version((query.get("v") or [None])[0]))
             if self.seats and self.started:
                 # The page's dots were drawn before this socket: send them as they are now.
@@ -177,6 +180,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return  # this page already shows it (a resync got there first)
         if event["ended"] or self.version is None or version > self.version + 1:
             return await self._resync()  # the end redraws everything; a gap means a lost push
+        if self.page_id and event.get("answered") == self.page_id:
+            self.version = version  # this page's own move: its answer drew it
+            return
         try:
             html = await database_sync_to_async(live.draw_change)(event, self.user)
         except Exception:

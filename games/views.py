@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from . import actions, selectors
+from .changes import page_id
 from .errors import ActionRefused, StaleVersion
 from .forms import ActionForm, CreateGameForm, InviteForm, LobbyFilterForm
 from .models import Game
@@ -94,6 +95,7 @@ def act(request, game_id):
             user=request.user,
             action=action,
             seen_version=form.cleaned_data["version"],
+            answered_page=page_id(request.headers.get("X-Page-Id")) if request.htmx else "",
         )
     except ActionRefused as refusal:
         return _refused(request, game_id, refusal)

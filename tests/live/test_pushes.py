@@ -188,3 +188,35 @@ async def test_the_end_of_the_game_redraws_every_page_with_the_results(start_gam
     assert resync["version"] in (game.version + 1, game.version + 2)
     assert 'id="game"' in resync["html"] and "Results" in resync["html"]
     await spectator.disconnect()
+
+
+async def test_the_page_that_made_a_move_gets_it_in_the_answer_and_its_other_tabs_by_push(
+    start_game,
+):
+    game, _, clients = await seated(start_game, 2)
+    mover, action = await sync_to_async(next_move)(game)
+    path = game_path(game, game.version)
+    moving_tab = await connect(f"{path}&page=movingtab01", clients[mover])
+    other_tab = await connect(f"{path}&page=othertab001", clients[mover])
+    for socket in (moving_tab, other_tab):
+        await messages(socket)
+
+    response = await sync_to_async(clients[mover].post)(
+        reverse("games:act", args=[game.pk]),
+        {**action.to_json(), "version": game.version},
+        HTTP_HX_REQUEST="true",
+        HTTP_X_PAGE_VERSION=str(game.version),
+        HTTP_X_PAGE_ID="movingtab01",
+    )
+
+    assert response.status_code == 200
+    assert response["X-Game-Version"] == str(game.version + 1)
+    assert (await next_of(other_tab, "push"))["version"] == game.version + 1
+    assert [m for m in await messages(moving_tab) if m["type"] == "push"] == []
+    # The tab is still counted at the new version: the next move (the confirmation, by the
+    # same player from the other tab) comes to it as an ordinary push, not as a gap.
+    await apost_move(clients[mover], game, rules.ConfirmDraft().to_json(), game.version + 1)
+    push = await next_of(moving_tab, "push")
+    assert push["version"] == game.version + 2
+    for socket in (moving_tab, other_tab):
+        await socket.disconnect()

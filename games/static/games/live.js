@@ -22,6 +22,13 @@
   var REFUSED = [4401, 4403, 4404, 4408]; // the server said no: do not knock again
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // closes the ws extension retries itself
 
+  // This page's name on its socket and on its moves: the socket skips the push of a move this
+  // page made, since the move's answer brings the page there (games/changes.py).
+  var pageId = Array.prototype.map
+    .call(window.crypto.getRandomValues(new Uint8Array(12)), function (byte) {
+      return ("0" + byte.toString(16)).slice(-2);
+    })
+    .join("");
   var socket = null; // the newest WebSocket
   var wrapper = null; // the ws extension's handle on it (send, reconnect)
   var refused = false;
@@ -41,8 +48,9 @@
   var createWebSocket = htmx.createWebSocket;
   htmx.createWebSocket = function (url) {
     var version = shownVersion();
+    url += (url.indexOf("?") < 0 ? "?" : "&") + "page=" + pageId;
     if (version !== null) {
-      url += (url.indexOf("?") < 0 ? "?" : "&") + "v=" + version;
+      url += "&v=" + version;
     }
     socket = createWebSocket(url);
     return socket;
@@ -157,6 +165,7 @@
     var version = shownVersion();
     if (version !== null) {
       event.detail.headers["X-Page-Version"] = String(version);
+      event.detail.headers["X-Page-Id"] = pageId;
     }
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
