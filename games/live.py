@@ -43,6 +43,7 @@ from django.utils import timezone
 from . import selectors
 from .changes import Change
 from .models import Game, Invitation, Seat
+from .state_store import read_game
 
 logger = logging.getLogger(__name__)
 
@@ -290,8 +291,8 @@ def _snapshot(game_id: int, version: int) -> selectors.GameView:
     """The game as nobody in particular sees it, at `version` or later."""
 
     def load():
-        game = Game.objects.select_related("created_by").get(pk=game_id)
-        return selectors.game_view(game, None)
+        game, seats = read_game(game_id)
+        return selectors.game_view(game, None, seats=seats)
 
     return _snapshots.get_or_make((game_id, version), load)
 

@@ -126,10 +126,19 @@ if REDIS_URL:
             "OPTIONS": {"pool_class": "microchip_site.redis_pool.SharedConnectionPool"},
         }
     }
+    # Sessions stay in the database (they outlive a Redis restart) and are read from Redis.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "microchip:asgi"},
+            "CONFIG": {
+                # Each consumer waits for its messages with a blocking pop of 5 s (channels_redis's
+                # brpop_timeout). redis-py 8 times out a read after 5 s by default, which killed
+                # the consumer of every idle page every 5 s (channels_redis issue 422); a longer
+                # read timeout still ends a connection that died without a word.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                "prefix": "microchip:asgi",
+            },
         }
     }
 else:
@@ -140,8 +149,17 @@ else:
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
+# A worker killed in the middle of a task (tests/faults): with acks_late a message is acknowledged
+# only after its task ran, so the task is not lost but delivered again, emails included (every
+# task is safe to run twice). A prefork child that dies gives its message back at once
+# (reject_on_worker_lost); a whole worker that dies leaves its messages unacknowledged in Redis,
+# delivered again after the visibility timeout. That must outlast the longest countdown a worker
+# holds (an email's retry, at most 30 min) and the longest task (the analysis, 3 min), or a
+# healthy worker's task would run twice: kombu's default hour, stated. Game work does not wait
+# that long: the sweep queues whatever is still due within a sweep or two.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50

@@ -18,6 +18,7 @@ import asyncio
 import random
 import re
 import time
+import uuid
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -43,6 +44,7 @@ class Player:
     socket: WebSocket | None = None
     seen: int = 0  # the newest version this player's socket received
     shown: int = 0  # the version this player's page shows (pushes and its own answers)
+    page: str = field(default_factory=lambda: uuid.uuid4().hex[:16])  # as live.js names it
     arrivals: dict = field(default_factory=dict)  # version -> when it first arrived
 
 
@@ -112,7 +114,7 @@ class Bench:
         for table in self.tables:
             for player in table.players:
                 player.http = HTTPConnection(self.host, self.port)
-                path = f"/ws/games/{table.game_id}/?v={table.version}"
+                path = f"/ws/games/{table.game_id}/?page={player.page}&v={table.version}"
                 headers = [("Cookie", player.cookie), ("Origin", self.origin)]
                 player.socket = await WebSocket.connect(self.host, self.port, path, headers)
                 player.seen = player.shown = table.version
@@ -199,24 +201,24 @@ class Bench:
         return "wait"
 
     async def _await_forced_take(self, table: Table) -> None:
-        """The server takes the last tile of the column (a task): wait for its push, then read
-        the game again, since this client does not know which tile went where."""
-        known = table.version
+        """The server takes the last tile of the column (a task): read the game again until it
+        has, since this client does not know which tile went where."""
         deadline = time.monotonic() + FORCED_TAKE_WAIT
-        while table.newest_seen <= known and time.monotonic() < deadline:
-            await table.wait_for_news(0.5)
-        if table.state.forced_action() is None or table.version != known:
-            return  # another player of the table already read it
-        if table.newest_seen <= known:
-            self.figures.error("forced take not done in time")
-        self.figures.forced_takes += 1
-        await self._reload(table)
+        await table.wait_for_news(0.2)
+        while True:
+            await self._reload(table)
+            if table.state.forced_action() is None:
+                self.figures.forced_takes += 1
+                return
+            if time.monotonic() > deadline:
+                self.figures.error("forced take not done in time")
+                return
+            await asyncio.sleep(0.2)
 
     async def _reload(self, table: Table) -> None:
         state, version = await asyncio.to_thread(self.reload_state, table.game_id)
-        if version >= table.version:
-            table.state, table.version = state, version
-            table.over = state.is_terminal()
+        table.state, table.version = state, max(table.version, version)
+        table.over = state.is_terminal()
         table.notify()
 
     async def _move(self, table: Table, player: Player, action: rules.Action) -> None:
@@ -226,6 +228,7 @@ class Bench:
             "X-CSRFToken": player.csrf,
             "HX-Request": "true",
             "X-Page-Version": str(player.shown),
+            "X-Page-Id": player.page,
             "Content-Type": "application/x-www-form-urlencoded",
         }
         started = time.monotonic()

@@ -18,6 +18,7 @@ import uuid
 from datetime import timedelta
 from urllib.parse import urlsplit
 
+import psutil
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
@@ -66,7 +67,9 @@ class Command(BaseCommand):
             reload_state=_reload_state,
         )
         self.stdout.write(f"Playing ({games * players} players, {games * players} websockets)...")
+        before = _cpu_seconds()
         figures = asyncio.run(bench.run())
+        self.own_cpu = _cpu_seconds() - before
         sampler.stop()
         self._report(figures, sampler, games, players, think)
 
@@ -124,6 +127,12 @@ class Command(BaseCommand):
         out("server processes:")
         for line in sampler.summary(seconds):
             out(f"  {line}")
+        out(f"  (the benchmark's own process: CPU {100 * self.own_cpu / seconds:.0f}%)")
+
+
+def _cpu_seconds() -> float:
+    times = psutil.Process().cpu_times()
+    return times.user + times.system
 
 
 def _reload_state(game_id: int):
