@@ -129,8 +129,9 @@ def join_game(*, game_id: int, user: User, invite_token: str | None = None) -> G
             raise ActionRefused("You already have a seat at this table.", code="already_seated")
         if len(seats) >= game.player_count:
             raise ActionRefused("This table is full.", code="table_full")
+        # As bytes: compare_digest refuses str with non-ASCII characters (a forged token may).
         has_link = invite_token is not None and secrets.compare_digest(
-            str(invite_token), game.invite_token
+            str(invite_token).encode(), game.invite_token.encode()
         )
         invited = (
             game.access == Game.Access.OPEN

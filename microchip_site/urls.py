@@ -4,7 +4,7 @@ from django.urls import include, path
 from games import views as game_views
 from games import views_history
 
-from . import views
+from . import converters, views  # noqa: F401 (converters registers <name:...>, <id:...>)
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,7 +12,7 @@ urlpatterns = [
     path("dashboard/", game_views.dashboard, name="dashboard"),
     path("games/", include("games.urls")),
     path("leaderboard/", views_history.leaderboard, name="leaderboard"),
-    path("players/<str:username>/games/", views_history.archive, name="archive"),
+    path("players/<name:username>/games/", views_history.archive, name="archive"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("admin/", admin.site.urls),

@@ -1,0 +1,355 @@
+"""Every HTTP endpoint against malformed, oversized and out-of-range input (hypothesis).
+
+Whatever arrives, the answer is a page or a clear refusal (a 4xx, or for the plain forms of the
+lobby a redirect back to the game with the reason), never a server error, and a request that
+is refused changes nothing: no game's version, pool, boards, trays, events or invitations, and
+no player's settings.
+"""
+
+from urllib.parse import quote
+
+import pytest
+from django.urls import reverse
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from accounts.models import User
+from games.forms import TIME_PER_MOVE
+from games.models import Game
+from games.rules.actions import ACTION_TYPES
+
+from .conftest import client_for, everything, state_of
+from .junk import NASTY, big_text, ints, plain_text, value
+
+pytestmark = pytest.mark.django_db
+
+# Modest example counts keep the package fast; every example sends several requests.
+FUZZ = settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+FEW = settings(FUZZ, max_examples=10)
+
+# What a page may answer to junk: the page itself (the junk ignored or shown back as a form
+# error), a redirect, or a clear refusal. (The rate limits are raised out of the way: no 429.)
+PAGE_ANSWERS = {200, 301, 302, 400, 403, 404, 405}
+REFUSALS = {400, 403, 404, 405, 409, 422}
+NAMES = {"ada", "brian", "chloe", "dmitri", "esme"}
+
+htmx_headers = st.one_of(
+    st.just({}),
+    st.fixed_dictionaries(
+        {"HTTP_HX_REQUEST": st.just("true")},
+        optional={
+            "HTTP_HX_TARGET": st.one_of(st.just("archive"), plain_text),
+            "HTTP_HX_CURRENT_URL": st.one_of(st.sampled_from(NASTY), plain_text),
+            "HTTP_HX_TRIGGER": plain_text,
+        },
+    ),
+)
+
+
+def get_endpoints(world) -> list[tuple[str, list[str]]]:
+    """Every page that answers GET, with the query parameters its view reads."""
+    games = world.games
+    return [
+        ("/", []),
+        (reverse("health"), []),
+        (reverse("dashboard"), []),
+        (reverse("games:lobby"), ["player_count", "rated"]),
+        (reverse("games:create"), []),
+        (reverse("games:join_by_link", args=[world.open_table.invite_token]), []),
+        (reverse("games:join_by_link", args=[world.invitation_table.invite_token]), []),
+        *[(reverse("games:game", args=[game.pk]), ["sel"]) for game in games],
+        *[(reverse("games:fragment", args=[game.pk]), ["sel"]) for game in games],
+        *[(reverse("games:replay", args=[game.pk]), ["step", "turn"]) for game in games],
+        (reverse("games:mine"), []),
+        (reverse("leaderboard"), ["page"]),
+        (reverse("archive", args=["ada"]), ["result", "players", "opponent", "page"]),
+        (reverse("accounts:profile", args=["ada"]), []),
+        (reverse("accounts:settings"), []),
+        (reverse("account_login"), ["next"]),
+    ]
+
+
+def assert_page_answer(response, what):
+    assert response.status_code < 500, what
+    assert response.status_code in PAGE_ANSWERS, (response.status_code, what)
+
+
+@FEW
+@given(data=st.data())
+def test_every_page_answers_junk_in_its_query_with_a_page_or_a_4xx_and_changes_nothing(
+    world_with_ended, data
+):
+    world = world_with_ended
+    endpoints = get_endpoints(world)
+    browsers = [client_for(), client_for(world.players[0]), client_for(world.players[4])]
+    before = everything()
+    browser = data.draw(st.sampled_from(browsers), label="browser")
+    junk = data.draw(st.dictionaries(st.sampled_from(["x", "sel", "page"]), value), label="extra")
+    for path, params in endpoints:
+        query = {**junk, **{name: data.draw(value, label=name) for name in params}}
+        headers = data.draw(htmx_headers, label="headers")
+        response = browser.get(path, query, **headers)
+        assert_page_answer(response, (path, query, headers))
+    assert everything() == before
+
+
+@FUZZ
+@given(junk=value)
+def test_junk_in_a_path_names_nothing(world_with_ended, junk):
+    """Tokens and usernames in the path: a 404 (or the 400 of a bad unsubscribe link)."""
+    browser = client_for(world_with_ended.players[4])
+    before = everything()
+    part = quote(junk, safe="")
+    if not part or junk.lower() in NAMES:
+        return
+    for path in [
+        f"/games/join/{part}/",
+        f"/players/{part}/",
+        f"/players/{part}/games/",
+        f"/unsubscribe/{part}/",
+    ]:
+        assert browser.get(path).status_code in {400, 404}, path
+        assert browser.post(path).status_code in {400, 404, 405}, path
+    assert browser.post(f"/unsubscribe/{part}/undo/").status_code in {400, 404}
+    assert everything() == before
+
+
+@FEW
+@given(number=st.integers(0, 2**200))
+def test_a_game_number_that_names_no_game_is_a_404_everywhere(world, number):
+    assume(number not in {game.pk for game in world.games})
+    browser = client_for(world.players[0])
+    before = everything()
+    for view in ("game", "fragment", "replay"):
+        assert (
+            browser.get(f"/games/{number}/{'' if view == 'game' else view + '/'}").status_code
+            == 404
+        )
+    response = browser.post(f"/games/{number}/act/", {"type": "clear", "version": 0})
+    assert response.status_code in {302, 404}  # a plain form goes back with the reason
+    response = browser.post(
+        f"/games/{number}/act/", {"type": "clear", "version": 0}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 404
+    for view in ("join", "leave", "start", "cancel", "invite"):
+        response = browser.post(f"/games/{number}/{view}/", {"username": "brian"}, follow=True)
+        assert response.status_code == 404, view
+    assert everything() == before
+
+
+# --- the move endpoint ---------------------------------------------------------------------
+
+ACTION_FIELDS = [
+    "tile_id",
+    "space",
+    "rotation",
+    "quarter_turns",
+    "from_space",
+    "to_space",
+    "space_a",
+    "space_b",
+]
+action_types = st.one_of(
+    st.sampled_from(list(ACTION_TYPES)),
+    st.sampled_from(["", "DRAFT", "draft ", "take_last", "seat", "delete", "__class__"]),
+    value,
+)
+form_values = st.one_of(ints.map(str), value)
+
+
+@FUZZ
+@given(data=st.data())
+def test_a_move_made_of_junk_is_refused_with_its_reason_and_changes_nothing(world, data):
+    game = world.playing
+    seated = [client_for(world.seat_user(game, number)) for number in (0, 1)]
+    outsider, anonymous = client_for(world.players[4]), client_for()
+    for _ in range(4):
+        state = state_of(game)
+        version = state["game"]["version"]
+        fields = {
+            "type": data.draw(action_types, label="type"),
+            "version": data.draw(
+                st.one_of(st.sampled_from([version, version - 1, version + 1]), ints), label="v"
+            ),
+        }
+        for name in data.draw(st.sets(st.sampled_from([*ACTION_FIELDS, "seat", "user"]))):
+            fields[name] = data.draw(form_values, label=name)
+        who = data.draw(st.sampled_from(["seat 0", "seat 1", "outsider", "anonymous"]))
+        browser = {"outsider": outsider, "anonymous": anonymous}.get(who) or seated[int(who[-1])]
+        headers = {"HTTP_HX_REQUEST": "true"}
+        page_version = data.draw(st.one_of(st.none(), st.just(str(version)), value), label="X-PV")
+        if page_version is not None:  # the version the page shows, sent by live.js
+            headers["HTTP_X_PAGE_VERSION"] = page_version
+        response = browser.post(reverse("games:act", args=[game.pk]), fields, **headers)
+        status = response.status_code
+        after = state_of(game)
+        if who == "anonymous":
+            assert status == 302 and "/accounts/login/" in response.url
+        elif who == "outsider":
+            assert status in {400, 403}, (status, fields)
+        else:
+            assert status in {200} | REFUSALS, (status, fields)
+        if status == 200:  # a legal move after all: exactly one event, the version moves on
+            assert after["game"]["version"] == version + 1
+            assert after["events"] == state["events"] + 1
+            continue
+        assert after == state, (who, fields, status)
+        if status in {400, 403, 409, 422}:
+            assert 'role="alert"' in response.content.decode(), (status, fields)
+
+
+@FUZZ
+@given(data=st.data())
+def test_a_plain_form_post_of_junk_to_the_move_endpoint_changes_nothing(world, data):
+    """Without htmx the endpoint answers with a redirect to the game (the reason in a
+    message); junk must still change nothing."""
+    game = world.playing
+    browser = client_for(world.seat_user(game, data.draw(st.sampled_from([0, 1]))))
+    state = state_of(game)
+    fields = {"type": data.draw(action_types), "version": data.draw(form_values)}
+    for name in data.draw(st.sets(st.sampled_from(ACTION_FIELDS))):
+        fields[name] = data.draw(st.one_of(st.sampled_from(NASTY), big_text))
+    response = browser.post(reverse("games:act", args=[game.pk]), fields)
+    assert response.status_code in {302} | REFUSALS
+    assert state_of(game) == state
+
+
+# --- the lobby's forms ---------------------------------------------------------------------
+
+
+def refused_lobby_requests(world):
+    """(who, view, game) triples that must all be refused, whatever else the form holds."""
+    ada, brian, chloe, _, esme = world.players
+    requests = []
+    for game in (world.playing, world.ended, world.cancelled):  # not waiting: all refused
+        for view in ("join", "leave", "start", "cancel", "invite"):
+            requests += [(user, view, game) for user in (ada, esme)]
+    requests += [
+        (esme, "join", world.invitation_table),  # neither invited nor holding the link
+        (chloe, "join", world.open_table),  # already seated
+        (esme, "leave", world.open_table),  # no seat
+        (chloe, "leave", world.open_table),  # the creator cancels instead
+        (chloe, "start", world.open_table),  # one player is too few
+        (esme, "start", world.invitation_table),  # not the creator
+        (brian, "cancel", world.invitation_table),  # not the creator
+        (esme, "invite", world.invitation_table),  # not seated
+    ]
+    return requests
+
+
+@FEW
+@given(data=st.data())
+def test_refused_lobby_requests_with_junk_go_back_with_the_reason_and_change_nothing(
+    world_with_ended, data
+):
+    world = world_with_ended
+    requests = refused_lobby_requests(world)
+    browsers = {user.pk: client_for(user) for user in world.players}
+    before = everything()
+    for _ in range(4):
+        user, view, game = data.draw(st.sampled_from(requests), label="request")
+        form = {
+            "token": data.draw(st.one_of(value, st.just(world.open_table.invite_token))),
+            "username": data.draw(value.filter(lambda name: name.strip().lower() not in NAMES)),
+        }
+        response = browsers[user.pk].post(
+            reverse(f"games:{view}", args=[game.pk]), form, follow=True
+        )
+        # Back to the game page with the reason; a table by invitation that the player may not
+        # see does not reveal itself there either (404).
+        assert response.redirect_chain[-1][0] == reverse("games:game", args=[game.pk])
+        if game == world.invitation_table and user.username in ("esme", "ada"):
+            assert response.status_code == 404
+        else:
+            assert response.status_code == 200, (view, game, form)
+            assert 'class="message error"' in response.content.decode(), (view, game, form)
+    assert everything() == before
+
+
+@FUZZ
+@given(data=st.data())
+def test_join_by_link_with_a_made_up_token_is_a_404(world, data):
+    token = data.draw(st.one_of(value, st.text(alphabet="abcdefABCDEF0123456789-_", min_size=24)))
+    tokens = {game.invite_token for game in world.games}
+    if token in tokens or not quote(token, safe=""):
+        return
+    browser = client_for(world.players[4])
+    before = everything()
+    path = f"/games/join/{quote(token, safe='')}/"
+    assert browser.get(path).status_code == 404
+    assert browser.post(path).status_code == 404
+    assert everything() == before
+
+
+# --- creating a game, the settings ---------------------------------------------------------
+
+create_fields = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": st.one_of(value, st.just("A fine name")),
+        "player_count": st.one_of(st.sampled_from(["2", "3", "5"]), value),
+        "time_per_move": st.one_of(st.sampled_from(sorted(TIME_PER_MOVE)), value),
+        "rated": st.one_of(st.just("on"), value),
+        "access": st.one_of(st.sampled_from(["open", "invitation"]), value),
+        "invitees": st.one_of(st.just("brian, chloe"), value),
+        "easy_bots": st.one_of(st.sampled_from(["0", "1"]), value),
+        "strong_bots": st.one_of(st.sampled_from(["0", "1"]), value),
+    },
+)
+
+
+@FUZZ
+@given(form=create_fields, headers=htmx_headers)
+def test_the_create_form_makes_only_games_within_the_rules_whatever_it_is_sent(
+    world, form, headers
+):
+    ada = world.players[0]
+    before = set(Game.objects.values_list("pk", flat=True))
+    response = client_for(ada).post(reverse("games:create"), form, **headers)
+    made = Game.objects.exclude(pk__in=before)
+    if response.status_code == 200:  # the form again, with its errors
+        assert not form or "errorlist" in response.content.decode()
+        assert not made.exists()
+        return
+    assert response.status_code == 302, response.status_code
+    [game] = made
+    assert response.url == reverse("games:game", args=[game.pk])
+    assert 2 <= game.player_count <= 5
+    assert len(game.name) <= 60 and "\x00" not in game.name
+    assert game.time_per_move in TIME_PER_MOVE.values()
+    assert game.access in Game.Access.values
+    assert game.seats.filter(user=ada).exists()
+    assert game.seats.count() <= game.player_count
+
+
+@FEW
+@given(
+    form=st.fixed_dictionaries(
+        {},
+        optional={
+            "time_zone": st.one_of(st.sampled_from(["Europe/Paris", "UTC"]), value),
+            "colour_blind": value,
+            "email_your_turn": value,
+            "email_daily_digest": value,
+        },
+    )
+)
+def test_the_settings_form_saves_only_valid_settings(world, form):
+    esme = world.players[4]
+    browser = client_for(esme)
+    before = User.objects.filter(pk=esme.pk).values().get()
+    response = browser.post(reverse("accounts:settings"), form)
+    after = User.objects.filter(pk=esme.pk).values().get()
+    if response.status_code == 200:  # the form again, with its errors
+        assert not form or "errorlist" in response.content.decode()
+        assert after == before
+    else:
+        assert response.status_code == 302
+        assert after["time_zone"] == form.get("time_zone")
+        assert {
+            k: v for k, v in after.items() if not k.startswith(("email_", "colour", "time_"))
+        } == {k: v for k, v in before.items() if not k.startswith(("email_", "colour", "time_"))}
