@@ -5,14 +5,18 @@
 `state_of` reads everything a refused request must leave alone.
 """
 
+import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from django.db import connections
 from django.test import Client
 
 from accounts.models import User
-from games import actions
+from games import actions, live
 from games.models import Event, Game, Invitation, Seat
 from tests.history.playing import play_recorded
 
@@ -20,10 +24,36 @@ from tests.history.playing import play_recorded
 def pytest_collection_modifyitems(config, items):
     """Run the asyncio socket tests first, as tests/live does (the browser tests' Playwright
     keeps an event loop running in the main thread once it has started)."""
-    sockets = [item for item in items if "tests/security/test_fuzz_socket" in item.nodeid]
+    sockets = [
+        item
+        for item in items
+        if "tests/security/" in item.nodeid and item.get_closest_marker("asyncio")
+    ]
     if sockets and len(sockets) < len(items):
         chosen = {id(item) for item in sockets}
         items[:] = sockets + [item for item in items if id(item) not in chosen]
+
+
+@pytest.fixture
+def live_layer(redis_url, settings):
+    """The real Redis channel layer, with a prefix of this test's own (as in tests/live)."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": f"test-sec-{uuid.uuid4().hex[:8]}"},
+        }
+    }
+    live._snapshots.clear()
+    live._fragments.clear()
+    live._paused_until = 0.0
+
+
+@pytest_asyncio.fixture
+async def closes_thread_connections():
+    """Close the connections the ORM opened in asgiref's worker thread, so the test database
+    can be flushed (as in tests/live)."""
+    yield
+    await sync_to_async(connections.close_all)()
 
 
 @pytest.fixture(autouse=True)

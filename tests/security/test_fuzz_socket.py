@@ -9,23 +9,23 @@ socket never changes a game, and after any junk it still answers a genuine sync.
 
 import json
 import re
-import uuid
 from urllib.parse import quote
 
 import pytest
-import pytest_asyncio
 from asgiref.sync import sync_to_async
-from django.db import connections
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from games import live
 from tests.live.conftest import closed_with, connect, game_path, login, messages, next_of
 
 from .conftest import state_of
 from .junk import BIG, NASTY, ints, plain_text
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.asyncio,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("live_layer", "closes_thread_connections"),
+]
 
 SOCKET_FUZZ = settings(
     max_examples=12,
@@ -35,25 +35,6 @@ SOCKET_FUZZ = settings(
 # Messages a page may receive; no other type, and never anything that names an error inside.
 KNOWN_TYPES = {"push", "resync", "synced", "presence", "user"}
 ASCII_NUMBER = re.compile("[0-9]+")  # a version some page may show
-
-
-@pytest.fixture(autouse=True)
-def redis_channel_layer(redis_url, settings):
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url], "prefix": f"test-sec-{uuid.uuid4().hex[:8]}"},
-        }
-    }
-    live._snapshots.clear()
-    live._fragments.clear()
-    live._paused_until = 0.0
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _close_thread_connections():
-    yield
-    await sync_to_async(connections.close_all)()
 
 
 # --- what a client may send ----------------------------------------------------------------
