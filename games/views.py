@@ -257,7 +257,8 @@ def _refused(request, game_id, refusal: ActionRefused):
     if not request.htmx:
         messages.error(request, refusal.message)
         return redirect("games:game", game.pk)
-    if game.is_waiting or not selectors.can_view(game, request.user):
+    started = game.status in (Game.Status.PLAYING, Game.Status.ENDED)
+    if not started or not selectors.can_view(game, request.user):
         return render(
             request, "games/partials/refusal.html", {"message": refusal.message}, status=403
         )

@@ -175,11 +175,6 @@ def test_a_plain_form_move_in_a_cancelled_game_goes_back_with_the_reason(world):
     assert state_of(game) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="games/views.py _refused draws a game view of a game that never started (KeyError: "
-    "'columns'): a 500. Its fix belongs to the rewrite of act/_refused, outside this package.",
-)
 def test_an_htmx_move_in_a_cancelled_game_is_refused_not_a_server_error(world):
     game = world.cancelled
     ada = client_for(world.players[0])
