@@ -175,3 +175,19 @@ def run_health(env, *args) -> subprocess.CompletedProcess:
 def parent_of(pid: int) -> int:
     status = (Path("/proc") / str(pid) / "status").read_text()
     return int(re.search(r"^PPid:\s+(\d+)", status, re.MULTILINE).group(1))
+
+
+def test_up_refuses_several_web_processes_on_an_ipv6_address(tmp_path):
+    # daphne adopts an inherited listening socket only for IPv4; one process may bind IPv6.
+    answer = subprocess.run(
+        [sys.executable, "manage.py", "up", "--host", "::1", "--web", "2"],
+        cwd=settings.BASE_DIR,
+        env=unconfigured_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert answer.returncode == 1
+    assert "--web above 1 needs an IPv4 --host" in answer.stderr
+    assert not (tmp_path / "microchip.sqlite3").exists()  # refused before anything started

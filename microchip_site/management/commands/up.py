@@ -29,26 +29,28 @@ def at_least_one(value: str) -> int:
     return number
 
 
+def is_ipv6(host: str) -> bool:
+    return ":" in host.strip("[]")
+
+
 def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket:
-    """Bind and listen on (host, port); the socket can be passed to child processes."""
-    address = host.strip("[]")
-    family = socket.AF_INET6 if ":" in address else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    """Bind and listen on (host, port) over IPv4; the socket can be passed to child processes."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((address, port))
-    sock.listen(backlog)
+    try:
+        sock.bind((host, port))
+        sock.listen(backlog)
+    except OSError:
+        sock.close()
+        raise
     sock.set_inheritable(True)
     return sock
 
 
 def daphne_command(sock: socket.socket) -> list[str]:
     """The daphne command line that serves the app on an inherited listening socket."""
-    fd = sock.fileno()
-    if sock.family == socket.AF_INET6:
-        where = ["-e", f"fd:fileno={fd}:domain=INET6"]  # --fd assumes IPv4
-    else:
-        where = ["--fd", str(fd)]
-    return [sys.executable, "-m", "daphne", *where, "microchip_site.asgi:application"]
+    return [sys.executable, "-m", "daphne", "--fd", str(sock.fileno()),
+            "microchip_site.asgi:application"]  # fmt: skip
 
 
 class Command(BaseCommand):
@@ -61,7 +63,7 @@ class Command(BaseCommand):
             "--web",
             type=at_least_one,
             default=1,
-            help="daphne processes sharing the one address (about one per CPU core).",
+            help="daphne processes sharing the one address (about one per CPU core; IPv4).",
         )
         parser.add_argument(
             "--workers", type=at_least_one, default=1, help="Celery worker processes."
@@ -71,6 +73,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, host, port, web, workers, demo, **options):
+        if web > 1 and is_ipv6(host):
+            raise CommandError("--web above 1 needs an IPv4 --host (e.g. 0.0.0.0)")
         settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
         call_command("migrate", interactive=False, verbosity=1)
         call_command("collectstatic", interactive=False, verbosity=0)
@@ -87,7 +91,10 @@ class Command(BaseCommand):
             child_env["REDIS_URL"] = redis_url
             self.stdout.write(f"Redis: {redis_url}")
             processes = self._start(child_env, host, port, web, workers)
-            url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
+            name = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+            if is_ipv6(name):
+                name = f"[{name.strip('[]')}]"
+            url = f"http://{name}:{port}/"
             self.stdout.write(self.style.SUCCESS(f"Microchip Online is running at {url}"))
             self.stdout.write(
                 f"{web} web process{'es' if web > 1 else ''} (daphne), "
@@ -101,11 +108,17 @@ class Command(BaseCommand):
     def _start(self, env, host, port, web, workers):
         python = sys.executable
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
-        try:
-            sock = listening_socket(host, port)
-        except OSError as error:
-            raise CommandError(f"Cannot listen on {host}:{port}: {error}") from None
-        commands = {f"web {n}": daphne_command(sock) for n in range(1, web + 1)}
+        sock = None
+        if is_ipv6(host):
+            # daphne's --fd adopts IPv4 sockets only: one process binds the address itself.
+            bind = ["-b", host.strip("[]"), "-p", str(port)]
+            commands = {"web 1": [python, "-m", "daphne", *bind, "microchip_site.asgi:application"]}
+        else:
+            try:
+                sock = listening_socket(host, port)
+            except OSError as error:
+                raise CommandError(f"Cannot listen on {host}:{port}: {error}") from None
+            commands = {f"web {n}": daphne_command(sock) for n in range(1, web + 1)}
         for n in range(1, workers + 1):
             commands[f"worker {n}"] = [
                 python, "-m", "celery", "-A", "microchip_site", "worker",
@@ -117,7 +130,7 @@ class Command(BaseCommand):
         try:
             for name, command in commands.items():
                 # Only the daphne processes get the listening socket.
-                fds = [sock.fileno()] if name.startswith("web") else []
+                fds = [sock.fileno()] if sock is not None and name.startswith("web") else []
                 processes[name] = subprocess.Popen(
                     command, env=env, cwd=settings.BASE_DIR, pass_fds=fds
                 )
@@ -125,7 +138,8 @@ class Command(BaseCommand):
             self._stop(processes)
             raise
         finally:
-            sock.close()  # the daphne processes hold it now; the port closes when they exit
+            if sock is not None:
+                sock.close()  # the daphne processes hold it; the port closes when they exit
         return processes
 
     def _watch(self, processes):
