@@ -197,6 +197,8 @@ AUTHENTICATION_BACKENDS = [
 # Accounts: django-allauth runs sign-up, email confirmation, log in, password change and reset.
 SITE_ID = 1
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
+# allauth's log-in form with a length limit on its "login" field (accounts/forms.py).
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_CONFIRM_EMAIL_ON_GET = True

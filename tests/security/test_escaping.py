@@ -191,6 +191,10 @@ def test_the_unsubscribe_page_shows_the_name_as_text(hostile):
     assert_escaped(page.content.decode(), USERNAMES[1], where="the unsubscribe page")
 
 
+async def seat_number(game, user) -> int:
+    return await sync_to_async(lambda: game.seats.get(user=user).number)()
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("live_layer", "closes_thread_connections")
@@ -211,6 +215,14 @@ async def test_websocket_pushes_and_notices_show_names_and_titles_as_text(player
     presence = await next_of(page, "presence")
     assert_escaped(presence["html"], USERNAMES[0], where="the online dots")
     await messages(own)
+
+    # A move: the push redraws the pool and the status (the title, whose turn it is).
+    game = await sync_to_async(Game.objects.get)(pk=game.pk)
+    mover = script if game.current_seat == await seat_number(game, script) else img
+    tile = game.pool["columns"][-1][0]
+    await sync_to_async(actions.draft_tile)(game_id=game.pk, user=mover, tile_id=tile)
+    push = await next_of(page, "push")
+    assert_escaped(push["html"], TITLES[0], where="the push of a move")
 
     await sync_to_async(actions.create_game)(  # invites ada: a notice on her open pages
         creator=script,

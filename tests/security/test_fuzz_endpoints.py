@@ -353,3 +353,37 @@ def test_the_settings_form_saves_only_valid_settings(world, form):
         assert {
             k: v for k, v in after.items() if not k.startswith(("email_", "colour", "time_"))
         } == {k: v for k, v in before.items() if not k.startswith(("email_", "colour", "time_"))}
+
+
+# --- the account forms (allauth) -----------------------------------------------------------
+
+
+@FEW
+@given(
+    login=value,
+    password=value,
+    email=st.one_of(value, st.just("new@example.com")),
+    username=value,
+)
+def test_the_account_forms_answer_junk_with_the_form_or_a_4xx(
+    players, login, password, email, username
+):
+    """Log-in, sign-up and password reset (allauth): the form again with its errors, or the
+    limit on attempts (429); never an account made of junk, nobody signed in."""
+    browser = client_for()
+    users = User.objects.count()
+    for path, form in [
+        (reverse("account_login"), {"login": login, "password": password}),
+        (reverse("account_login"), {"login": "ada", "password": password}),
+        (
+            reverse("account_signup"),
+            {"username": username, "email": email, "password1": password, "password2": password},
+        ),
+        (reverse("account_reset_password"), {"email": email}),
+    ]:
+        response = browser.post(path, form)
+        assert response.status_code in {200, 302, 400, 429}, (path, response.status_code)
+        if response.status_code == 302:  # only the reset's "sent" page, never a signed-in one
+            assert path == reverse("account_reset_password"), path
+    assert "_auth_user_id" not in browser.session
+    assert User.objects.count() == users
