@@ -387,3 +387,30 @@ def test_the_account_forms_answer_junk_with_the_form_or_a_4xx(
             assert path == reverse("account_reset_password"), path
     assert "_auth_user_id" not in browser.session
     assert User.objects.count() == users
+
+
+# --- methods no page uses ------------------------------------------------------------------
+
+
+def test_every_endpoint_answers_any_method_without_a_server_error_or_a_change(world_with_ended):
+    """OPTIONS, PUT, PATCH and DELETE to every endpoint, GET and HEAD to the POST-only ones."""
+    world = world_with_ended
+    game = world.playing
+    post_only = [
+        reverse(f"games:{view}", args=[game.pk])
+        for view in ("act", "join", "leave", "start", "cancel", "invite")
+    ] + [reverse("accounts:unsubscribe_undo", args=["not-a-token"])]
+    paths = [path for path, _ in get_endpoints(world)] + post_only
+    paths += [
+        reverse("accounts:unsubscribe", args=["not-a-token"]),
+        reverse("account_signup"),
+        reverse("account_reset_password"),
+    ]
+    browser = client_for(world.seat_user(game, 0))
+    before = everything()
+    for path in paths:
+        methods = ["options", "put", "patch", "delete"] + ["get", "head"] * (path in post_only)
+        for method in methods:
+            response = getattr(browser, method)(path, HTTP_HX_REQUEST="true")
+            assert response.status_code in PAGE_ANSWERS, (method, path, response.status_code)
+    assert everything() == before
