@@ -374,3 +374,31 @@ def test_a_started_game_cannot_be_joined_even_with_its_own_token_by_the_form(wor
     assert "This game has already started or is closed." in page.content.decode()
     assert state_of(game) == before
     assert Game.objects.get(pk=game.pk).seats.count() == 2
+
+
+# --- forged cross-site requests ------------------------------------------------------------
+
+
+def test_a_request_forged_by_another_site_changes_nothing(world):
+    """A form on another site posting with the player's cookies has no CSRF token: refused."""
+    game, table = world.playing, world.open_table
+    first = world.seat_user(game, 0)
+    tile, v = game.pool["columns"][-1][0], game.version
+    browser = client_for(first)
+    browser.handler.enforce_csrf_checks = True
+    before = everything()
+
+    for path, form in [
+        (reverse("games:act", args=[game.pk]), {"type": "draft", "tile_id": tile, "version": v}),
+        (reverse("games:join", args=[table.pk]), {}),
+        (reverse("games:create"), {"name": "x", "player_count": 2, "time_per_move": "1d"}),
+        (reverse("games:invite", args=[game.pk]), {"username": "esme"}),
+        (reverse("accounts:settings"), {"time_zone": "UTC"}),
+        (reverse("account_logout"), {}),
+    ]:
+        response = browser.post(
+            path, form, HTTP_HX_REQUEST="true", HTTP_ORIGIN="https://evil.example"
+        )
+        assert response.status_code == 403, path
+    assert everything() == before
+    assert browser.get(reverse("dashboard")).status_code == 200  # still signed in
