@@ -31,9 +31,10 @@ def redis_server_executable() -> str:
 
 
 @contextlib.contextmanager
-def private_redis() -> Iterator[str]:
-    """Run a throw-away Redis and yield its URL."""
-    port = free_port()
+def private_redis(port: int | None = None) -> Iterator[str]:
+    """Run a throw-away Redis and yield its URL: on a free loopback port, or on `port` (to start
+    a fresh one where another was, as after a Redis restart)."""
+    port = port or free_port()
     with tempfile.TemporaryDirectory(prefix="microchip-redis-") as workdir:
         process = subprocess.Popen(
             [

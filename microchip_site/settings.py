@@ -127,7 +127,7 @@ if REDIS_URL:
         }
     }
     # Sessions stay in the database (they outlive a Redis restart) and are read from Redis.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "microchip_site.sessions"  # cached_db that still reads without Redis
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -147,6 +147,8 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+# kombu's Redis transport, reconnecting after a Redis restart (microchip_site/redis_transport.py).
+CELERY_BROKER_TRANSPORT = "microchip_site.redis_transport:Transport" if REDIS_URL else None
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 # A worker killed in the middle of a task (tests/faults): with acks_late a message is acknowledged

@@ -1,0 +1,63 @@
+"""Fault injection in the fault tests' Celery workers (imported with `celery worker --include`).
+
+Every task writes to a journal (FAULTS_DIR/journal, one JSON object a line) when it starts and
+when its body has returned, so that a test knows what a worker was doing when it was killed.
+
+A test can also make the next run of a task stop and wait to be killed, by creating an empty file
+in FAULTS_DIR named ``hold-before-<task name>`` (the task has started, its body has not run) or
+``hold-after-<task name>`` (its body has run and committed, the message is not acknowledged yet:
+with acks_late the worker acknowledges after this point). One task claims the file, says
+``held-before`` / ``held-after`` in the journal, and waits at most HOLD_SECONDS.
+"""
+
+import json
+import os
+import time
+from pathlib import Path
+
+from celery.signals import task_postrun, task_prerun
+
+DIRECTORY = Path(os.environ.get("FAULTS_DIR", "."))
+WORKER = os.environ.get("FAULTS_WORKER", "")
+HOLD_SECONDS = 30.0
+
+
+def journal(event: str, task, task_id: str, args=()) -> None:
+    line = json.dumps(
+        {
+            "event": event,
+            "worker": WORKER,
+            "pid": os.getpid(),
+            "task": task.name,
+            "id": task_id,
+            "args": list(args or ()),
+        },
+        default=str,
+    )
+    with open(DIRECTORY / "journal", "a") as out:
+        out.write(line + "\n")
+
+
+def hold(when: str, task, task_id: str, args) -> None:
+    flag = DIRECTORY / f"hold-{when}-{task.name}"
+    claimed = DIRECTORY / f"held-{when}-{task.name}-{task_id}"
+    try:
+        os.rename(flag, claimed)  # atomic: one task claims it
+    except FileNotFoundError:
+        return
+    journal(f"held-{when}", task, task_id, args)
+    until = time.monotonic() + HOLD_SECONDS
+    while time.monotonic() < until and claimed.exists():
+        time.sleep(0.05)
+
+
+@task_prerun.connect
+def _started(task_id=None, task=None, args=None, **extra):
+    journal("started", task, task_id, args)
+    hold("before", task, task_id, args)
+
+
+@task_postrun.connect
+def _ran(task_id=None, task=None, args=None, **extra):
+    journal("ran", task, task_id, args)
+    hold("after", task, task_id, args)
