@@ -4,7 +4,7 @@ groups and presence in Redis.
 
 The processes are real (tests/scale/conftest.py): `python -m daphne` on two ports, the test
 database, one Redis and one SECRET_KEY. The socket and the HTTP requests are the small clients of
-games/management/commands/bench_live.py.
+games/loadtest/client.py.
 """
 
 import asyncio
@@ -18,7 +18,8 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 
 from games import rules
-from games.management.commands.bench_live import HTTPConnection, Player, WebSocket, _signed_in
+from games.loadtest.client import HTTPConnection, WebSocket
+from games.loadtest.sessions import sign_in
 from tests.games.playing import current_state
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,7 +63,7 @@ def test_a_move_through_one_process_is_pushed_at_once_to_a_socket_on_the_other(
     game = start_game(2)
     seats = {seat.number: seat.user for seat in game.seats.select_related("user")}
     mover, watcher = seats[game.current_seat], seats[1 - game.current_seat]
-    moving, watching = Player(0, *_signed_in(mover)), Player(0, *_signed_in(watcher))
+    moving, watching = sign_in(mover), sign_in(watcher)
     tile = current_state(game).draw_tiles()[0]
     version = game.version
 
@@ -81,13 +82,13 @@ def test_a_move_through_one_process_is_pushed_at_once_to_a_socket_on_the_other(
             http = HTTPConnection(urlsplit(second).hostname, urlsplit(second).port)
             headers = {"Cookie": moving.cookie, "X-CSRFToken": moving.csrf, "HX-Request": "true"}
             # Warm the second process up on the page, as the mover's browser would have.
-            status, _ = await http.request("GET", f"/games/{game.pk}/", b"", headers)
+            status, _, _ = await http.request("GET", f"/games/{game.pk}/", b"", headers)
             assert status == 200
 
             body = urlencode({**rules.Draft(tile).to_json(), "version": version}).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             sent = time.monotonic()
-            status, content = await http.request("POST", f"/games/{game.pk}/act/", body, headers)
+            status, _, content = await http.request("POST", f"/games/{game.pk}/act/", body, headers)
             answered = time.monotonic()
             http.close()
             assert status == 200, content[:500]

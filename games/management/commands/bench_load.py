@@ -19,16 +19,13 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 import psutil
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from django.core.management.base import BaseCommand, CommandError
-from django.middleware.csrf import _get_new_csrf_string
 
 from accounts.models import User
 from games import actions
 from games.loadtest.bench import Bench, Player, Table, percentile
 from games.loadtest.processes import Sampler
+from games.loadtest.sessions import sign_in
 from games.state_store import load_state, read_game
 
 
@@ -95,7 +92,7 @@ class Command(BaseCommand):
             game_id=game.pk,
             state=load_state(game, seats),
             version=game.version,
-            players=[Player(seat_of[user.pk], *_signed_in(user)) for user in users],
+            players=[_player(seat_of[user.pk], user) for user in users],
         )
 
     def _report(self, figures, sampler, games, players, think):
@@ -140,14 +137,6 @@ def _reload_state(game_id: int):
     return load_state(game, seats), game.version
 
 
-def _signed_in(user) -> tuple[str, str]:
-    """A session cookie for `user` and a CSRF secret, as a browser that logged in would hold."""
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    csrf = _get_new_csrf_string()
-    cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
-    cookie += f"{settings.CSRF_COOKIE_NAME}={csrf}"
-    return cookie, csrf
+def _player(seat: int, user) -> Player:
+    browser = sign_in(user)
+    return Player(seat, browser.cookie, browser.csrf)
