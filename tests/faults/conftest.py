@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connection
+from kombu import pools
 
 from games import actions, live, tasks
 from games.models import Game
@@ -176,20 +177,12 @@ class Process:
         return self.log_path.read_text(errors="replace")
 
     def kill(self) -> None:
-        """SIGKILL the whole process group: nothing gets to clean up."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.popen.pid, signal.SIGKILL)
-        self.popen.wait(timeout=10)
-
-    def stop(self) -> None:
-        if not self.alive():
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.popen.pid, signal.SIGTERM)
-        try:
+        """SIGKILL the whole process group: nothing gets to clean up. (Only while the leader has
+        not been waited for: after that its id may belong to someone else's process.)"""
+        if self.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, signal.SIGKILL)
             self.popen.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.kill()
 
 
 class Stack:
@@ -239,7 +232,9 @@ class Stack:
             timeout,
             f"{worker.name} starting",
         )
-        assert worker.alive(), f"{worker.name} exited:\n{worker.log()[-3000:]}"
+        assert worker.alive(), (
+            f"{worker.name} exited with {worker.popen.returncode}:\n{worker.log()[-3000:]}"
+        )
         return worker
 
     def daphne(self, port: int, timeout: float = 60.0) -> Process:
@@ -251,7 +246,9 @@ class Stack:
         server = self._start("daphne", command)
 
         def answers():
-            assert server.alive(), f"{server.name} exited:\n{server.log()[-3000:]}"
+            assert server.alive(), (
+                f"{server.name} exited with {server.popen.returncode}:\n{server.log()[-3000:]}"
+            )
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=2):
                     return True
@@ -262,10 +259,13 @@ class Stack:
         return server
 
     def journal(self) -> list[dict]:
+        """The workers' journal of tasks (tests/faults/hooks.py), without a last line that is
+        still being written."""
         path = self.directory / "journal"
         if not path.exists():
             return []
-        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        complete = path.read_text().rpartition("\n")[0]
+        return [json.loads(line) for line in complete.splitlines() if line.strip()]
 
     def hold(self, when: str, task: str) -> None:
         """Make the next run of `task` wait to be killed (tests/faults/hooks.py)."""
@@ -282,8 +282,9 @@ class Stack:
         path.unlink(missing_ok=True)
 
     def close(self):
+        """Kill every process still running (they and their Redis are thrown away)."""
         for process in self.processes:
-            process.stop()
+            process.kill()
 
 
 @pytest.fixture
@@ -299,14 +300,17 @@ def stack(transactional_db, fault_redis, tmp_path, settings):
     }
     live._paused_until = 0.0
     processes = Stack(fault_redis, tmp_path)
+    # kombu keeps its connection pools by broker URL for the whole process, and `sending_to`
+    # closes them on the way out: a test whose free port an earlier test's Redis had would get
+    # a closed pool. Start and end with none.
+    pools.reset()
     try:
         with sending_to(fault_redis.url):
             yield processes
     finally:
         processes.close()
-        for process in processes.processes:
-            if "Traceback" in process.log():
-                logger.warning("%s logged a traceback:\n%s", process.name, process.log()[-5000:])
+        pools.reset()
+        logger.info("the logs of the test's processes and the task journal: %s", tmp_path)
 
 
 # --- beat ----------------------------------------------------------------------------------------

@@ -34,8 +34,13 @@ def journal(event: str, task, task_id: str, args=()) -> None:
         },
         default=str,
     )
-    with open(DIRECTORY / "journal", "a") as out:
-        out.write(line + "\n")
+    # One write of one line to a file opened for appending: lines of several processes never
+    # mix (a reader may still see the last one half-written).
+    fd = os.open(DIRECTORY / "journal", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, (line + "\n").encode())
+    finally:
+        os.close(fd)
 
 
 def hold(when: str, task, task_id: str, args) -> None:

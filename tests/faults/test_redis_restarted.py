@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games import rules
 from games.models import Event, Game, Seat
+from games.state_store import load_state, read_game
 from microchip_site.services import free_port
 
 from .checks import check_accepted_moves, check_game, check_ratings
@@ -47,11 +48,14 @@ def test_play_goes_on_through_a_redis_restart(stack, fault_redis, table):
     movers = [Mover(browsers[seat], game.pk, seat) for seat in people]
 
     def a_persons_turn_begins():
-        current = Game.objects.get(pk=game.pk)
+        """A person's turn to draft has begun, and not with a forced take (the server's)."""
+        current, seats = read_game(game.pk)
+        state = load_state(current, seats)
         return (
-            current.phase == rules.DRAFTING
-            and current.current_seat in people
-            and current.pending_draft is None
+            state.phase == rules.DRAFTING
+            and state.current in people
+            and state.pending is None
+            and state.forced_action() is None
         )
 
     try:
@@ -106,6 +110,11 @@ def test_play_goes_on_through_a_redis_restart(stack, fault_redis, table):
                 ),
                 30,
                 "moves accepted, and a sweep failing, while Redis is down",
+                explain=lambda: (
+                    f"accepted: {[len(m.accepted('redis down')) for m in movers]}, "
+                    f"sweeps failed: {beat.failures}, worker: {worker.log()[-1500:]}\n"
+                    f"{describe(game.pk)}"
+                ),
             )
             wait_until(socket.closed.is_set, 15, "the socket closing without Redis")
             attempt = socket.connect()
@@ -198,8 +207,13 @@ def test_play_goes_on_through_a_redis_restart(stack, fault_redis, table):
     users_by_seat = {seat: user.pk for seat, user in users.items()}
     checked = check_accepted_moves(game.pk, answers, users_by_seat)
     check_ratings(users_by_seat.values())
-    # The email task that was running when Redis went away finished on the new connection's
-    # watch (its acknowledgement could not be sent): the worker lived on.
+    # The email task that was running when Redis went away finished after the restart (its
+    # acknowledgement, due on the lost connection, could not be sent), and the worker lived on.
+    wait_until(
+        lambda: any(e["id"] == running["id"] and e["event"] == "ran" for e in stack.journal()),
+        10,
+        "the email task held through the restart finishing",
+    )
     assert "Unrecoverable error" not in worker.log() and worker.alive()
     accepted_down = [a for a in during_outage if a.status == 200]
     assert len(accepted_down) >= 2
