@@ -79,6 +79,7 @@ class WebSocket:
 
     def __init__(self, reader, writer):
         self.reader, self.writer = reader, writer
+        self.close_code: int | None = None  # None: no close frame (yet), or dropped (1006)
 
     @classmethod
     async def connect(cls, host, port, path, headers):
@@ -115,7 +116,8 @@ class WebSocket:
             except (asyncio.IncompleteReadError, OSError):
                 return None
             opcode = head[0] & 0x0F
-            if opcode == 0x8:
+            if opcode == 0x8:  # close: keep the server's code (e.g. 4404, or 1012 when restarting)
+                self.close_code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
                 return None
             if opcode == 0x9:
                 self._send_frame(0xA, payload)

@@ -32,7 +32,9 @@ class Sampler:
         self.interval = interval
         self.processes: dict[int, tuple[str, psutil.Process]] = {}
         mine = os.getpid()
-        candidates = [psutil.Process(pid) for pid in pids] if pids else psutil.process_iter()
+        candidates = psutil.process_iter()
+        if pids:
+            candidates = [psutil.Process(pid) for pid in pids if psutil.pid_exists(pid)]
         for process in candidates:
             if process.pid == mine:
                 continue

@@ -7,7 +7,7 @@ request that gets no answer (the server was killed) is recorded as such, and the
 again. The server's own moves (the forced take of a column's last tile) are left to the server.
 
 `LiveSocket` is the page's socket, on an event loop in a thread of its own (the client of
-games/management/commands/bench_live.py): it applies pushes that follow the version it shows,
+games/loadtest/client.py): it applies pushes that follow the version it shows,
 asks for a sync when one is missing, and takes resyncs, as games/static/games/live.js does.
 """
 
@@ -15,7 +15,6 @@ import asyncio
 import http.client
 import json
 import re
-import struct
 import threading
 import time
 from dataclasses import dataclass, field
@@ -24,7 +23,8 @@ from urllib.parse import urlencode
 from django.db import connection
 
 from games import rules
-from games.management.commands.bench_live import Player, WebSocket, _signed_in
+from games.loadtest.client import WebSocket
+from games.loadtest.sessions import sign_in
 from games.models import Game
 from games.rules.sim import best_placement, choose_draft
 from games.state_store import load_state, read_game
@@ -74,7 +74,7 @@ class Browser:
     """One signed-in player's HTTP side."""
 
     def __init__(self, user, port: int):
-        self.player = Player(0, *_signed_in(user))
+        self.player = sign_in(user)
         self.port = port
         self.conn: http.client.HTTPConnection | None = None
 
@@ -194,38 +194,6 @@ class Mover:
             raise AssertionError(f"{status} for {action} at {seen}: {content[-800:]!r}")
 
 
-class _WebSocket(WebSocket):
-    """bench_live's client, keeping the code of the close frame it receives."""
-
-    close_code: int | None = None
-
-    async def receive(self) -> str | None:
-        message = b""
-        while True:
-            try:
-                head = await self.reader.readexactly(2)
-                length = head[1] & 0x7F
-                if length == 126:
-                    (length,) = struct.unpack("!H", await self.reader.readexactly(2))
-                elif length == 127:
-                    (length,) = struct.unpack("!Q", await self.reader.readexactly(8))
-                payload = await self.reader.readexactly(length)
-            except (asyncio.IncompleteReadError, OSError):
-                return None  # the connection dropped without a close frame (code 1006)
-            opcode = head[0] & 0x0F
-            if opcode == 0x8:
-                self.close_code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
-                return None
-            if opcode == 0x9:
-                self._send_frame(0xA, payload)
-                continue
-            if opcode == 0xA:
-                continue
-            message += payload
-            if head[0] & 0x80:
-                return message.decode()
-
-
 class LiveSocket:
     """The page's websocket for one player, on an event loop in a thread of its own."""
 
@@ -254,7 +222,7 @@ class LiveSocket:
         port = self.browser.port
         path = f"/ws/games/{self.game_id}/?v={self.shown}"
         headers = [("Cookie", self.browser.player.cookie), ("Origin", f"http://127.0.0.1:{port}")]
-        self._socket = await _WebSocket.connect("127.0.0.1", port, path, headers)
+        self._socket = await WebSocket.connect("127.0.0.1", port, path, headers)
         self.connections += 1
         self.closed.clear()
         self._listeners.append(asyncio.ensure_future(self._listen(self._socket, self.connections)))
