@@ -107,3 +107,25 @@ def database_url() -> str:
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
     at = "@" if user else ""
     return f"postgres://{user}{password}{at}{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def server_environment(*, redis_url: str, workdir, site_url: str = "", **extra) -> dict:
+    """The environment of a daphne or a worker started on the test database and `redis_url`:
+    the test run's secret key, production settings (DEBUG off), plain http on the loopback."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": redis_url,
+        "SECRET_KEY": settings.SECRET_KEY,
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        # Plain http on the loopback: a browser must keep the cookies.
+        "SESSION_COOKIE_SECURE": "false",
+        "CSRF_COOKIE_SECURE": "false",
+        "MICROCHIP_VAR_DIR": str(workdir),
+        "PYTHONUNBUFFERED": "1",
+        **extra,
+    }
+    if site_url:
+        env["SITE_URL"] = site_url
+    return env

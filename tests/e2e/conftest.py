@@ -19,7 +19,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 
 from microchip_site.services import free_port
-from tests.conftest import database_url, new_player
+from tests.conftest import new_player, server_environment
 
 # Playwright's sync API runs an event loop in the test's thread; the ORM calls beside it are
 # ordinary blocking calls made on purpose.
@@ -64,20 +64,9 @@ def server(django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
     """Run daphne and a Celery worker on the test database until the session ends."""
     workdir = tmp_path_factory.mktemp("e2e-server")
     port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": redis_url,
-        "SECRET_KEY": settings.SECRET_KEY,
-        "DEBUG": "false",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SITE_URL": f"http://127.0.0.1:{port}",
-        # Plain http on the loopback: the browser must keep the cookies.
-        "SESSION_COOKIE_SECURE": "false",
-        "CSRF_COOKIE_SECURE": "false",
-        "MICROCHIP_VAR_DIR": str(workdir),
-        "PYTHONUNBUFFERED": "1",
-    }
+    env = server_environment(
+        redis_url=redis_url, workdir=workdir, site_url=f"http://127.0.0.1:{port}"
+    )
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
         cwd=settings.BASE_DIR,

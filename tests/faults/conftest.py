@@ -32,10 +32,12 @@ from django.db import connection
 from kombu import pools
 
 from games import actions, live, tasks
-from games.models import Game
+from games.models import Game, Seat
 from microchip_site.services import free_port, private_redis
-from tests.conftest import database_url
+from tests.conftest import server_environment
 from tests.tasks.conftest import sending_to
+
+from .clients import while_playing
 
 logger = logging.getLogger(__name__)
 
@@ -193,22 +195,14 @@ class Stack:
         self.directory = directory
         self.processes: list[Process] = []
         self.count = 0
-        self.env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "tests.faults.settings",
-            "DATABASE_URL": database_url(),
-            "REDIS_URL": redis.url,
-            "SECRET_KEY": settings.SECRET_KEY,
-            "DEBUG": "false",
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "SESSION_COOKIE_SECURE": "false",
-            "CSRF_COOKIE_SECURE": "false",
-            "MICROCHIP_VAR_DIR": str(directory),
-            "FAULTS_DIR": str(directory),
-            "ACTION_RATE_LIMIT": ACTION_RATE_LIMIT,
-            "EMAIL_URL": "memorymail://",  # the emails are not what these tests look at
-            "PYTHONUNBUFFERED": "1",
-        }
+        self.env = server_environment(
+            redis_url=redis.url,
+            workdir=directory,
+            DJANGO_SETTINGS_MODULE="tests.faults.settings",
+            FAULTS_DIR=str(directory),
+            ACTION_RATE_LIMIT=ACTION_RATE_LIMIT,
+            EMAIL_URL="memorymail://",  # the emails are not what these tests look at
+        )
 
     def _start(self, kind: str, command: list[str]) -> Process:
         self.count += 1
@@ -372,3 +366,29 @@ def table(make_player):
         return game, users
 
     return start
+
+
+def play_on_to_the_end(game, movers, socket, connection: int, *, after: int) -> None:
+    """Let the players move on after a fault: the page's `connection` gets a push past version
+    `after`, and the game ends and is analysed; then the players stop."""
+    wait_until(
+        while_playing(
+            movers, lambda: [m for m in socket.received(connection) if m["version"] > after]
+        ),
+        20,
+        "a push after the reconnection",
+    )
+    wait_until(
+        while_playing(
+            movers,
+            lambda: (
+                Game.objects.filter(pk=game.pk, status=Game.Status.ENDED).exists()
+                and not Seat.objects.filter(game=game, best_score=None).exists()
+            ),
+        ),
+        60,
+        "the game ending and being analysed",
+        explain=lambda: describe(game.pk),
+    )
+    for mover in movers:
+        mover.join(10)

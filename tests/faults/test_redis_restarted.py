@@ -18,13 +18,13 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import rules
-from games.models import Event, Game, Seat
+from games.models import Event, Game
 from games.state_store import load_state, read_game
 from microchip_site.services import free_port
 
 from .checks import check_accepted_moves, check_game, check_ratings
 from .clients import Browser, LiveSocket, Mover, while_playing
-from .conftest import Beat, describe, wait_until
+from .conftest import Beat, describe, play_on_to_the_end, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -171,30 +171,8 @@ def test_play_goes_on_through_a_redis_restart(stack, fault_redis, table):
             assert before <= first["version"] <= version(game.pk)
             for mover in movers:
                 mover.resume()
-            # ... and gets the pushes again.
-            wait_until(
-                while_playing(
-                    movers,
-                    lambda: [m for m in socket.received(number) if m["version"] > first["version"]],
-                ),
-                20,
-                "a push after the reconnection",
-            )
-
-            wait_until(
-                while_playing(
-                    movers,
-                    lambda: (
-                        Game.objects.filter(pk=game.pk, status=Game.Status.ENDED).exists()
-                        and not Seat.objects.filter(game=game, best_score=None).exists()
-                    ),
-                ),
-                60,
-                "the game ending and being analysed",
-                explain=lambda: describe(game.pk),
-            )
-            for mover in movers:
-                mover.join(10)
+            # ... and gets the pushes again; the game goes on to its end.
+            play_on_to_the_end(game, movers, socket, number, after=first["version"])
         final = version(game.pk)
         wait_until(lambda: socket.shown == final, 10, "the page showing the final version")
     finally:

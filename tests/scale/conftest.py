@@ -1,7 +1,6 @@
 """Fixtures for the scale-out tests: bots and a real Celery worker (shared with their packages),
 and several daphne processes serving the test database, as production runs them."""
 
-import os
 import subprocess
 import sys
 import time
@@ -12,7 +11,7 @@ from django.conf import settings
 
 from microchip_site.services import free_port
 from tests.bots.conftest import bot  # noqa: F401 (fixture)
-from tests.conftest import database_url
+from tests.conftest import server_environment
 from tests.tasks.conftest import celery_worker_process, with_database  # noqa: F401 (fixture)
 
 # The daphne processes here use this database number of the run's Redis (channel layer, cache),
@@ -35,19 +34,11 @@ def two_servers(django_db_setup, django_db_blocker, redis_url, tmp_path_factory)
     """Two daphne processes on two ports: the same test database, Redis and SECRET_KEY."""
     workdir = tmp_path_factory.mktemp("scale-servers")
     ports = [free_port(), free_port()]
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": with_database(redis_url, SERVERS_REDIS_DB),
-        "SECRET_KEY": settings.SECRET_KEY,
-        "DEBUG": "false",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SITE_URL": f"http://127.0.0.1:{ports[0]}",
-        "SESSION_COOKIE_SECURE": "false",
-        "CSRF_COOKIE_SECURE": "false",
-        "MICROCHIP_VAR_DIR": str(workdir),
-        "PYTHONUNBUFFERED": "1",
-    }
+    env = server_environment(
+        redis_url=with_database(redis_url, SERVERS_REDIS_DB),
+        workdir=workdir,
+        site_url=f"http://127.0.0.1:{ports[0]}",
+    )
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
         cwd=settings.BASE_DIR,
