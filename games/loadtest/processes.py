@@ -30,56 +30,70 @@ class Sampler:
 
     def __init__(self, pids: list[int] | None = None, interval: float = 0.5):
         self.interval = interval
+        self.pids = pids
         self.processes: dict[int, tuple[str, psutil.Process]] = {}
-        mine = os.getpid()
-        candidates = psutil.process_iter()
-        if pids:
-            candidates = [psutil.Process(pid) for pid in pids if psutil.pid_exists(pid)]
-        for process in candidates:
-            if process.pid == mine:
-                continue
-            kind = kind_of(process)
-            if kind is not None:
-                self.processes[process.pid] = (kind, process)
         self.peak_rss: dict[int, int] = defaultdict(int)
         self.peak_total: dict[str, int] = defaultdict(int)
-        self.cpu_start = self._cpu()
-        self.cpu_end: dict[int, float] = {}
+        self.cpu_start: dict[int, float] = {}
+        self.cpu_last: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def start(self) -> "Sampler":
-        self.cpu_start = self._cpu()
+        self._discover(started=True)
         self._thread.start()
         return self
 
     def stop(self) -> None:
         self._stop.set()
         self._thread.join()
-        self.cpu_end = self._cpu()
+        self._sample()
 
-    def _cpu(self) -> dict[int, float]:
-        times = {}
-        for pid, (_, process) in self.processes.items():
-            try:
-                cpu = process.cpu_times()
-            except psutil.Error:
+    def _discover(self, started: bool = False) -> None:
+        """Watch the server's processes: those named, or (by default) every one of a known
+        kind, including those that start during the run (a database connection's backend)."""
+        if self.pids:
+            if not started:
+                return
+            candidates = [psutil.Process(pid) for pid in self.pids if psutil.pid_exists(pid)]
+        else:
+            candidates = psutil.process_iter()
+        for process in candidates:
+            if process.pid == os.getpid() or process.pid in self.processes:
                 continue
-            times[pid] = cpu.user + cpu.system
-        return times
+            kind = kind_of(process)
+            if kind is None:
+                continue
+            self.processes[process.pid] = (kind, process)
+            # A process that was there at the start counts from then; a later one from birth.
+            self.cpu_start[process.pid] = self._cpu_of(process) if started else 0.0
+
+    @staticmethod
+    def _cpu_of(process: psutil.Process) -> float:
+        try:
+            cpu = process.cpu_times()
+        except psutil.Error:
+            return 0.0
+        return cpu.user + cpu.system
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
-            totals: dict[str, int] = defaultdict(int)
-            for pid, (kind, process) in self.processes.items():
-                try:
-                    rss = process.memory_info().rss
-                except psutil.Error:
-                    continue
-                self.peak_rss[pid] = max(self.peak_rss[pid], rss)
-                totals[kind] += rss
-            for kind, total in totals.items():
-                self.peak_total[kind] = max(self.peak_total[kind], total)
+            self._discover()
+            self._sample()
+
+    def _sample(self) -> None:
+        totals: dict[str, int] = defaultdict(int)
+        for pid, (kind, process) in self.processes.items():
+            try:
+                rss = process.memory_info().rss
+                cpu = process.cpu_times()
+            except psutil.Error:
+                continue  # gone: its last sample stands
+            self.cpu_last[pid] = cpu.user + cpu.system
+            self.peak_rss[pid] = max(self.peak_rss[pid], rss)
+            totals[kind] += rss
+        for kind, total in totals.items():
+            self.peak_total[kind] = max(self.peak_total[kind], total)
 
     def summary(self, seconds: float) -> list[str]:
         """One line per kind: processes, peak memory (largest one and all together), CPU."""
@@ -89,7 +103,7 @@ class Sampler:
         lines = []
         for kind, pids in sorted(by_kind.items()):
             largest = max(self.peak_rss[pid] for pid in pids) / 2**20
-            cpu = sum(self.cpu_end.get(pid, 0) - self.cpu_start.get(pid, 0) for pid in pids)
+            cpu = sum(self.cpu_last.get(pid, 0) - self.cpu_start.get(pid, 0) for pid in pids)
             lines.append(
                 f"{kind:<22} {len(pids):>2} process(es)  peak memory {largest:6.0f} MiB "
                 f"(largest), {self.peak_total[kind] / 2**20:6.0f} MiB (together)  "
