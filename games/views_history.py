@@ -68,7 +68,9 @@ def archive(request, username):
 
 @login_required
 def my_games(request):
-    return redirect("archive", request.user.username)
+    url = reverse("archive", args=[request.user.username])
+    query = request.GET.urlencode()  # the archive's filters and page, kept
+    return redirect(f"{url}?{query}" if query else url)
 
 
 @require_GET

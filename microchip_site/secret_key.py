@@ -15,9 +15,16 @@ def local_secret_key(path: Path) -> str:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
     key = secrets.token_urlsafe(50)
+    # Written whole under another name, then linked into place (which fails if the file exists):
+    # a process starting at the same moment reads either no file or the whole key, never a
+    # half-written one.
+    draft = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     try:
-        with open(path, "x", opener=_owner_only) as file:
+        with open(draft, "x", opener=_owner_only) as file:
             file.write(key + "\n")
+        os.link(draft, path)
     except FileExistsError:  # Another process made it first: use theirs.
         return path.read_text().strip()
+    finally:
+        draft.unlink(missing_ok=True)
     return key

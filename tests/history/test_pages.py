@@ -117,6 +117,9 @@ def test_my_games_leads_to_my_own_archive(players, history_of_ada):
     response = client.get(reverse("games:mine"), follow=True)
     assert response.context["is_me"] and "Your games" in response.content.decode()
 
+    filtered = client.get(reverse("games:mine"), {"result": "won", "page": "1"})
+    assert filtered.url == archive_url(players[0], result="won", page="1")
+
 
 def test_the_profile_shows_rating_chart_and_statistics(players, history_of_ada):
     ada = players[0]
