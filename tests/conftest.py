@@ -1,4 +1,6 @@
 import os
+import subprocess
+import sys
 from datetime import timedelta
 
 import pytest
@@ -129,3 +131,21 @@ def server_environment(*, redis_url: str, workdir, site_url: str = "", **extra) 
     if site_url:
         env["SITE_URL"] = site_url
     return env
+
+
+def settings_in_a_new_process(probe: str, workdir, **environment):
+    """Run `probe` (Python that sets Django up and prints what it reads) in a new process whose
+    environment holds only `environment`: the settings as a fresh start would make them."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "DJANGO_SETTINGS_MODULE": "microchip_site.settings",
+        "MICROCHIP_VAR_DIR": str(workdir),
+        **environment,
+    }
+    return subprocess.run(
+        [sys.executable, "-c", probe],
+        env=env,
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+    )

@@ -4,8 +4,6 @@ These tests use the production limit itself: 20 an hour (and 100 a day) from one
 """
 
 import json
-import subprocess
-import sys
 from datetime import UTC, datetime
 
 import pytest
@@ -15,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from tests.conftest import settings_in_a_new_process
 
 pytestmark = pytest.mark.django_db
 
@@ -122,19 +121,7 @@ print(json.dumps([settings.ACCOUNT_RATE_LIMITS, settings.ALLAUTH_TRUSTED_PROXY_C
 
 
 def read_account_limits(tmp_path, **environment):
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "DJANGO_SETTINGS_MODULE": "microchip_site.settings",
-        "MICROCHIP_VAR_DIR": str(tmp_path),
-        **environment,
-    }
-    return subprocess.run(
-        [sys.executable, "-c", PROBE],
-        env=env,
-        cwd=django_settings.BASE_DIR,
-        capture_output=True,
-        text=True,
-    )
+    return settings_in_a_new_process(PROBE, tmp_path, **environment)
 
 
 def test_the_account_limits_come_from_the_environment(tmp_path):

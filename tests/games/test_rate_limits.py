@@ -5,8 +5,6 @@ here lowers one limit for itself, to reach it in a few requests.
 """
 
 import json
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -18,6 +16,7 @@ from django.urls import reverse
 from games import actions, rules
 from games.models import Game, Invitation
 from microchip_site.services import free_port
+from tests.conftest import settings_in_a_new_process
 
 from .playing import current_state
 
@@ -312,19 +311,7 @@ print(json.dumps([settings.ACTION_RATE_LIMIT, settings.GAME_CREATE_RATE_LIMIT,
 
 
 def read_limits(tmp_path, **environment):
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "DJANGO_SETTINGS_MODULE": "microchip_site.settings",
-        "MICROCHIP_VAR_DIR": str(tmp_path),
-        **environment,
-    }
-    return subprocess.run(
-        [sys.executable, "-c", PROBE],
-        env=env,
-        cwd=django_settings.BASE_DIR,
-        capture_output=True,
-        text=True,
-    )
+    return settings_in_a_new_process(PROBE, tmp_path, **environment)
 
 
 def test_the_limits_come_from_the_environment_and_a_bad_one_stops_the_start(tmp_path):

@@ -1,8 +1,6 @@
 import json
-import subprocess
-import sys
 
-from django.conf import settings
+from tests.conftest import settings_in_a_new_process
 
 PROBE = """
 import json, django
@@ -31,20 +29,8 @@ print(json.dumps({
 
 
 def read_settings(tmp_path, **environment):
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "DJANGO_SETTINGS_MODULE": "microchip_site.settings",
-        "MICROCHIP_VAR_DIR": str(tmp_path),
-        **environment,
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        env=env,
-        cwd=settings.BASE_DIR,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    result = settings_in_a_new_process(PROBE, tmp_path, **environment)
+    assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
 
