@@ -237,7 +237,7 @@ def _page_is_one_behind(request, played) -> bool:
 
 def _changed_parts(request, view, played):
     """Answer a move with only what it changed (its status, the pool if it changed, the boards
-    it touched), out of band: a board is a few kilobytes, the whole game a hundred."""
+    it touched), each swapped by its id: a placement redraws one board instead of the game."""
     change = played.change
     numbers = set(change.seats) | {played.seat.number}
     context = {
