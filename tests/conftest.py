@@ -1,15 +1,19 @@
 import os
 import subprocess
 import sys
+import uuid
 from datetime import timedelta
 
 import pytest
+import pytest_asyncio
 from allauth.account.models import EmailAddress
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connections
 from django.test.signals import setting_changed
 
 from accounts.models import User
-from games import actions
+from games import actions, live
 from microchip_site.services import private_redis
 
 
@@ -98,6 +102,30 @@ def redis_url():
         return
     with private_redis() as url:
         yield url
+
+
+@pytest.fixture
+def live_layer(redis_url, settings):
+    """The real Redis channel layer, with a prefix of this test's own (so no message or group
+    outlives the test), and the live layer's drawings and pause forgotten."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
+        }
+    }
+    live._snapshots.clear()
+    live._fragments.clear()
+    live._paused_until = 0.0
+
+
+@pytest_asyncio.fixture
+async def closes_thread_connections():
+    """Close the connections the ORM opened in asgiref's worker thread (the tests'
+    sync_to_async and the consumers' database_sync_to_async), so the test database can be
+    flushed or dropped."""
+    yield
+    await sync_to_async(connections.close_all)()
 
 
 def database_url() -> str:

@@ -1,21 +1,17 @@
 """Live-update tests: Channels' WebsocketCommunicator against the real Redis channel layer.
 
 With REDIS_URL set (CI) that Redis is used; otherwise one private Redis runs for the session.
-Each test gets its own channel-layer prefix, so no message or group outlives its test.
+Each test gets its own channel-layer prefix (tests/conftest.py `live_layer`), so no message or
+group outlives its test.
 """
 
-import uuid
-
 import pytest
-import pytest_asyncio
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from games import live
 from microchip_site.asgi import application
 
 ORIGIN = b"http://localhost"
@@ -31,25 +27,9 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def redis_channel_layer(redis_url, settings):
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url], "prefix": f"test-live-{uuid.uuid4().hex[:8]}"},
-        }
-    }
-    live._snapshots.clear()
-    live._fragments.clear()
-    live._paused_until = 0.0
-    yield
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _close_thread_connections():
-    """Close the connections the ORM opened in asgiref's worker thread (the tests' sync_to_async
-    and the consumers' database_sync_to_async), so the test database can be dropped."""
-    yield
-    await sync_to_async(connections.close_all)()
+def _live_layer(live_layer, closes_thread_connections):
+    """Every test here: the real Redis channel layer (tests/conftest.py), and the ORM's
+    connections from asgiref's thread closed after it."""
 
 
 def login(user) -> Client:

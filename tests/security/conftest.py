@@ -6,19 +6,16 @@
 """
 
 import random
-import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
-import pytest_asyncio
-from asgiref.sync import sync_to_async
-from django.db import connections, transaction
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import actions, live, ratings, rules
+from games import actions, ratings, rules
 from games.management.commands.generate_games import Played, _events, _game, _seats
 from games.models import Event, Game, Invitation, Seat
 
@@ -34,28 +31,6 @@ def pytest_collection_modifyitems(config, items):
     if sockets and len(sockets) < len(items):
         chosen = {id(item) for item in sockets}
         items[:] = sockets + [item for item in items if id(item) not in chosen]
-
-
-@pytest.fixture
-def live_layer(redis_url, settings):
-    """The real Redis channel layer, with a prefix of this test's own (as in tests/live)."""
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url], "prefix": f"test-sec-{uuid.uuid4().hex[:8]}"},
-        }
-    }
-    live._snapshots.clear()
-    live._fragments.clear()
-    live._paused_until = 0.0
-
-
-@pytest_asyncio.fixture
-async def closes_thread_connections():
-    """Close the connections the ORM opened in asgiref's worker thread, so the test database
-    can be flushed (as in tests/live)."""
-    yield
-    await sync_to_async(connections.close_all)()
 
 
 @pytest.fixture(autouse=True)
