@@ -21,6 +21,19 @@ TIME_PER_MOVE = {key: value for key, _, value in TIME_PER_MOVE_CHOICES}
 MAX_INVITEES = 4
 
 
+def _bot_count(label: str, help_text: str) -> forms.TypedChoiceField:
+    """How many computer players of one level take seats: 0 to 4."""
+    return forms.TypedChoiceField(
+        label=label,
+        choices=[(n, str(n)) for n in range(0, 5)],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
+        help_text=help_text,
+    )
+
+
 class CreateGameForm(forms.Form):
     name = forms.CharField(max_length=60, required=False, help_text="Optional.")
     player_count = forms.TypedChoiceField(
@@ -42,23 +55,11 @@ class CreateGameForm(forms.Form):
         max_length=200,
     )
 
-    easy_bots = forms.TypedChoiceField(
-        label="Easy computer players",
-        choices=[(n, str(n)) for n in range(0, 5)],
-        coerce=int,
-        initial=0,
-        required=False,
-        empty_value=0,
-        help_text="They take seats at once, out of the players above.",
+    easy_bots = _bot_count(
+        "Easy computer players", "They take seats at once, out of the players above."
     )
-    strong_bots = forms.TypedChoiceField(
-        label="Strong computer players",
-        choices=[(n, str(n)) for n in range(0, 5)],
-        coerce=int,
-        initial=0,
-        required=False,
-        empty_value=0,
-        help_text="With every other seat a computer's, the game starts at once.",
+    strong_bots = _bot_count(
+        "Strong computer players", "With every other seat a computer's, the game starts at once."
     )
 
     def clean_time_per_move(self):
