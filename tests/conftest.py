@@ -37,6 +37,16 @@ def pytest_configure(config):
     setting_changed.send(sender=None, setting="STORAGES", value=storages, enter=True)
 
 
+def pytest_collection_modifyitems(config, items):
+    """Run the asyncio tests (websockets) first: the browser tests' Playwright (sync API) keeps
+    an event loop running in the main thread once it has started, and asyncio cannot start
+    another. (tests/e2e puts the browser tests last.)"""
+    first = [item for item in items if item.get_closest_marker("asyncio")]
+    if first and len(first) < len(items):
+        chosen = {id(item) for item in first}
+        items[:] = first + [item for item in items if id(item) not in chosen]
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache():
     """Give each test empty rate-limit counters and cache."""

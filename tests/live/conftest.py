@@ -17,15 +17,6 @@ from microchip_site.asgi import application
 ORIGIN = b"http://localhost"
 
 
-def pytest_collection_modifyitems(config, items):
-    """Run these asyncio tests first: the browser tests' Playwright (sync API) leaves its event
-    loop running in the main thread until the session ends, and asyncio cannot start another."""
-    live = [item for item in items if "tests/live/" in item.nodeid]
-    if live and len(live) < len(items):
-        chosen = {id(item) for item in live}
-        items[:] = live + [item for item in items if id(item) not in chosen]
-
-
 @pytest.fixture(autouse=True)
 def _live_layer(live_layer, closes_thread_connections):
     """Every test here: the real Redis channel layer (tests/conftest.py), and the ORM's

@@ -20,19 +20,6 @@ from games.management.commands.generate_games import Played, _events, _game, _se
 from games.models import Event, Game, Invitation, Seat
 
 
-def pytest_collection_modifyitems(config, items):
-    """Run the asyncio socket tests first, as tests/live does (the browser tests' Playwright
-    keeps an event loop running in the main thread once it has started)."""
-    sockets = [
-        item
-        for item in items
-        if "tests/security/" in item.nodeid and item.get_closest_marker("asyncio")
-    ]
-    if sockets and len(sockets) < len(items):
-        chosen = {id(item) for item in sockets}
-        items[:] = sockets + [item for item in items if id(item) not in chosen]
-
-
 @pytest.fixture(autouse=True)
 def _generous_rate_limits(settings):
     """These tests send many requests from one player on purpose: the per-player limits of
