@@ -21,9 +21,10 @@ Every fragment is drawn by the partial templates that draw the page (templates/g
 A shared fragment may depend on the viewer only through the colour-blind preference; the tests
 check that each pushed fragment is the page's own markup for that viewer.
 
-Nothing here may break a move: a sender that cannot reach the channel layer logs, and skips
-sending for a few seconds (so a Redis outage does not slow every request down); pages that
-missed a push notice the gap in versions and resync.
+Nothing here may break or slow a move: pushes leave through the process's own sender loop
+(games/push_sender.py) while the request answers; a sender that cannot reach the channel layer
+logs, and skips sending for a few seconds; pages that missed a push notice the gap in versions
+and resync.
 """
 
 import asyncio
@@ -36,13 +37,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from . import selectors
 from .changes import Change
 from .models import Game, Invitation, Seat
+from .push_sender import PushSender, at_exit_flush
 from .state_store import read_game
 
 logger = logging.getLogger(__name__)
@@ -70,8 +72,8 @@ _paused_until = 0.0
 
 
 def send(messages: list[tuple[str, dict]]) -> bool:
-    """Send each (group, event) now; return whether it worked. Never raises."""
-    global _paused_until
+    """Hand each (group, event) to the channel layer; return False if sending is paused after a
+    failure. Never raises, and does not wait for Redis (games/push_sender.py)."""
     if not messages:
         return True
     if time.monotonic() < _paused_until:
@@ -79,8 +81,21 @@ def send(messages: list[tuple[str, dict]]) -> bool:
             "live: channel layer paused after a failure; %d push(es) skipped", len(messages)
         )
         return False
+    if _layer_is_in_memory():
+        # The in-memory layer (no Redis) keeps its queues on its consumers' loop, so it is only
+        # reached from that loop: the caller waits for it there, as `async_to_sync` does.
+        async_to_sync(_send_or_pause)(messages)
+    else:
+        _sender.submit(messages)
+    return True
+
+
+async def _send_or_pause(messages: list[tuple[str, dict]]) -> None:
+    global _paused_until
     try:
-        async_to_sync(_send_all)(messages)
+        layer = get_channel_layer()
+        sends = (layer.group_send(group, event) for group, event in messages)
+        await asyncio.wait_for(asyncio.gather(*sends), SEND_TIMEOUT)
     except Exception as error:
         _paused_until = time.monotonic() + PAUSE_AFTER_FAILURE
         logger.warning(
@@ -89,14 +104,14 @@ def send(messages: list[tuple[str, dict]]) -> bool:
             error,
             PAUSE_AFTER_FAILURE,
         )
-        return False
-    return True
 
 
-async def _send_all(messages: list[tuple[str, dict]]) -> None:
-    layer = get_channel_layer()
-    sends = (layer.group_send(group, event) for group, event in messages)
-    await asyncio.wait_for(asyncio.gather(*sends), SEND_TIMEOUT)
+def _layer_is_in_memory() -> bool:
+    return isinstance(get_channel_layer(), InMemoryChannelLayer)
+
+
+_sender = PushSender(_send_or_pause)
+at_exit_flush(_sender)
 
 
 def game_changed(change: Change) -> None:
