@@ -1,4 +1,5 @@
-"""The WSGI entry point, for tools that want one; the platform itself runs on ASGI (daphne)."""
+"""The WSGI entry point: gunicorn serves the site's HTTP from it (`manage.py up --http N`,
+README "Production layout"); the websockets need ASGI (microchip_site/asgi.py, daphne)."""
 
 import os
 

@@ -8,6 +8,8 @@ import psutil
 
 KINDS = {
     "daphne": "web (daphne)",
+    "gunicorn": "web (gunicorn)",
+    "nginx": "proxy (nginx)",
     "celery": "worker/beat (celery)",
     "postgres": "PostgreSQL",
     "redis-server": "Redis",

@@ -29,9 +29,16 @@ class Servers:
         return self.log_path.read_text(errors="replace")
 
 
-@pytest.fixture(scope="module")
-def two_servers(django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
-    """Two daphne processes on two ports: the same test database, Redis and SECRET_KEY."""
+DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "{port}",
+          "microchip_site.asgi:application"]  # fmt: skip
+GUNICORN = [sys.executable, "-m", "gunicorn", "--bind", "127.0.0.1:{port}", "--workers", "1",
+            "microchip_site.wsgi:application"]  # fmt: skip
+
+
+@pytest.fixture(scope="module", params=["daphne", "gunicorn"])
+def two_servers(request, django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
+    """Two web processes on two ports, with the same test database, Redis and SECRET_KEY: a
+    daphne, and a second daphne or a gunicorn (HTTP only: `manage.py up --http`)."""
     workdir = tmp_path_factory.mktemp("scale-servers")
     ports = [free_port(), free_port()]
     env = server_environment(
@@ -47,8 +54,7 @@ def two_servers(django_db_setup, django_db_blocker, redis_url, tmp_path_factory)
     )
     log_path = workdir / "servers.log"
     log = open(log_path, "w")  # noqa: SIM115 - closed when the module's tests end
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "{port}",
-               "microchip_site.asgi:application"]  # fmt: skip
+    commands = [DAPHNE, DAPHNE if request.param == "daphne" else GUNICORN]
     processes = [
         subprocess.Popen(
             [part.format(port=port) for part in command],
@@ -57,7 +63,7 @@ def two_servers(django_db_setup, django_db_blocker, redis_url, tmp_path_factory)
             stdout=log,
             stderr=log,
         )
-        for port in ports
+        for command, port in zip(commands, ports, strict=True)
     ]
     servers = Servers([f"http://127.0.0.1:{port}" for port in ports], processes, log_path)
     try:
@@ -79,10 +85,10 @@ def _wait_until_up(url, servers, timeout=60):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if any(process.poll() is not None for process in servers.processes):
-            raise RuntimeError(f"a daphne process exited:\n{servers.log()[-3000:]}")
+            raise RuntimeError(f"a web process exited:\n{servers.log()[-3000:]}")
         try:
             with urllib.request.urlopen(f"{url}/health/", timeout=5):
                 return
         except OSError:
             time.sleep(0.2)
-    raise RuntimeError(f"daphne did not start at {url}:\n{servers.log()[-3000:]}")
+    raise RuntimeError(f"a web process did not start at {url}:\n{servers.log()[-3000:]}")

@@ -1,9 +1,10 @@
-"""Two daphne processes serve one site: a move made through one reaches the sockets held by the
+"""Two web processes serve one site: a move made through one reaches the sockets held by the
 other, at once. Nothing a page needs lives in one process's memory: sessions are in the database,
 groups and presence in Redis.
 
-The processes are real (tests/scale/conftest.py): `python -m daphne` on two ports, the test
-database, one Redis and one SECRET_KEY. The socket and the HTTP requests are the small clients of
+The processes are real (tests/scale/conftest.py): `python -m daphne` on one port and, on another,
+a second daphne or gunicorn (the HTTP of `manage.py up --http`), with the test database, one
+Redis and one SECRET_KEY. The socket and the HTTP requests are the small clients of
 games/loadtest/client.py.
 """
 

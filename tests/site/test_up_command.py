@@ -99,14 +99,16 @@ def group_alive(group):
     return True
 
 
-def test_up_runs_several_web_processes_behind_one_port_and_several_workers(tmp_path):
-    port = free_port()
+def test_up_runs_several_web_processes_behind_one_port_gunicorn_and_several_workers(tmp_path):
+    port, http_port = free_port(), free_port()
     env = unconfigured_env(tmp_path)
     env["GAMES_SWEEP_SECONDS"] = "2"  # so that beat's first sweep comes soon
     log_path = tmp_path / "up.log"
     log = open(log_path, "w+")  # noqa: SIM115 - read after the process ends
+    up = ["up", "--web", "2", "--workers", "2", "--port", str(port), "--http", "2",
+          "--http-port", str(http_port)]  # fmt: skip
     process = subprocess.Popen(
-        [sys.executable, "manage.py", "up", "--web", "2", "--workers", "2", "--port", str(port)],
+        [sys.executable, "manage.py", *up],
         cwd=settings.BASE_DIR,
         env=env,
         stdout=log,
@@ -117,6 +119,7 @@ def test_up_runs_several_web_processes_behind_one_port_and_several_workers(tmp_p
         wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 60, "up")
         output = log_path.read_text()
         assert "2 web processes (daphne), 2 workers, 1 beat." in output
+        assert f"HTTP also from 2 gunicorn processes on port {http_port}" in output
         redis_url = re.search(r"Redis: (redis://127\.0\.0\.1:\d+/0)", output).group(1)
 
         # Both daphne processes answer on the one port: the kernel hands each new connection to
@@ -136,6 +139,17 @@ def test_up_runs_several_web_processes_behind_one_port_and_several_workers(tmp_p
             command = (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")
             assert b"daphne" in command and b"--fd" in command, command
             assert parent_of(pid) == process.pid
+
+        # gunicorn's workers serve the same site's HTTP on the other port (the proxy's "/").
+        wait_for(lambda: port_open(http_port), 60, "gunicorn to listen")
+        with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/health/", timeout=30) as answer:
+            body = json.load(answer)
+        assert body["status"] == "ok" and body["process"] not in pids, body
+        command = (Path("/proc") / str(parent_of(body["process"])) / "cmdline").read_bytes()
+        assert b"gunicorn" in command and parent_of(parent_of(body["process"])) == process.pid
+        login_page = f"http://127.0.0.1:{http_port}/accounts/login/"
+        with urllib.request.urlopen(login_page, timeout=10) as page:
+            assert "Log in" in page.read().decode()
 
         health_env = {**env, "REDIS_URL": redis_url}
         answers = []
@@ -158,6 +172,7 @@ def test_up_runs_several_web_processes_behind_one_port_and_several_workers(tmp_p
     assert process.returncode == 0, log_path.read_text()[-3000:]
     assert log_path.read_text().count("beat: Starting") == 1  # exactly one beat
     assert not port_open(port)
+    assert not port_open(http_port)
     wait_for(lambda: not group_alive(process.pid), 15, "every child to exit")
 
 

@@ -5,6 +5,11 @@ processes (``daphne --fd``): they all accept connections on the one address, and
 each new connection to whichever process takes it first. No proxy sits in between, and every
 process is the same, since no state lives in one process's memory (README, "Production layout").
 ``--workers N`` starts N Celery worker processes; there is always exactly one beat.
+
+With ``--http N`` gunicorn also serves the site's HTTP on ``--http-port``, from N WSGI worker
+processes: a request there costs about half the CPU it costs in daphne, whose event loop is then
+left to the websockets. A reverse proxy in front sends ``/ws/`` to ``--port`` and the rest to
+``--http-port`` (README, "Production layout").
 """
 
 import argparse
@@ -47,6 +52,13 @@ def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket
     return sock
 
 
+def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
+    """The gunicorn command line that serves the site's HTTP with `workers` WSGI processes."""
+    bind = f"[{host.strip('[]')}]:{port}" if is_ipv6(host) else f"{host}:{port}"
+    return [sys.executable, "-m", "gunicorn", "--bind", bind, "--workers", str(workers),
+            "microchip_site.wsgi:application"]  # fmt: skip
+
+
 def daphne_command(sock: socket.socket) -> list[str]:
     """The daphne command line that serves the app on an inherited listening socket."""
     return [sys.executable, "-m", "daphne", "--fd", str(sock.fileno()),
@@ -66,15 +78,31 @@ class Command(BaseCommand):
             help="daphne processes sharing the one address (about one per CPU core; IPv4).",
         )
         parser.add_argument(
+            "--http",
+            type=int,
+            default=0,
+            metavar="N",
+            help="Also serve HTTP from N gunicorn processes on --http-port, behind a proxy that "
+            "sends /ws/ to --port (about two per core).",
+        )
+        parser.add_argument(
+            "--http-port", type=int, default=None, help="gunicorn's port (default: --port + 1)."
+        )
+        parser.add_argument(
             "--workers", type=at_least_one, default=1, help="Celery worker processes."
         )
         parser.add_argument(
             "--demo", action="store_true", help="Also create demo players to log in as."
         )
 
-    def handle(self, *args, host, port, web, workers, demo, **options):
+    def handle(self, *args, host, port, web, http, http_port, workers, demo, **options):
         if web > 1 and is_ipv6(host):
             raise CommandError("--web above 1 needs an IPv4 --host (e.g. 0.0.0.0)")
+        if http < 0:
+            raise CommandError("--http must be 0 or more")
+        http_port = port + 1 if http_port is None else http_port
+        if http and http_port == port:
+            raise CommandError("--http-port must differ from --port")
         settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
         call_command("migrate", interactive=False, verbosity=1)
         call_command("collectstatic", interactive=False, verbosity=0)
@@ -90,12 +118,17 @@ class Command(BaseCommand):
         with redis_for_this_run() as redis_url:
             child_env["REDIS_URL"] = redis_url
             self.stdout.write(f"Redis: {redis_url}")
-            processes = self._start(child_env, host, port, web, workers)
+            processes = self._start(child_env, host, port, web, workers, http, http_port)
             name = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
             if is_ipv6(name):
                 name = f"[{name.strip('[]')}]"
             url = f"http://{name}:{port}/"
             self.stdout.write(self.style.SUCCESS(f"Microchip Online is running at {url}"))
+            if http:
+                self.stdout.write(
+                    f"HTTP also from {http} gunicorn process{'es' if http > 1 else ''} on port "
+                    f"{http_port}: put a proxy in front that sends /ws/ to port {port}."
+                )
             self.stdout.write(
                 f"{web} web process{'es' if web > 1 else ''} (daphne), "
                 f"{workers} worker{'s' if workers > 1 else ''}, 1 beat. Press Ctrl+C to stop."
@@ -105,7 +138,7 @@ class Command(BaseCommand):
             finally:
                 self._stop(processes)
 
-    def _start(self, env, host, port, web, workers):
+    def _start(self, env, host, port, web, workers, http=0, http_port=None):
         python = sys.executable
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
         sock = None
@@ -119,6 +152,8 @@ class Command(BaseCommand):
             except OSError as error:
                 raise CommandError(f"Cannot listen on {host}:{port}: {error}") from None
             commands = {f"web {n}": daphne_command(sock) for n in range(1, web + 1)}
+        if http:
+            commands["http"] = gunicorn_command(host, http_port, http)
         for n in range(1, workers + 1):
             commands[f"worker {n}"] = [
                 python, "-m", "celery", "-A", "microchip_site", "worker",
