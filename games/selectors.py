@@ -178,6 +178,138 @@ def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
     ]
 
 
+# --- what each space, tray tile and pool tile shows its viewer ----------------------------------
+#
+# Worked out here, once per drawing, so that the partials that draw them decide nothing. Each is
+# hashable and holds everything its partial draws but the page's URLs, the version and the
+# colour-blind setting, which games/templatetags/game_parts.py adds when it caches the markup.
+
+
+@dataclass(frozen=True, slots=True)
+class SpaceControl:
+    """One space of a board as its viewer sees it (templates/games/partials/space.html)."""
+
+    index: int
+    colour: str
+    tile: TileView | None
+    status: str  # "ok", "warning", "illegal", or "empty" without a tile
+    reasons: str  # why it is marked, for the marker's title
+    selected: bool
+    legal: bool  # the selected tray tile fits here
+    error: bool  # the refused move was about this space of the viewer's own board
+    # What clicking it does: "" (nothing), "select" (a link) or an action posted with `vals`.
+    action: str
+    # The button's aria-label; with no button, the tile's (an empty space names itself).
+    label: str
+    vals: tuple[tuple[str, int], ...] = ()  # the posted action's fields, in hx-vals order
+
+
+@dataclass(frozen=True, slots=True)
+class TrayControl:
+    """One tile of a tray (templates/games/partials/tray_tile.html)."""
+
+    tile: TileView
+    selected: bool
+    pending: bool  # drafted, not yet confirmed
+    action: str  # "" (nothing), "select" or "deselect" (links)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolControl:
+    """One tile of the pool (templates/games/partials/pool_tile.html)."""
+
+    tile: TileView
+    error: bool  # the refused draft was of this tile
+    draftable: bool  # a button that drafts it
+
+
+def arranging(view: GameView, seat: SeatView) -> bool:
+    """Whether `view`'s viewer may arrange `seat`'s board and tray now (it is theirs)."""
+    return seat.is_viewer and view.game.is_playing and not seat.seat.finished
+
+
+def space_controls(view: GameView, seat: SeatView) -> list[SpaceControl]:
+    """Return what each space of `seat`'s board shows `view`'s viewer, in board order."""
+    selection = view.selection if arranging(view, seat) else None
+    error_space = view.error_space if seat.is_viewer else None
+    return [_space_control(space, selection, space.index == error_space) for space in seat.spaces]
+
+
+def _space_control(space: SpaceView, selection: Selection | None, error: bool) -> SpaceControl:
+    label, index, tile = space.label, space.index, space.tile
+    vals = ()
+    if selection is None:  # not the viewer's board to arrange: a drawing only
+        action = ""
+    elif selection.tray_tile is not None and tile is None:
+        action = "place"
+        rotation = space.legal_rotation or 0
+        vals = (("tile_id", selection.tray_tile), ("space", index), ("rotation", rotation))
+        fits = " (fits)" if space.legal_rotation is not None else ""
+        label = f"Place the selected tile on the {label}{fits}"
+    elif selection.space is not None and space.selected:
+        action, vals, label = "rotate", (("space", index),), f"Rotate the {label}"
+    elif selection.space is not None and tile is not None:
+        action, vals = "swap", (("space_a", selection.space), ("space_b", index))
+        label = f"Swap the selected tile with the {label}"
+    elif selection.space is not None:
+        action, vals = "move", (("from_space", selection.space), ("to_space", index))
+        label = f"Move the selected tile to the {label}"
+    elif tile is not None:
+        action, label = "select", f"Select the {label} (R rotates it)"
+    else:
+        action = ""
+    status = space.status
+    return SpaceControl(
+        index=index,
+        colour=space.colour,
+        tile=tile,
+        status=status.status if status else "empty",
+        reasons=", ".join(status.reasons) if status else "",
+        selected=space.selected,
+        legal=space.legal_rotation is not None,
+        error=error,
+        action=action,
+        # A tile inside a button describes itself; alone, it says where it is and how it fares.
+        label=label if action or tile is not None else "",
+        vals=vals,
+    )
+
+
+def tray_controls(view: GameView, seat: SeatView) -> list[TrayControl]:
+    """Return what each tile of `seat`'s tray shows `view`'s viewer."""
+    mine = arranging(view, seat)
+    chosen = view.selection.tray_tile if mine else None
+    return [
+        TrayControl(
+            tile=tile,
+            selected=tile.id == chosen,
+            pending=tile.id == seat.pending_tile,
+            action=("deselect" if tile.id == chosen else "select") if mine else "",
+        )
+        for tile in seat.tray
+    ]
+
+
+def pool_controls(view: GameView) -> list[list[PoolControl]]:
+    """Return what each tile of the pool shows `view`'s viewer, column by column."""
+    viewer_seat = view.viewer_seat
+    drafting = (
+        view.my_turn and viewer_seat.pending_tile is None and view.game.phase == rules.DRAFTING
+    )
+    return [
+        [
+            PoolControl(
+                tile=tile,
+                error=tile.id == view.error_tile,
+                # The last tile of a column is taken by the server, not drafted.
+                draftable=drafting and number == view.draw_column and len(column) > 1,
+            )
+            for tile in column
+        ]
+        for number, column in enumerate(view.columns)
+    ]
+
+
 def game_view(game: Game, viewer, selection: Selection | None = None, seats=None) -> GameView:
     """Return what `viewer` sees of a started game, as of one moment.
 

@@ -1,0 +1,297 @@
+"""The spaces, tray tiles and pool tiles of a game page, each drawn once per process and reused
+(games/templatetags/game_parts.py): what each draws, and that a cached drawing never shows a
+stale version, another game's links or another viewer's controls."""
+
+import json
+from html.parser import HTMLParser
+
+import pytest
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from games import actions, rules, selectors
+from games.rules.tiles import TILE_PATHS
+from games.templatetags import game_parts
+
+from .playing import current_state, next_move
+
+pytestmark = pytest.mark.django_db
+
+
+class _Elements(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.found = []
+
+    def handle_starttag(self, tag, attrs):
+        self.found.append((tag, dict(attrs)))
+
+
+def elements(html, tag=None, **having):
+    """The start tags in `html` (their attributes), of `tag`, with these attribute values."""
+    parser = _Elements()
+    parser.feed(html)
+    return [
+        attrs
+        for name, attrs in parser.found
+        if (tag is None or name == tag) and all(attrs.get(k) == v for k, v in having.items())
+    ]
+
+
+def by_id(html):
+    return {attrs["id"]: attrs for attrs in elements(html) if "id" in attrs}
+
+
+def seat_html(view, seat, user):
+    return render_to_string("games/partials/seat.html", {"view": view, "seat": seat, "user": user})
+
+
+def pool_html(view, user):
+    return render_to_string("games/partials/pool.html", {"view": view, "user": user})
+
+
+def play(game, moves):
+    """Play `moves` sensible moves; return the game as it is then."""
+    for _ in range(moves):
+        game.refresh_from_db()
+        state = current_state(game)
+        if state.forced_action() is not None:
+            actions.take_last_tile(game_id=game.pk)
+            continue
+        seat, action = next_move(game)
+        user = game.seats.get(number=seat).user
+        actions.play(game_id=game.pk, user=user, action=action, seen_version=game.version)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def game(start_game):
+    """A game of two whose boards both hold at least two tiles."""
+    game = start_game(2)
+    while (
+        min(len(board.cells) - board.cells.count(None) for board in current_state(game).boards) < 2
+    ):
+        game = play(game, 1)
+    return game
+
+
+def owner_of(game, number):
+    return game.seats.get(number=number).user
+
+
+def a_placed_space(view):
+    return next(space.index for space in view.viewer_seat.spaces if space.tile)
+
+
+def an_empty_space(view):
+    return next(space.index for space in view.viewer_seat.spaces if space.tile is None)
+
+
+def test_the_owner_selects_tiles_and_everyone_else_sees_a_labelled_drawing(game, players):
+    owner = owner_of(game, 0)
+    mine = selectors.game_view(game, owner)
+    spectator = players[4]
+    theirs = selectors.game_view(game, spectator)
+    placed = a_placed_space(mine)
+    urls = (reverse("games:fragment", args=[game.pk]), reverse("games:game", args=[game.pk]))
+
+    own = seat_html(mine, mine.viewer_seat, owner)
+    seen = seat_html(theirs, theirs.seats[0], spectator)
+
+    button = by_id(own)[f"my-space-{placed}"]
+    assert button["class"] == "tile-button" and button["data-rotate"] == str(placed)
+    assert button["hx-get"] == f"{urls[0]}?sel=s{placed}"
+    assert button["hx-push-url"] == f"{urls[1]}?sel=s{placed}"
+    assert (
+        button["aria-label"] == f"Select the {mine.viewer_seat.spaces[placed].label} (R rotates it)"
+    )
+    assert not elements(own, "button", id=f"my-space-{an_empty_space(mine)}")
+    # The same board, drawn for someone else after the owner's drawing was cached: no controls.
+    assert "my-space-" not in seen and "hx-get" not in seen and "hx-post" not in seen
+    label = theirs.seats[0].spaces[placed].label
+    assert elements(seen, "svg", **{"aria-label": label})
+    # And for its owner again, after someone else's: the controls are back.
+    assert seat_html(mine, mine.viewer_seat, owner) == own
+
+
+def test_a_selected_tile_rotates_and_the_others_swap_or_move_at_the_shown_version(game):
+    owner = owner_of(game, 0)
+    view = selectors.game_view(game, owner)
+    placed = a_placed_space(view)
+    view = selectors.game_view(game, owner, selectors.Selection(space=placed))
+    other = next(s.index for s in view.viewer_seat.spaces if s.tile and s.index != placed)
+    empty = an_empty_space(view)
+
+    drawn = by_id(seat_html(view, view.viewer_seat, owner))
+
+    rotate, swap, move = (
+        drawn[f"my-space-{placed}"],
+        drawn[f"my-space-{other}"],
+        drawn[f"my-space-{empty}"],
+    )
+    assert rotate["aria-pressed"] == "true" and rotate["aria-label"].startswith("Rotate the ")
+    assert json.loads(rotate["hx-vals"]) == {
+        "type": "rotate",
+        "space": placed,
+        "version": game.version,
+    }
+    assert json.loads(swap["hx-vals"]) == {
+        "type": "swap", "space_a": placed, "space_b": other, "version": game.version
+    }  # fmt: skip
+    assert json.loads(move["hx-vals"]) == {
+        "type": "move", "from_space": placed, "to_space": empty, "version": game.version
+    }  # fmt: skip
+    assert move["class"] == "space-button" and "data-rotate" not in move
+    assert rotate["hx-post"] == reverse("games:act", args=[game.pk])
+
+    # The next version of the same board and selection: every posted action says so.
+    view.game.version += 1
+    again = by_id(seat_html(view, view.viewer_seat, owner))
+    assert json.loads(again[f"my-space-{placed}"]["hx-vals"])["version"] == game.version + 1
+    assert json.loads(again[f"my-space-{empty}"]["hx-vals"])["version"] == game.version + 1
+
+
+def test_a_selected_tray_tile_can_be_placed_on_every_empty_space_and_the_fitting_ones_say_so(
+    start_game,
+):
+    game = start_game(2)
+    drafter = owner_of(game, 0)
+    tile = game.pool["columns"][-1][0]
+    actions.draft_tile(game_id=game.pk, user=drafter, tile_id=tile)
+    game.refresh_from_db()
+    view = selectors.game_view(game, drafter, selectors.Selection(tray_tile=tile))
+
+    html = seat_html(view, view.viewer_seat, drafter)
+    drawn = by_id(html)
+
+    board = current_state(game).boards[0]
+    legal = {}
+    for space, rotation in rules.legal_spots(board, tile):
+        legal.setdefault(space, rotation)
+    assert legal
+    for index in range(25):
+        button = drawn[f"my-space-{index}"]
+        assert json.loads(button["hx-vals"]) == {
+            "type": "place", "tile_id": tile, "space": index, "rotation": legal.get(index, 0),
+            "version": game.version,
+        }  # fmt: skip
+        assert button["aria-label"].endswith(" (fits)") == (index in legal)
+    assert len(elements(html, "div", role="gridcell")) == 25
+    assert len([a for a in elements(html, "div") if " legal" in a.get("class", "")]) == len(legal)
+    deselect = drawn[f"my-tray-{tile}"]
+    assert deselect["aria-pressed"] == "true" and deselect["hx-get"] == reverse(
+        "games:fragment", args=[game.pk]
+    )
+    assert elements(html, "li", **{"class": "tile-box selected pending"})
+
+
+def test_colour_blind_shapes_follow_each_viewer_not_the_cache(game, players):
+    owner = owner_of(game, 0)
+    spectator = players[4]
+    view = selectors.game_view(game, spectator)
+
+    spectator.colour_blind = True
+    shapes = seat_html(view, view.seats[0], spectator) + pool_html(view, spectator)
+    spectator.colour_blind = False
+    plain = seat_html(view, view.seats[0], spectator) + pool_html(view, spectator)
+    owner.colour_blind = True
+    own = selectors.game_view(game, owner)
+    owners = seat_html(own, own.viewer_seat, owner)
+
+    assert "cb-shape" in shapes and "cb-shape" not in plain and "cb-shape" in owners
+    assert shapes.replace("cb-shape", "") != plain
+
+
+def test_each_game_links_to_itself_even_when_its_boards_look_alike(start_game, players):
+    first, second = start_game(2), start_game(2)
+    # The same deal cannot be arranged, so compare the tray buttons of the same tile drafted.
+    drawn = {}
+    for game in (first, second):
+        drafter = owner_of(game, 0)
+        tile = game.pool["columns"][-1][0]
+        actions.draft_tile(game_id=game.pk, user=drafter, tile_id=tile)
+        game.refresh_from_db()
+        view = selectors.game_view(game, drafter)
+        drawn[game.pk] = by_id(seat_html(view, view.viewer_seat, drafter))[f"my-tray-{tile}"]
+
+    for game in (first, second):
+        fragment = reverse("games:fragment", args=[game.pk])
+        assert drawn[game.pk]["hx-get"].startswith(f"{fragment}?sel=t")
+
+
+def test_a_refused_move_marks_its_space_on_the_viewers_own_board_only(game, players):
+    owner = owner_of(game, 0)
+    view = selectors.game_view(game, owner)
+    view.error_space = 12
+
+    own = seat_html(view, view.viewer_seat, owner)
+    other = seat_html(view, view.other_seats[0], owner)
+    plain = selectors.game_view(game, owner)
+
+    assert len([a for a in elements(own, "div") if "error-here" in a.get("class", "")]) == 1
+    assert "error-here" not in other
+    assert "error-here" not in seat_html(plain, plain.viewer_seat, owner)
+
+
+def test_only_the_player_to_move_gets_the_draft_buttons_stamped_with_the_version(
+    start_game, players
+):
+    game = start_game(2)
+    mover, waiting = owner_of(game, 0), owner_of(game, 1)
+    column = game.pool["columns"][-1]
+
+    movers = pool_html(selectors.game_view(game, mover), mover)
+    for_mover = by_id(movers)
+    for_other = pool_html(selectors.game_view(game, waiting), waiting)
+    view = selectors.game_view(game, mover)
+    view.error_tile = column[0]
+    refused = pool_html(view, mover)
+
+    for tile in column:
+        assert json.loads(for_mover[f"draw-{tile}"]["hx-vals"]) == {
+            "type": "draft", "tile_id": tile, "version": game.version
+        }  # fmt: skip
+    assert "draftable" not in for_other and "hx-post" not in for_other
+    assert for_other.count("<li") == movers.count("<li") == sum(map(len, game.pool["columns"]))
+    assert len([a for a in elements(refused, "li") if "error-here" in a.get("class", "")]) == 1
+
+
+def test_the_last_tile_of_the_draw_column_is_not_draftable(start_game):
+    game = start_game(2)
+    mover = owner_of(game, 0)
+    view = selectors.game_view(game, mover)
+    view.columns[view.draw_column] = view.columns[view.draw_column][:1]
+
+    assert "draftable" not in pool_html(view, mover)
+
+
+def test_a_space_drawing_escapes_its_label():
+    tile = selectors.tile_view(0)
+    control = selectors.SpaceControl(
+        index=3, colour="red", tile=tile, status="illegal", reasons='<i>"x"</i>', selected=False,
+        legal=False, error=False, action="select", label='<b onclick="x">&</b>',
+    )  # fmt: skip
+    urls = game_parts.GameUrls('/a?"<', "/f", "/g")
+
+    html = game_parts._space_html(control, False, urls, None)
+
+    assert "<b " not in html and "<i>" not in html
+    assert 'aria-label="&lt;b onclick=&quot;x&quot;&gt;&amp;&lt;/b&gt;"' in html
+    assert 'title="&lt;i&gt;&quot;x&quot;&lt;/i&gt;"' in html
+
+
+def test_the_drawing_of_a_tile_follows_its_rotation(start_game):
+    game = start_game(2)
+    tile = game.pool["columns"][-1][0]
+    drawn = {
+        rotation: game_parts._pool_tile_html(
+            selectors.PoolControl(selectors.tile_view(tile, rotation), False, False),
+            False,
+            None,
+            None,
+        )
+        for rotation in range(4)
+    }
+    masks = {str(TILE_PATHS[tile][rotation]) for rotation in range(4)}
+    assert {elements(html, "svg")[0]["data-paths"] for html in drawn.values()} == masks
