@@ -120,7 +120,7 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "microchip_site.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "microchip",
             "OPTIONS": {"pool_class": "microchip_site.redis_pool.SharedConnectionPool"},

@@ -200,7 +200,7 @@ def test_when_the_cache_cannot_count_moves_go_through(start_game, settings, capl
     settings.ACTION_RATE_LIMIT = "1/h"
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "microchip_site.redis_cache.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
         }
     }
