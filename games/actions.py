@@ -35,11 +35,31 @@ from .notifications import (
     YOUR_TURN,
     Notice,
 )
-from .state_store import GAME_STATE_FIELDS, SEAT_STATE_FIELDS, load_state, store_state
+from .state_store import (
+    GAME_STATE_FIELDS,
+    SEAT_STATE_FIELDS,
+    PreparedSelect,
+    load_state,
+    store_changes,
+    store_state,
+)
 
 # Actions that change the pool or the turn: checked against Game.pool_version.
 DRAFTING_ACTIONS = (Draft, ConfirmDraft, UndoDraft, TakeLast)
 MAX_NAME_LENGTH = 60
+# The game's columns that a rules action may change (`_apply` writes those that did), and the
+# seats' results, written when the game ends.
+MOVE_GAME_FIELDS = (
+    "version",
+    "pool_version",
+    "status",
+    "ended_at",
+    "turn_started_at",
+    "deadline",
+    "remind_at",
+    *GAME_STATE_FIELDS,
+)
+RESULT_FIELDS = ("score", "place", "chip_tiles", "chip_value", "penalty_tiles")
 
 
 @dataclass(frozen=True)
@@ -175,6 +195,7 @@ def cancel_game(*, game_id: int, user: User) -> Game:
         game.ended_at = timezone.now()
         _record(game, "cancelled", actor=user)
         game.save(update_fields=["status", "ended_at", "version"])
+        _refresh_invitees_badges(game, seated=())
     return game
 
 
@@ -341,7 +362,8 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
         applied, change = _apply(game, seats, seat, action, actor=None, cause=Event.Cause.TIMEOUT)
         events += applied
         _count_timeouts([seat])
-        _notify_on_commit([Notice(TIMEOUT, game.pk, (seat.user_id,), game.version, what)])
+        notice = Notice(TIMEOUT, game.pk, (seat.user_id,), game.version, what)
+        _notify_on_commit([notice], game=game, seats=seats)
     return Played(game=game, seat=seat, events=events, seats=seats, change=change)
 
 
@@ -389,7 +411,8 @@ def remind_players(*, game_id: int) -> list[int]:
             user_ids = [seats[game.current_seat].user_id]
         else:
             user_ids = [seat.user_id for seat in seats if not seat.finished]
-        _notify_on_commit([Notice(REMINDER, game.pk, tuple(user_ids), game.pool_version)])
+        notice = Notice(REMINDER, game.pk, tuple(user_ids), game.pool_version)
+        _notify_on_commit([notice], game=game, seats=seats)
     return user_ids
 
 
@@ -422,7 +445,7 @@ def record_analysis(*, game_id: int, analyses: dict[int, dict]) -> Game | None:
             players=tuple(seat.user_id for seat in seats),
         )
         transaction.on_commit(
-            lambda: side_effects.after_play(change, forced_take_due=False, seat=None)
+            lambda: side_effects.after_play(change, forced_take_due=False, wake=[])
         )
     return game
 
@@ -430,15 +453,28 @@ def record_analysis(*, game_id: int, analyses: dict[int, dict]) -> Game | None:
 # --- the machinery -----------------------------------------------------------------------------
 
 
+# The two reads of every change, compiled once (games/state_store.py).
+_locked_game = PreparedSelect(lambda game_id: Game.objects.select_for_update().filter(pk=game_id))
+_seats_with_users = PreparedSelect(
+    lambda game_id: Seat.objects.filter(game_id=game_id).select_related("user").order_by("number")
+)
+
+
 def _lock_game(game_id) -> Game:
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
-        raise ActionRefused("There is no such game.", code="no_such_game") from None
+        found = _locked_game(game_id)
+    except (ValueError, TypeError):
+        found = []
+    if not found:
+        raise ActionRefused("There is no such game.", code="no_such_game")
+    return found[0]
 
 
 def _seats_in_order(game: Game) -> list[Seat]:
-    return list(game.seats.select_related("user").order_by("number"))
+    seats = _seats_with_users(game.pk)
+    for seat in seats:
+        seat.game = game
+    return seats
 
 
 def _require_waiting(game: Game) -> None:
@@ -556,6 +592,7 @@ def _start(game: Game, seats: list[Seat]) -> None:
     seats[:] = order
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: side_effects.after_start(game_id, version))
+    _refresh_invitees_badges(game, seated={seat.user_id for seat in order})
     everyone = tuple(seat.user_id for seat in order)
     _notify_on_commit(
         [
@@ -568,18 +605,24 @@ def _start(game: Game, seats: list[Seat]) -> None:
 def _apply(
     game, seats, seat, action, *, actor, cause, answered_page: str = ""
 ) -> tuple[list[Event], Change]:
-    """Apply a checked-in action to the locked game, write everything, schedule the rest."""
+    """Apply a checked-in action to the locked game, write everything, schedule the rest.
+
+    `seats` are every seat in order, with their users (`_seats_in_order`). Only the columns
+    that the action changed are written: a placement rewrites one board, not the pool and
+    every seat."""
     before = load_state(game, seats)
     try:
         after = before.apply(action, seat.number)
     except RuleError as error:
         raise ActionRefused.from_rule_error(error) from None
-    changed_seats = store_state(game, seats, after)
+    saved = {name: getattr(game, name) for name in MOVE_GAME_FIELDS}
+    changed_fields = store_changes(game, seats, after)
     event = _record(
         game, action.type, seat=seat.number, actor=actor, cause=cause, action=action.to_json()
     )
     if isinstance(action, DRAFTING_ACTIONS):
         game.pool_version = game.version
+    changed_seats = [s for s in seats if s.number in changed_fields]
     for changed in changed_seats:
         changed.board_version = game.version
 
@@ -603,29 +646,21 @@ def _apply(
         everyone = tuple(s.user_id for s in seats)
         notices.append(Notice(GAME_OVER, game.pk, everyone, game.version))
 
-    game.save(
-        update_fields=[
-            "version",
-            "pool_version",
-            "status",
-            "ended_at",
-            "turn_started_at",
-            "deadline",
-            "remind_at",
-            *GAME_STATE_FIELDS,
-        ]
-    )
-    if changed_seats:
-        Seat.objects.bulk_update(
-            changed_seats,
-            [*SEAT_STATE_FIELDS, "board_version", "score", "place", "chip_tiles", "chip_value",
-             "penalty_tiles"],
-        )  # fmt: skip
+    game.save(update_fields=[name for name, was in saved.items() if getattr(game, name) != was])
+    if after.phase == rules.ENDED:  # every seat gets its result
+        Seat.objects.bulk_update(seats, [*SEAT_STATE_FIELDS, "board_version", *RESULT_FIELDS])
+    else:  # one board or tray at most: a plain UPDATE of what changed
+        for changed in changed_seats:
+            names = [*changed_fields[changed.number], "board_version"]
+            Seat.objects.filter(pk=changed.pk).update(**{n: getattr(changed, n) for n in names})
 
     redrawn = {changed.number for changed in changed_seats}
     drafting = isinstance(action, DRAFTING_ACTIONS)
     if drafting:  # the drafter's pending tile, and the turn's marker on the boards
         redrawn |= {seat.number, after.current} - {None}
+    # The players whose count of games waiting for them changed: their badges are redrawn.
+    waiting = _waiting_seats(after)
+    flipped = _waiting_seats(before) ^ waiting
     change = Change(
         game_id=game.pk,
         version=game.version,
@@ -635,13 +670,35 @@ def _apply(
         kind=action.type,
         players=tuple(s.user_id for s in seats),
         answered_page=answered_page,
+        waiting_changed=tuple((seats[n].user_id, n in waiting) for n in sorted(flipped)),
     )
+    from .bots import due_after  # games/bots.py plays through this module
+
+    # The bots this change hands something to do, known here without a query.
     number = seat.number
+    wake = due_after(game, seats, kind=action.type, seat=number, forced_take_due=forced_take_due)
     transaction.on_commit(
-        lambda: side_effects.after_play(change, forced_take_due=forced_take_due, seat=number)
+        lambda: side_effects.after_play(
+            change,
+            forced_take_due=forced_take_due,
+            wake=wake,
+            seat=number,
+            game=game,
+            seats=seats,
+        )
     )
-    _notify_on_commit(notices)
+    _notify_on_commit(notices, game=game, seats=seats)
     return [event], change
+
+
+def _waiting_seats(state: rules.GameState) -> set[int]:
+    """The seats whose move `state` waits for: the drafter, or everyone still finishing (what
+    selectors.waiting_for counts, game by game)."""
+    if state.phase == rules.DRAFTING:
+        return {state.current}
+    if state.phase == rules.FINISHING:
+        return {number for number, done in enumerate(state.finished) if not done}
+    return set()
 
 
 def _end(game, seats, state, now) -> None:
@@ -675,6 +732,18 @@ def _open_turn(game: Game, now, *, forced_take_due: bool = False) -> None:
         game.remind_at = reminder_time(game.deadline, game.time_per_move)
 
 
-def _notify_on_commit(notices: list[Notice]) -> None:
+def _refresh_invitees_badges(game: Game, *, seated) -> None:
+    """After the commit, have the invitees' pages count their badges again: an invitation counts
+    only while its table waits for players. (The seated ones hear of the start with theirs.)"""
+    invitees = [pk for pk in game.invitations.values_list("user_id", flat=True) if pk not in seated]
+    if invitees:
+        game_id = game.pk
+        transaction.on_commit(lambda: side_effects.refresh_badges(game_id, invitees))
+
+
+def _notify_on_commit(notices: list[Notice], *, game=None, seats=None) -> None:
+    """Queue the notices' pushes and emails for after the commit. `game` and `seats` (with their
+    users), when given, are the game as this transaction left it: the pushes and the choice of
+    emails need not read them again."""
     if notices:
-        transaction.on_commit(lambda: side_effects.notify(notices))
+        transaction.on_commit(lambda: side_effects.notify(notices, game=game, seats=seats))

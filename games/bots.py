@@ -93,20 +93,38 @@ def bots_to_wake(
     game_id: int, *, kind: str, seat: int | None, forced_take_due: bool
 ) -> list[tuple[int, int]]:
     """Return (bot user id, game version) of the bots that the change just committed (`kind`
-    by `seat`) hands something to do. One query; none for a game without bots."""
+    by `seat`) hands something to do, read from the database. One query; none for a change that
+    passes nothing. (A rules event knows it without a query: `due_after`.)"""
     if kind not in TURN_PASSING:
         return []
-    rows = list(
-        Seat.objects.filter(game_id=game_id, user__bot_level__isnull=False).values_list(
-            "number",
-            "user_id",
-            "finished",
-            "game__status",
-            "game__phase",
-            "game__current_seat",
-            "game__version",
-        )
+    rows = Seat.objects.filter(game_id=game_id, user__bot_level__isnull=False).values_list(
+        "number",
+        "user_id",
+        "finished",
+        "game__status",
+        "game__phase",
+        "game__current_seat",
+        "game__version",
     )
+    return _due(rows, kind=kind, seat=seat, forced_take_due=forced_take_due)
+
+
+def due_after(
+    game: Game, seats: list[Seat], *, kind: str, seat: int | None, forced_take_due: bool
+) -> list[tuple[int, int]]:
+    """`bots_to_wake` for a change in the making: `game` and `seats` (with their users) as the
+    transaction that changes them leaves them. No query: a game without bots costs nothing."""
+    if kind not in TURN_PASSING:
+        return []
+    rows = [
+        (s.number, s.user_id, s.finished, game.status, game.phase, game.current_seat, game.version)
+        for s in seats
+        if s.user.bot_level is not None
+    ]
+    return _due(rows, kind=kind, seat=seat, forced_take_due=forced_take_due)
+
+
+def _due(rows, *, kind: str, seat: int | None, forced_take_due: bool) -> list[tuple[int, int]]:
     due = []
     for number, user_id, finished, status, phase, current, version in rows:
         if status != Game.Status.PLAYING or finished:

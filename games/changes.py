@@ -13,10 +13,6 @@ from dataclasses import dataclass
 # answer already brought the page there.
 PAGE_ID = re.compile(r"[A-Za-z0-9]{8,32}")
 
-# Event kinds that change neither whose turn it is nor anyone's list of waiting games.
-ARRANGING = frozenset({"place", "rotate", "move", "swap", "return", "clear"})
-KEEPS_TURN = ARRANGING | {"draft", "undo_draft"}
-
 
 @dataclass(frozen=True)
 class Change:
@@ -28,11 +24,9 @@ class Change:
     kind: str  # the event's kind, e.g. "place"
     players: tuple[int, ...] = ()  # the user ids of the seats, in seat order
     answered_page: str = ""  # the page that made the move and got it in the answer
-
-    @property
-    def turn_may_have_passed(self) -> bool:
-        """Whether players' lists of games waiting for them may have changed."""
-        return self.ended or self.kind not in KEEPS_TURN
+    # (user id, whether the game now waits for their move) of each player for whom it began or
+    # stopped waiting: their count of waiting games (the nav badge) changed, nobody else's did.
+    waiting_changed: tuple[tuple[int, bool], ...] = ()
 
     def event(self) -> dict:
         """The ``game.changed`` event of the channel layer (games/consumers.py)."""

@@ -73,10 +73,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.online: set[int] = set()
         self.version: int | None = None  # the version this socket has brought the page to
         self.page_id = ""  # games/changes.py: the page's own moves come in their answers
+        self.badge: live.Badge | None = None  # what the nav badge counts, once read
         self.started = False
         self.last_resync = 0.0
         self.tokens, self.tokens_at = float(BURST), time.monotonic()
 
+        live.holds_sockets()  # the moves made in this process keep their versions for pushes
         # Accept first, then close with a code: the page sees the code and does not retry.
         await self.accept()
         groups = []
@@ -107,8 +109,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
         if self.user.is_authenticated:
             # The badge may have changed since the page was drawn (or while it was away).
-            badge = await database_sync_to_async(live.draw_badge)(self.user)
-            await self._send({"type": "user", "html": badge})
+            await self._send({"type": "user", "html": await self._count_badge()})
         if self.game_id is not None:
             await self._arrive()
             user_ids = [user_id for _, user_id, _ in self.seats]
@@ -204,13 +205,28 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def user_notify(self, event):
         html = ""
         if event.get("badge"):
-            html = await database_sync_to_async(live.draw_badge)(self.user)
+            html = await self._redraw_badge(event)
         if event.get("notice") and event.get("game") != self.game_id:
             html += event["notice"]
         if html:
             await self._send({"type": "user", "html": html})
 
     # --- helpers -------------------------------------------------------------------------------
+
+    async def _redraw_badge(self, event) -> str:
+        """The badge after `event`: updated from what it says about one game when this page's
+        count knows that game (no query; nothing to send if the count stays), else counted
+        again."""
+        waiting = event.get("waiting")
+        if waiting is not None and self.badge is not None:
+            changed = self.badge.update(event["game"], event["version"], waiting)
+            if changed is not None:
+                return self.badge.draw() if changed else ""
+        return await self._count_badge()
+
+    async def _count_badge(self) -> str:
+        self.badge = await database_sync_to_async(live.count_badge)(self.user)
+        return self.badge.draw()
 
     async def _catch_up(self, version: int | None):
         """Bring the page from `version` to the current one: nothing, or a whole redraw."""

@@ -4,10 +4,11 @@ After every accepted move (games/actions.py -> `transaction.on_commit` -> games/
 
 1. `game_changed` runs in the process that made the move, after the commit, with what the new
    version touched (games/changes.py, worked out in the move's transaction). It sends one small
-   ``game.changed`` event to the game's group, and a ``user.notify`` event asking for a fresh
-   nav badge to each player whose count of waiting games may have changed. `push_notices` does
-   the same for the notices of games/notifications.py (your turn, invitation, game over...),
-   with their text.
+   ``game.changed`` event to the game's group, and a ``user.notify`` event to each player for
+   whom the game began or stopped waiting for their move, saying so: each open page keeps its
+   nav badge's count game by game (`Badge`) and redraws it without a query. `push_notices`
+   sends the notices of games/notifications.py (your turn, invitation, game over...), with
+   their text.
 2. The consumer of each open page (games/consumers.py) gets the event and calls `draw_change`
    for its own viewer. Drawing is per viewer because parts of the page are: the viewer's own
    board is interactive, the pool has draft buttons for the player whose turn it is, the status
@@ -28,6 +29,7 @@ and resync.
 """
 
 import asyncio
+import functools
 import logging
 import threading
 import time
@@ -41,7 +43,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from . import selectors
+from . import rules, selectors
 from .changes import Change
 from .models import Game, Invitation, Seat
 from .push_sender import PushSender, at_exit_flush
@@ -114,49 +116,69 @@ _sender = PushSender(_send_or_pause)
 at_exit_flush(_sender)
 
 
-def game_changed(change: Change) -> None:
-    """Tell every open page of the game what `change` touched; refresh players' badges."""
+def game_changed(change: Change, *, game=None, seats=None) -> None:
+    """Tell every open page of the game what `change` touched; refresh the badges of the players
+    whose count of waiting games it changed.
+
+    `game` and `seats` (with their users), when given, are the game as the change's own
+    transaction left it: if this process holds open pages (daphne serving both the moves and
+    the sockets), they draw the push from them instead of reading the game again
+    (`_snapshot`)."""
+    made_here = game is not None and seats is not None and game.version == change.version
+    if made_here and _holds_sockets:
+        _snapshots.put((change.game_id, change.version), _Made(game, list(seats)))
     messages = [(game_group(change.game_id), change.event())]
-    if change.turn_may_have_passed:
-        for user_id in change.players:
-            messages.append((user_group(user_id), badge_event(change.game_id)))
+    for user_id, waiting in change.waiting_changed:
+        event = badge_event(change.game_id, version=change.version, waiting=waiting)
+        messages.append((user_group(user_id), event))
     send(messages)
 
 
-def push_notices(notices) -> None:
-    """Send each notice of games/notifications.py to the open pages of its recipients."""
+def refresh_badges(game_id: int, user_ids) -> None:
+    """Ask the open pages of these players to count their waiting games again (e.g. their
+    invitation to this game stopped counting: it started or was cancelled)."""
+    send([(user_group(user_id), badge_event(game_id)) for user_id in user_ids])
+
+
+def push_notices(notices, *, game=None, users=None, seats=None) -> None:
+    """Send each notice of games/notifications.py to the open pages of its recipients.
+
+    `game` (the notices' game), `users` ({user id: user}) and `seats` (the game's, with their
+    users) spare reading what the caller already has; whatever is missing is read."""
     messages = []
     try:
         for notice in notices:
-            game = Game.objects.filter(pk=notice.game_id).first()
-            if game is None:
+            found = game if game is not None and game.pk == notice.game_id else None
+            if found is None:
+                found = Game.objects.filter(pk=notice.game_id).first()
+            if found is None:
                 continue
-            users = {user.pk: user for user in _users(notice.user_ids)}
+            known = users or {}
+            if not set(notice.user_ids) <= known.keys():
+                known = {user.pk: user for user in _users(notice.user_ids)}
+            mine = {seat.user_id: seat for seat in seats} if seats is not None else {}
             for user_id in notice.user_ids:
-                user = users.get(user_id)
+                user = known.get(user_id)
                 if user is None:
                     continue
                 with_badge = notice.kind in LOBBY_NOTICES
-                event = user_event(user, game.pk, notice=notice.kind, game=game, badge=with_badge)
-                messages.append((user_group(user_id), event))
+                html = draw_notice(user, notice.kind, found, seat=mine.get(user_id))
+                event = {"type": "user.notify", "game": found.pk, "badge": with_badge}
+                messages.append((user_group(user_id), {**event, "notice": html}))
     except Exception:
         logger.exception("live: cannot draw notices")
         return
     send(messages)
 
 
-def user_event(user, game_id: int, *, notice: str = "", game=None, badge: bool = True) -> dict:
-    """A ``user.notify`` event: a notice about one game (drawn for `user`), and whether the
-    player's badge should be redrawn (each open page draws its own: games/consumers.py)."""
-    event = {"type": "user.notify", "game": game_id, "badge": badge, "notice": ""}
-    if notice:
-        event["notice"] = draw_notice(user, notice, game or Game.objects.get(pk=game_id))
+def badge_event(game_id: int, *, version: int | None = None, waiting: bool | None = None) -> dict:
+    """A ``user.notify`` event that asks the player's open pages to redraw the badge: with the
+    game's `version` and whether it now `waiting`s for the player, each page updates its own
+    count of this game (`Badge`) without a query; without them, it counts again."""
+    event = {"type": "user.notify", "game": game_id, "badge": True, "notice": ""}
+    if version is not None and waiting is not None:
+        event["version"], event["waiting"] = version, waiting
     return event
-
-
-def badge_event(game_id: int) -> dict:
-    """A ``user.notify`` event that only asks the player's open pages to redraw the badge."""
-    return {"type": "user.notify", "game": game_id, "badge": True, "notice": ""}
 
 
 def _users(user_ids):
@@ -168,15 +190,78 @@ def _users(user_ids):
 # --- drawing (sync; consumers call these through database_sync_to_async) -----------------------
 
 
+@dataclass
+class Badge:
+    """What the nav badge counts, game by game: for each running game of the player, its version
+    and whether it waits for their move (the player drafts, or has still to finish), and their
+    invitations to tables still waiting for players.
+
+    Each open page's consumer keeps one (games/consumers.py), read on connect, and updates it
+    from the ``user.notify`` events of the moves that made a game start or stop waiting for the
+    player (games/changes.py `waiting_changed`): each says which version of which game, so
+    events that arrive late or out of order change nothing, and the count needs no query. An
+    event about a game it does not know, or with no version (an invitation, a game that
+    started), makes it count again."""
+
+    games: dict[int, tuple[int, bool]]
+    invitations: int
+
+    @property
+    def turns(self) -> int:
+        return sum(1 for _, waiting in self.games.values() if waiting)
+
+    def update(self, game_id: int, version: int, waiting: bool) -> bool | None:
+        """Take the news that `game_id` at `version` waits for the player or not; return whether
+        the count changed, or None when the game is not one this count knows."""
+        known = self.games.get(game_id)
+        if known is None:
+            return None
+        if version <= known[0]:
+            return False  # the count was read at this version or later
+        self.games[game_id] = (version, waiting)
+        return waiting != known[1]
+
+    def draw(self) -> str:
+        return _draw_badge(self.turns, self.invitations)
+
+
+def count_badge(user) -> Badge:
+    """Read the player's badge: two queries, whatever the number of games."""
+    rows = Seat.objects.filter(user=user, game__status=Game.Status.PLAYING).values_list(
+        "game_id", "game__version", "game__phase", "game__current_seat", "number", "finished"
+    )
+    games = {
+        game_id: (version, _waits(phase, current, number, finished))
+        for game_id, version, phase, current, number, finished in rows
+    }
+    invitations = Invitation.objects.filter(user=user, game__status=Game.Status.WAITING).count()
+    return Badge(games, invitations)
+
+
+def _waits(phase: str, current: int | None, number: int, finished: bool) -> bool:
+    """Whether a running game waits for the move of the seat `number` (as the dashboard puts
+    it first: selectors.dashboard_seats)."""
+    return (phase == rules.DRAFTING and current == number) or (
+        phase == rules.FINISHING and not finished
+    )
+
+
 def draw_badge(user) -> str:
     """The nav badge: how many games wait for the player (one way to draw it, page and push)."""
-    turns, invitations = selectors.waiting_for(user)
+    return count_badge(user).draw()
+
+
+@functools.lru_cache(maxsize=256)
+def _draw_badge(turns: int, invitations: int) -> str:
+    """The badge for these counts: the same for everyone, so drawn once per process."""
     return render_to_string(
         "games/partials/badge.html", {"turns": turns, "invitations": invitations}
     )
 
 
-def draw_notice(user, kind: str, game: Game) -> str:
+def draw_notice(user, kind: str, game: Game, *, seat: Seat | None = None) -> str:
+    """The notice of `kind` about `game` for `user`; `seat`, the user's seat at the game if the
+    caller has it (the end's notice shows its place and score)."""
     context = {"notice": kind, "game": game, "user": user}
     if kind == "invitation":
         invitation = (
@@ -184,7 +269,7 @@ def draw_notice(user, kind: str, game: Game) -> str:
         )
         context["inviter"] = invitation.invited_by.username if invitation else ""
     elif kind == "game_over":
-        context["seat"] = Seat.objects.filter(game=game, user=user).first()
+        context["seat"] = seat or Seat.objects.filter(game=game, user=user).first()
     with _in_time_zone(user):
         return render_to_string("games/partials/notice.html", context)
 
@@ -257,13 +342,14 @@ def draw_game(game_id: int, viewer) -> tuple[int, str] | None:
 
 def draw_presence(seats, online) -> str:
     """Draw the online dots of `seats` ((number, user id, username) each)."""
-    return "".join(
-        _render(
-            "presence",
-            {"seat": {"number": number, "online": user_id in online, "user": {"username": name}}},
-        )
-        for number, user_id, name in seats
-    )
+    return "".join(_draw_dot(number, user_id in online, name) for number, user_id, name in seats)
+
+
+@functools.lru_cache(maxsize=4096)
+def _draw_dot(number: int, online: bool, username: str) -> str:
+    """One seat's online dot: the same for every viewer, so drawn once per process."""
+    seat = {"number": number, "online": online, "user": {"username": username}}
+    return _render("presence", {"seat": seat})
 
 
 def _render(name: str, context: dict, **extra) -> str:
@@ -291,6 +377,13 @@ class _LRU:
                 self.items.popitem(last=False)
         return value
 
+    def put(self, key, value) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
     def clear(self):
         with self.lock:
             self.items.clear()
@@ -302,6 +395,25 @@ _snapshots = _LRU(256)
 _fragments = _LRU(1024)
 
 
+# Whether this process holds open pages' sockets (games/consumers.py says so when one connects):
+# a web process that only answers moves (gunicorn) or a worker keeps no versions for them.
+_holds_sockets = False
+
+
+def holds_sockets() -> None:
+    global _holds_sockets
+    _holds_sockets = True
+
+
+@dataclass(frozen=True)
+class _Made:
+    """A version this process has just made (`game_changed`): its game and seats as the move's
+    transaction left them, kept in `_snapshots` until a push needs its view."""
+
+    game: Game
+    seats: list[Seat]
+
+
 def _snapshot(game_id: int, version: int) -> selectors.GameView:
     """The game as nobody in particular sees it, at `version` or later."""
 
@@ -309,7 +421,11 @@ def _snapshot(game_id: int, version: int) -> selectors.GameView:
         game, seats = read_game(game_id)
         return selectors.game_view(game, None, seats=seats)
 
-    return _snapshots.get_or_make((game_id, version), load)
+    view = _snapshots.get_or_make((game_id, version), load)
+    if isinstance(view, _Made):  # no need to read it: the move that made it left it here
+        view = selectors.game_view(view.game, None, seats=view.seats)
+        _snapshots.put((game_id, version), view)
+    return view
 
 
 def _fragment(key, draw: Callable[[], str]) -> str:

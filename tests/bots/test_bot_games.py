@@ -151,3 +151,24 @@ def test_bots_cannot_be_invited_by_name(players, bot):
     with pytest.raises(ActionRefused) as refused:
         actions.invite_player(game_id=game.pk, inviter=players[0], username=name)
     assert refused.value.code == "bot"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_email_task_is_queued_for_a_bot_and_the_bots_still_move(players, monkeypatch):
+    """A bot has no email address: the notices of its turns queue no task (one would certainly
+    be dropped), while the bot is woken from what the move itself knows."""
+    queued = []
+    monkeypatch.setattr(tasks.send_notice, "delay", lambda *args: queued.append(args))
+    human = players[0]
+    game = actions.create_game(creator=human, player_count=3, time_per_move=DAY, bots=("easy",) * 2)
+    game.refresh_from_db()
+    mine = game.seats.get(user=human).number
+    for _ in range(3):  # the human's turns: each time the bots play theirs in between
+        assert current_state(game).current == mine, "the game waits for a bot"
+        for action in EasyBot().next_actions(current_state(game), game.current_seat):
+            actions.play(game_id=game.pk, user=human, action=action, seen_version=None)
+        game.refresh_from_db()
+
+    bots = set(game.seats.exclude(user=human).values_list("user_id", flat=True))
+    assert game.events.filter(kind="confirm_draft", actor__in=bots).count() >= 4
+    assert queued and all(user_id == human.pk for _, _, user_id, _, _ in queued)

@@ -377,3 +377,27 @@ def test_the_emails_go_through_a_real_smtp_server(start_game, settings):
     assert "<strong>" in html_part(message)
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert len(inbox.messages) == 2
+
+
+def test_no_email_task_is_queued_when_the_players_own_settings_refuse_it(
+    start_game, committed, monkeypatch
+):
+    """The task would drop it whenever it ran: the move queues none. Switched on, it is queued."""
+    game = start_game(2)
+    first, second = seat_user(game, 0), seat_user(game, 1)
+    second.email_your_turn = False
+    second.save()
+    queued = []
+    monkeypatch.setattr(tasks.send_notice, "delay", lambda *args: queued.append(args))
+
+    first_draft(game, committed)
+    assert queued == []
+
+    second.email_your_turn = True
+    second.save()
+    first_draft(game, committed)  # the second player's move: the first one's turn
+    first_draft(game, committed)  # and back to the second player
+    assert [(kind, user_id) for kind, _, user_id, _, _ in queued] == [
+        ("your_turn", first.pk),
+        ("your_turn", second.pk),
+    ]

@@ -6,7 +6,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import actions
+from games import actions, tasks
 
 from .playing import current_state
 
@@ -42,3 +42,51 @@ def test_queries_per_action_and_per_page_are_bounded_and_do_not_grow_with_player
     assert draft <= 8
     assert place <= 8
     assert page <= 8
+
+
+def sql_of(call) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def statements(sql: list[str], verb: str) -> list[str]:
+    return [statement for statement in sql if statement.startswith(verb)]
+
+
+def test_a_placement_writes_only_its_board_and_the_version(start_game):
+    game = start_game(3)
+    me = game.seats.get(number=0).user
+    tile = current_state(game).draw_tiles()[0]
+    actions.draft_tile(game_id=game.pk, user=me, tile_id=tile)
+
+    sql = sql_of(lambda: actions.place_tile(game_id=game.pk, user=me, tile_id=tile, space=12))
+
+    game_update, seat_update = statements(sql, "UPDATE")
+    assert '"version"' in game_update and '"pool"' not in game_update
+    assert '"board"' in seat_update and '"tray"' in seat_update
+    assert '"colours"' not in seat_update and "CASE" not in seat_update
+
+
+def test_passing_the_turn_reads_nothing_after_the_commit_in_a_game_without_bots(
+    start_game, committed, monkeypatch
+):
+    """The bots to wake, the notice's game and recipients are known to the move itself; only
+    the email task of the player whose turn it is now is queued."""
+    queued = []
+    monkeypatch.setattr(tasks.send_notice, "delay", lambda *args: queued.append(args))
+    game = start_game(2)
+    me = game.seats.get(number=0).user
+    tile = current_state(game).draw_tiles()[0]
+    committed(actions.draft_tile, game_id=game.pk, user=me, tile_id=tile)
+    queued.clear()  # the start's emails
+
+    sql = sql_of(lambda: committed(actions.confirm_draft, game_id=game.pk, user=me))
+
+    assert len(statements(sql, "SELECT")) == 2  # the game (locked) and its seats
+    assert len(statements(sql, "INSERT")) == 1  # the event
+    assert len(statements(sql, "UPDATE")) == 1  # the game: no board changed
+    game.refresh_from_db()
+    assert game.current_seat == 1
+    next_player = game.seats.get(number=1).user_id
+    assert queued == [("your_turn", game.pk, next_player, game.version, None)]

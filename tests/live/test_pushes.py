@@ -5,7 +5,8 @@ import time
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import actions, live, rules
@@ -220,3 +221,38 @@ async def test_the_page_that_made_a_move_gets_it_in_the_answer_and_its_other_tab
     assert push["version"] == game.version + 2
     for socket in (moving_tab, other_tab):
         await socket.disconnect()
+
+
+async def test_a_push_drawn_where_the_move_was_made_reads_nothing_and_is_the_same(
+    start_game, monkeypatch
+):
+    """Where daphne answers the moves too, the push is drawn from the game as the move's
+    transaction left it; a process that only answers moves (gunicorn) keeps nothing of it."""
+    game, seats, _ = await seated(start_game, 2)
+    mover, action = await sync_to_async(next_move)(game)
+    viewer = next(seat.user for seat in seats if seat.number != mover)
+
+    def move_then_draw():
+        played = actions.play(
+            game_id=game.pk, user=seats[mover].user, action=action, seen_version=game.version
+        )
+        event = played.change.event()
+        with CaptureQueriesContext(connection) as captured:
+            here = live.draw_change(event, viewer)
+        live._snapshots.clear()
+        live._fragments.clear()
+        elsewhere = live.draw_change(event, viewer)  # another process reads the game
+        return len(captured.captured_queries), here, elsewhere
+
+    monkeypatch.setattr(live, "_holds_sockets", True)
+    queries, here, elsewhere = await sync_to_async(move_then_draw)()
+    assert queries == 0
+    assert here == elsewhere and 'id="pool"' in here
+
+    monkeypatch.setattr(live, "_holds_sockets", False)
+    live._snapshots.clear()
+    mover, action = await sync_to_async(next_move)(game)
+    await sync_to_async(actions.play)(
+        game_id=game.pk, user=seats[mover].user, action=action, seen_version=game.version
+    )
+    assert live._snapshots.items == {}
