@@ -71,6 +71,11 @@ def user_group(user_id: int) -> str:
 
 
 _paused_until = 0.0
+# While sending is paused, the newest ``game.changed`` event of each game: sent when the pause
+# ends, so that a page that missed pushes sees the gap in versions and resyncs at once, instead
+# of showing an old version (perhaps of a game that has ended) until it next wakes up.
+_held: dict[str, dict] = {}
+_held_lock = threading.Lock()
 
 
 def send(messages: list[tuple[str, dict]]) -> bool:
@@ -79,6 +84,7 @@ def send(messages: list[tuple[str, dict]]) -> bool:
     if not messages:
         return True
     if time.monotonic() < _paused_until:
+        _hold(messages)
         logger.info(
             "live: channel layer paused after a failure; %d push(es) skipped", len(messages)
         )
@@ -100,12 +106,32 @@ async def _send_or_pause(messages: list[tuple[str, dict]]) -> None:
         await asyncio.wait_for(asyncio.gather(*sends), SEND_TIMEOUT)
     except Exception as error:
         _paused_until = time.monotonic() + PAUSE_AFTER_FAILURE
+        _hold(messages)
         logger.warning(
             "live: cannot send %d push(es) (%r); pausing for %g s",
             len(messages),
             error,
             PAUSE_AFTER_FAILURE,
         )
+        if not _layer_is_in_memory():  # on the sender's loop: it sends what was held later
+            asyncio.get_running_loop().call_later(PAUSE_AFTER_FAILURE, _send_held)
+
+
+def _hold(messages: list[tuple[str, dict]]) -> None:
+    with _held_lock:
+        for group, event in messages:
+            if event.get("type") != "game.changed":
+                continue  # badges and notices: the next page load shows them
+            held = _held.get(group)
+            if held is None or held["version"] < event["version"]:
+                _held[group] = event
+
+
+def _send_held() -> None:
+    with _held_lock:
+        messages = list(_held.items())
+        _held.clear()
+    send(messages)  # held again if the pause was extended meanwhile: its own timer sends them
 
 
 def _layer_is_in_memory() -> bool:

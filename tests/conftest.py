@@ -127,6 +127,7 @@ def live_layer(redis_url, settings):
     live._snapshots.clear()
     live._fragments.clear()
     live._paused_until = 0.0
+    live._held.clear()
 
 
 @pytest_asyncio.fixture

@@ -293,6 +293,7 @@ def stack(transactional_db, fault_redis, tmp_path, settings):
         }
     }
     live._paused_until = 0.0
+    live._held.clear()
     processes = Stack(fault_redis, tmp_path)
     # kombu keeps its connection pools by broker URL for the whole process, and `sending_to`
     # closes them on the way out: a test whose free port an earlier test's Redis had would get

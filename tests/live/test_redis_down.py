@@ -58,3 +58,28 @@ async def test_moves_go_on_without_redis_and_pages_catch_up_when_it_is_back(
     await apost_move(clients[seat], game, action.to_json(), game.version)
     assert (await next_of(socket, "push"))["version"] == shown + 3
     await socket.disconnect()
+
+
+async def test_a_page_that_missed_pushes_while_sending_was_paused_is_resynced_when_it_ends(
+    start_game, live_layer
+):
+    game = await sync_to_async(start_game)(2)
+    seats = await sync_to_async(lambda: list(game.seats.select_related("user")))()
+    clients = [await sync_to_async(login)(seat.user) for seat in seats]
+    shown = game.version
+    socket = await connect(game_path(game, shown), clients[0])
+    await messages(socket)
+
+    live._paused_until = time.monotonic() + 60  # a send failed a moment ago
+    for _ in range(2):
+        seat, action = await sync_to_async(next_move)(game)
+        response = await apost_move(clients[seat], game, action.to_json(), game.version)
+        assert response.status_code == 200
+    assert await socket.receive_nothing(timeout=0.3)
+
+    live._paused_until = 0.0
+    live._send_held()  # what the sender's timer does when the pause ends
+    resync = await next_of(socket, "resync")  # the page was two versions behind
+    assert resync["version"] == shown + 2
+    assert f'data-version="{shown + 2}"' in resync["html"]
+    await socket.disconnect()
