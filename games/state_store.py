@@ -2,7 +2,6 @@
 Seat. The rules package checks the state on the way in (GameState.from_json validates it)."""
 
 import contextlib
-import threading
 from collections.abc import Callable
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
@@ -103,22 +102,23 @@ class PreparedSelect:
 
     def __init__(self, build: Callable[[object], QuerySet]):
         self.build = build
-        self.compiled: dict[str, tuple] = {}
-        self.lock = threading.Lock()
+        self.compiled: dict[str, tuple] = {}  # by database alias
 
     def __call__(self, value, using: str = DEFAULT_DB_ALIAS) -> list:
         value = int(value)
         if not -(2**63) <= value < 2**63:
             return []  # out of any database's range: nothing, as the queryset would find
         compiled = self.compiled.get(using) or self._compile(using)
-        compiler, sql, params, slot, model, start, end, names, populators = compiled
+        compiler, sql, params, slot, converters, model, start, end, names, populators = compiled
         params = list(params)
         params[slot] = value
         with connections[using].cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
+        if converters:  # the fields' own conversions (JSON, times), as the queryset's
+            rows = compiler.apply_converters(rows, converters)
         found = []
-        for row in compiler.results_iter([rows]):  # the fields' own conversions (JSON, times)
+        for row in rows:
             instance = model.from_db(using, names, row[start:end])
             for populator in populators:
                 populator.populate(row, instance)
@@ -138,14 +138,14 @@ class PreparedSelect:
             sql,
             tuple(params),
             list(params).index(self._MARK),
+            compiler.get_converters([column[0] for column in select[: compiler.col_count]]),
             info["model"],
             start,
             end,
             [column[0].target.attname for column in select[start:end]],
             get_related_populators(info, select, using),
         )
-        with self.lock:
-            self.compiled[using] = compiled
+        self.compiled[using] = compiled
         return compiled
 
 
