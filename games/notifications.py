@@ -1,8 +1,10 @@
 """Who gets which email, and the emails themselves.
 
 A state change in games/actions.py says what happened as `Notice`s; games/side_effects.py queues
-them after the commit, one `games.send_notice` task per recipient. The task decides, when it
-runs, whether the email is still wanted and still true:
+them after the commit, one `games.send_notice` task per recipient, except for the recipients
+whose own settings refuse that email (`wanted` is false: a bot, no address, the switch off, the
+digest instead), whose task would certainly send nothing. The task decides, when it runs,
+whether the email is still wanted and still true:
 
 - the recipient's switch for that kind is on (accounts.User.email_*), and per-turn emails (your
   move, finish your board, reminders) are held back for players who chose the daily digest;
