@@ -442,7 +442,6 @@ def record_analysis(*, game_id: int, analyses: dict[int, dict]) -> Game | None:
             pool=False,
             ended=True,
             kind="analysed",
-            players=tuple(seat.user_id for seat in seats),
         )
         transaction.on_commit(
             lambda: side_effects.after_play(change, forced_take_due=False, wake=[])
@@ -668,7 +667,6 @@ def _apply(
         pool=drafting or turn_passed,
         ended=after.phase == rules.ENDED,
         kind=action.type,
-        players=tuple(s.user_id for s in seats),
         answered_page=answered_page,
         waiting_changed=tuple((seats[n].user_id, n in waiting) for n in sorted(flipped)),
     )

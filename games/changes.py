@@ -22,7 +22,6 @@ class Change:
     pool: bool  # the pool or the turn changed: the pool, and everyone's status
     ended: bool  # the game is over: every page redraws the whole game with the results
     kind: str  # the event's kind, e.g. "place"
-    players: tuple[int, ...] = ()  # the user ids of the seats, in seat order
     answered_page: str = ""  # the page that made the move and got it in the answer
     # (user id, whether the game now waits for their move) of each player for whom it began or
     # stopped waiting: their count of waiting games (the nav badge) changed, nobody else's did.
