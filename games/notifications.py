@@ -125,11 +125,12 @@ def send_notice(*, kind: str, game_id: int, user_id: int, version: int = 0, data
     Raises the mail backend's error (smtplib.SMTPException, OSError) for the task to retry.
     """
     data = data or {}
+    # First what needs no query: most players are looking at the game when their turn begins.
+    if kind != INVITATION and presence.is_watching(game_id, user_id):
+        return False
     user = User.objects.filter(pk=user_id).first()
     game = Game.objects.filter(pk=game_id).select_related("created_by").first()
     if user is None or game is None or not wanted(user, kind, data):
-        return False
-    if kind != INVITATION and presence.is_watching(game_id, user_id):
         return False
     if not still_true(kind, game, user, version):
         return False
