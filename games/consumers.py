@@ -42,14 +42,6 @@ from .changes import page_id
 
 logger = logging.getLogger(__name__)
 
-
-def in_thread(function):
-    """Run `function` (it reads or draws) in a thread of the event loop's pool. Channels runs
-    them all in one thread per process by default: then every page's push of a move waited
-    behind the others' database and Redis round trips, and under load pushes came seconds late."""
-    return database_sync_to_async(function, thread_sensitive=False)
-
-
 MAX_MESSAGE = 512  # characters; every valid message is far shorter
 MAX_VERSION = 2**31 - 1
 # A client may send a burst of this many messages, then one per REFILL seconds.
@@ -91,7 +83,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.accept()
         groups = []
         if self.game_id is not None:
-            found = await in_thread(live.access)(self.game_id, self.user)
+            found = await database_sync_to_async(live.access)(self.game_id, self.user)
             if found is None:
                 return await self.close(code=NO_SUCH_GAME)
             if not found.allowed:
@@ -121,7 +113,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if self.game_id is not None:
             await self._arrive()
             user_ids = [user_id for _, user_id, _ in self.seats]
-            self.online = await in_thread(presence.watching)(self.game_id, user_ids)
+            self.online = await database_sync_to_async(presence.watching)(self.game_id, user_ids)
             query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
             self.page_id = page_id((query.get("page") or [None])[0])
             await self._catch_up(_version((query.get("v") or [None])[0]))
@@ -138,7 +130,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 logger.info("live: cannot leave %s", group, exc_info=True)
         self.joined = []
         if self.game_id is not None and self.user.is_authenticated:
-            left = await in_thread(presence.depart)(self.game_id, self.user.pk, self.channel_name)
+            left = await database_sync_to_async(presence.depart)(
+                self.game_id, self.user.pk, self.channel_name
+            )
             if left and self._seated():
                 await self._broadcast_presence()
 
@@ -191,7 +185,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.version = version  # this page's own move: its answer drew it
             return
         try:
-            html = await in_thread(live.draw_change)(event, self.user)
+            html = await database_sync_to_async(live.draw_change)(event, self.user)
         except Exception:
             # The page stays where it was; the next push shows a gap, and that resyncs it.
             logger.exception("live: cannot draw version %s of game %s", version, self.game_id)
@@ -231,12 +225,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
         return await self._count_badge()
 
     async def _count_badge(self) -> str:
-        self.badge = await in_thread(live.count_badge)(self.user)
+        self.badge = await database_sync_to_async(live.count_badge)(self.user)
         return self.badge.draw()
 
     async def _catch_up(self, version: int | None):
         """Bring the page from `version` to the current one: nothing, or a whole redraw."""
-        current = await in_thread(live.current_version)(self.game_id)
+        current = await database_sync_to_async(live.current_version)(self.game_id)
         if current is None or not self.started:
             return
         if version is not None and version >= current:
@@ -251,7 +245,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(wait)
         self.last_resync = time.monotonic()
         try:
-            drawn = await in_thread(live.draw_game)(self.game_id, self.user)
+            drawn = await database_sync_to_async(live.draw_game)(self.game_id, self.user)
         except Exception:
             logger.exception("live: cannot draw game %s", self.game_id)
             return
@@ -268,7 +262,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         """Record (or refresh) this page in the presence; tell the game when a dot turns on."""
         if not self.user.is_authenticated:
             return
-        arrived = await in_thread(presence.arrive)(self.game_id, self.user.pk, self.channel_name)
+        arrived = await database_sync_to_async(presence.arrive)(
+            self.game_id, self.user.pk, self.channel_name
+        )
         if arrived and self._seated():
             await self._broadcast_presence()
 
@@ -277,7 +273,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def _broadcast_presence(self):
         user_ids = [user_id for _, user_id, _ in self.seats]
-        online = await in_thread(presence.watching)(self.game_id, user_ids)
+        online = await database_sync_to_async(presence.watching)(self.game_id, user_ids)
         try:
             await self.channel_layer.group_send(
                 live.game_group(self.game_id),
