@@ -24,8 +24,8 @@ check that each pushed fragment is the page's own markup for that viewer.
 
 Nothing here may break or slow a move: pushes leave through the process's own sender loop
 (games/push_sender.py) while the request answers; a sender that cannot reach the channel layer
-logs, and skips sending for a few seconds; pages that missed a push notice the gap in versions
-and resync.
+logs, and pauses sending for a few seconds, keeping the newest push of each game for when the
+pause ends; pages that missed a push notice the gap in versions and resync.
 """
 
 import asyncio
