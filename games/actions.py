@@ -20,7 +20,7 @@ from games import rules
 from games.rules import ConfirmDraft, Draft, RuleError, TakeLast, UndoDraft
 from games.rules.bots import LEVELS as BOT_LEVELS
 
-from . import ratings, side_effects
+from . import ratings, selectors, side_effects
 from .changes import Change
 from .deadlines import reminder_time
 from .errors import ActionRefused, StaleVersion
@@ -690,13 +690,12 @@ def _apply(
 
 
 def _waiting_seats(state: rules.GameState) -> set[int]:
-    """The seats whose move `state` waits for: the drafter, or everyone still finishing (what
-    selectors.waiting_for counts, game by game)."""
-    if state.phase == rules.DRAFTING:
-        return {state.current}
-    if state.phase == rules.FINISHING:
-        return {number for number, done in enumerate(state.finished) if not done}
-    return set()
+    """The seats whose move `state` waits for (what the nav badge counts, game by game)."""
+    return {
+        number
+        for number, done in enumerate(state.finished)
+        if selectors.waits_for_move(state.phase, state.current, number, done)
+    }
 
 
 def _end(game, seats, state, now) -> None:

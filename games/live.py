@@ -43,7 +43,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from . import rules, selectors
+from . import selectors
 from .changes import Change
 from .models import Game, Invitation, Seat
 from .push_sender import PushSender, at_exit_flush
@@ -257,19 +257,10 @@ def count_badge(user) -> Badge:
         "game_id", "game__version", "game__phase", "game__current_seat", "number", "finished"
     )
     games = {
-        game_id: (version, _waits(phase, current, number, finished))
+        game_id: (version, selectors.waits_for_move(phase, current, number, finished))
         for game_id, version, phase, current, number, finished in rows
     }
-    invitations = Invitation.objects.filter(user=user, game__status=Game.Status.WAITING).count()
-    return Badge(games, invitations)
-
-
-def _waits(phase: str, current: int | None, number: int, finished: bool) -> bool:
-    """Whether a running game waits for the move of the seat `number` (as the dashboard puts
-    it first: selectors.dashboard_seats)."""
-    return (phase == rules.DRAFTING and current == number) or (
-        phase == rules.FINISHING and not finished
-    )
+    return Badge(games, selectors.invitations_for(user).count())
 
 
 def draw_badge(user) -> str:
@@ -396,11 +387,7 @@ class _LRU:
                 self.items.move_to_end(key)
                 return self.items[key]
         value = make()
-        with self.lock:
-            self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
+        self.put(key, value)
         return value
 
     def put(self, key, value) -> None:

@@ -426,11 +426,12 @@ def dashboard_seats(user):
     )
 
 
-def waiting_for(user) -> tuple[int, int]:
-    """Return how many of the player's games wait for their move, and how many invitations."""
-    turns = dashboard_seats(user).filter(my_turn=True).count()
-    invitations = Invitation.objects.filter(user=user, game__status=Game.Status.WAITING).count()
-    return turns, invitations
+def waits_for_move(phase: str, current: int | None, number: int, finished: bool) -> bool:
+    """Whether a running game waits for the move of seat `number`: its drafter, or everyone still
+    finishing (the rule of `my_turn` in `dashboard_seats`, for values already read)."""
+    return (phase == rules.DRAFTING and current == number) or (
+        phase == rules.FINISHING and not finished
+    )
 
 
 def recent_finished_seats(user, limit=10):
