@@ -177,7 +177,9 @@ def test_games_end_correctly_though_workers_are_killed_in_the_middle_of_tasks(
         orphan = faults.wait(lambda: stack.held("before", "games.bot_move"), 30, "a held bot move")
         os.kill(orphan["pid"], signal.SIGKILL)
         faults.note(f"a child of {faults.worker.name} killed running games.bot_move")
-        faults.wait(
+        # Not faults.wait: if the analysis is held meanwhile (the sweep can finish the game of
+        # bots while the move waits), killing the worker for it would catch the rerun too.
+        wait_until(
             lambda: ran(stack.journal(), orphan["id"], faults.worker.name),
             30,
             "the killed child's task running again",

@@ -69,19 +69,22 @@ def test_an_overdue_turn_gets_a_sensible_draft_a_timeout_on_record_and_moves_on(
     assert f"drafted a {tile.colour} {tile.kind} into your tray" in timeout_email.body
 
 
-def test_the_sensible_draft_is_not_blindly_the_top_tile(clock, start_game, committed):
-    # Over a few games the greedy pick differs from the top of the column at least once.
-    picks = []
-    for _ in range(4):
-        game = start_game(2, time_per_move=HOUR)
-        state = current_state(game)
-        clock.advance(HOUR * 2)
-        committed(actions.time_out_turn, game_id=game.pk, expected_version=game.version)
-        drafted = game.events.get(kind="draft").action["tile_id"]
-        assert drafted == choose_draft(state, 0).tile_id
-        picks.append(drafted != state.draw_tiles()[0])
-        Game.objects.filter(pk=game.pk).update(status=Game.Status.CANCELLED)
-    assert any(picks)
+def test_the_sensible_draft_is_not_blindly_the_top_tile(clock, start_game, committed, monkeypatch):
+    # A deal where the greedy pick is not the top of the column, found with the rules alone, so
+    # the test does not depend on the luck of the draw.
+    def greedy_differs(seed):
+        state = rules.new_game(2, seed)
+        return choose_draft(state, 0).tile_id != state.draw_tiles()[0]
+
+    seed = next(seed for seed in range(1000) if greedy_differs(seed))
+    monkeypatch.setattr(actions.secrets, "randbits", lambda bits: seed)
+    game = start_game(2, time_per_move=HOUR)
+    state = current_state(game)
+    clock.advance(HOUR * 2)
+    committed(actions.time_out_turn, game_id=game.pk, expected_version=game.version)
+    drafted = game.events.get(kind="draft").action["tile_id"]
+    assert drafted == choose_draft(state, 0).tile_id
+    assert drafted != state.draw_tiles()[0]
 
 
 def test_a_pending_draft_is_confirmed_when_the_time_runs_out(clock, start_game, committed):
