@@ -28,6 +28,7 @@ game, 4408 too many messages, 4503 the channel layer is unreachable (the page re
 """
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -36,6 +37,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
+from redis.exceptions import RedisError
 
 from . import live, presence
 from .changes import page_id
@@ -65,6 +67,19 @@ def _version(value) -> int | None:
 
 
 class LiveConsumer(AsyncWebsocketConsumer):
+    async def __call__(self, scope, receive, send):
+        # The consumer listens to the browser and to the channel layer at once; when Redis goes
+        # away under an open socket (or right after a refused connect), the layer's receive
+        # raises and would end the consumer with a traceback logged as an error and a 1011.
+        # A lost channel layer is an outage to report, not a bug: the page is told to come
+        # back later.
+        try:
+            await super().__call__(scope, receive, send)
+        except (RedisError, OSError) as error:
+            logger.warning("live: lost the channel layer (%s); closing the socket", error)
+            with contextlib.suppress(Exception):  # the browser may have gone already
+                await self.close(code=LAYER_DOWN)
+
     async def connect(self):
         self.user = self.scope.get("user") or AnonymousUser()
         self.game_id = self.scope["url_route"]["kwargs"].get("game_id")
