@@ -12,6 +12,7 @@ from django.middleware.csrf import _get_new_csrf_string
 class SignedIn:
     cookie: str  # the Cookie header: the session and the CSRF cookie
     csrf: str  # the X-CSRFToken header that goes with it
+    session_key: str
 
 
 def sign_in(user) -> SignedIn:
@@ -24,4 +25,4 @@ def sign_in(user) -> SignedIn:
     csrf = _get_new_csrf_string()
     cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
     cookie += f"{settings.CSRF_COOKIE_NAME}={csrf}"
-    return SignedIn(cookie, csrf)
+    return SignedIn(cookie, csrf, session.session_key)

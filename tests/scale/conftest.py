@@ -1,6 +1,7 @@
 """Fixtures for the scale-out tests: bots and a real Celery worker (shared with their packages),
 and several daphne processes serving the test database, as production runs them."""
 
+import contextlib
 import subprocess
 import sys
 import time
@@ -39,8 +40,23 @@ GUNICORN = [sys.executable, "-m", "gunicorn", "--bind", "127.0.0.1:{port}", "--w
 def two_servers(request, django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
     """Two web processes on two ports, with the same test database, Redis and SECRET_KEY: a
     daphne, and a second daphne or a gunicorn (HTTP only: `manage.py up --http`)."""
+    second = DAPHNE if request.param == "daphne" else GUNICORN
+    with web_processes([DAPHNE, second], redis_url, tmp_path_factory) as servers:
+        yield servers
+
+
+@pytest.fixture(scope="module")
+def one_daphne(django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
+    """One daphne (HTTP and websockets) on the test database, as `manage.py up` runs it."""
+    with web_processes([DAPHNE], redis_url, tmp_path_factory) as servers:
+        yield servers
+
+
+@contextlib.contextmanager
+def web_processes(commands, redis_url, tmp_path_factory):
+    """Start one web process per command, each on a port of its own; stop them at the end."""
     workdir = tmp_path_factory.mktemp("scale-servers")
-    ports = [free_port(), free_port()]
+    ports = [free_port() for _ in commands]
     env = server_environment(
         redis_url=with_database(redis_url, SERVERS_REDIS_DB),
         workdir=workdir,
@@ -53,8 +69,7 @@ def two_servers(request, django_db_setup, django_db_blocker, redis_url, tmp_path
         check=True,
     )
     log_path = workdir / "servers.log"
-    log = open(log_path, "w")  # noqa: SIM115 - closed when the module's tests end
-    commands = [DAPHNE, DAPHNE if request.param == "daphne" else GUNICORN]
+    log = open(log_path, "w")  # noqa: SIM115 - closed when the processes have stopped
     processes = [
         subprocess.Popen(
             [part.format(port=port) for part in command],

@@ -75,11 +75,12 @@ class Worker:
 @pytest.fixture
 def celery_worker_process(transactional_db, redis_url, tmp_path):
     """Start `celery -A microchip_site worker --pool=solo` on the test database and the run's
-    Redis; yield a function that starts it with extra environment (e.g. EMAIL_URL)."""
+    Redis; yield a function that starts it with extra environment (e.g. EMAIL_URL), on its own
+    database of that Redis or on `redis_db` (the one of web processes whose tasks it runs)."""
     started = []
 
-    def start(**extra_env) -> Worker:
-        broker = with_database(redis_url, WORKER_REDIS_DB)
+    def start(redis_db: int = WORKER_REDIS_DB, **extra_env) -> Worker:
+        broker = with_database(redis_url, redis_db)
         log_path = tmp_path / "worker.log"
         env = {
             **os.environ,

@@ -10,7 +10,8 @@ as a browser that logged in would be), opens every player's websocket, and plays
 its end through the act endpoint (games/loadtest/bench.py says how). Then it prints throughput,
 the 50th/95th/99th percentiles of the action round trip and of websocket delivery to the other
 players, the errors, and the peak memory and CPU of the server's processes (found by name on
-this machine, or given with --pids). It is a benchmark, not a test: it asserts nothing.
+this machine, or given with --pids). It is a benchmark, not a test: it asserts nothing. At the
+end it deletes the players, games and sessions it created (--keep leaves them).
 """
 
 import asyncio
@@ -19,13 +20,16 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 import psutil
+from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from accounts.models import User
 from games import actions
 from games.loadtest.bench import Bench, Player, Table, percentile
 from games.loadtest.processes import Sampler
 from games.loadtest.sessions import sign_in
+from games.models import Game
 from games.state_store import load_state, read_game
 
 
@@ -43,8 +47,13 @@ class Command(BaseCommand):
             "--seconds", type=float, default=900.0, help="stop after this long if games go on"
         )
         parser.add_argument("--pids", type=int, nargs="*", help="server processes to watch")
+        parser.add_argument(
+            "--keep",
+            action="store_true",
+            help="leave the players, games and sessions in the database (deleted by default)",
+        )
 
-    def handle(self, *args, url, games, players, think, seconds, pids, **options):
+    def handle(self, *args, url, games, players, think, seconds, pids, keep, **options):
         parts = urlsplit(url)
         if parts.scheme != "http" or not parts.hostname:
             raise CommandError("--url must be http://host:port")
@@ -52,6 +61,14 @@ class Command(BaseCommand):
             raise CommandError("--games, --think and --seconds must be positive")
         self.stdout.write(f"Setting up {games} games of {players} players...")
         run = uuid.uuid4().hex[:8]
+        self.sessions: list[str] = []
+        try:
+            self._run(run, parts, games, players, think, seconds, pids)
+        finally:
+            if not keep:
+                self._delete(run)
+
+    def _run(self, run, parts, games, players, think, seconds, pids):
         tables = [self._table(run, number, players) for number in range(games)]
         sampler = Sampler(pids).start()
         bench = Bench(
@@ -69,6 +86,17 @@ class Command(BaseCommand):
         self.own_cpu = _cpu_seconds() - before
         sampler.stop()
         self._report(figures, sampler, games, players, think)
+
+    def _delete(self, run: str) -> None:
+        """Delete what this run created: its games (with their seats, events and rating
+        changes), its players (with their ratings) and their sessions."""
+        users = User.objects.filter(username__startswith=f"load-{run}-")
+        with transaction.atomic():
+            deleted, _ = Game.objects.filter(created_by__in=users).delete()
+            count = users.count()
+            users.delete()
+            Session.objects.filter(session_key__in=self.sessions).delete()
+        self.stdout.write(f"deleted the run's {count} players and their games ({deleted} rows)")
 
     def _table(self, run: str, number: int, count: int) -> Table:
         users = []
@@ -92,8 +120,13 @@ class Command(BaseCommand):
             game_id=game.pk,
             state=load_state(game, seats),
             version=game.version,
-            players=[_player(seat_of[user.pk], user) for user in users],
+            players=[self._player(seat_of[user.pk], user) for user in users],
         )
+
+    def _player(self, seat: int, user) -> Player:
+        browser = sign_in(user)
+        self.sessions.append(browser.session_key)
+        return Player(seat, browser.cookie, browser.csrf)
 
     def _report(self, figures, sampler, games, players, think):
         out = self.stdout.write
@@ -135,8 +168,3 @@ def _cpu_seconds() -> float:
 def _reload_state(game_id: int):
     game, seats = read_game(game_id)
     return load_state(game, seats), game.version
-
-
-def _player(seat: int, user) -> Player:
-    browser = sign_in(user)
-    return Player(seat, browser.cookie, browser.csrf)
