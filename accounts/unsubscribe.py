@@ -1,12 +1,16 @@
-"""One-click unsubscribe: a signed link in every email turns that kind of email off, no log-in.
+"""Unsubscribe without logging in: a signed link in every email turns that kind of email off.
 
 The token is ``django.core.signing`` over ``{"u": user id, "t": topic}`` with a salt of its own,
 so it names one user and one topic and cannot be made for anyone else without the SECRET_KEY.
 It does not expire: an unsubscribe link in an old email still works.
 
-Following the link (GET) unsubscribes at once and shows a page with an undo button; a mail
-client's own unsubscribe button POSTs ``List-Unsubscribe=One-Click`` to the same address
-(RFC 8058, the ``List-Unsubscribe-Post`` header), which needs no CSRF token.
+Following the link (GET, or HEAD) changes nothing: mail scanners and link previewers fetch the
+links in an email, and must not unsubscribe anyone. It shows which emails will stop for which
+account, with a button that POSTs (with the CSRF token) to the same address; that POST
+unsubscribes and shows a page with an undo button. A mail client's own unsubscribe button POSTs
+``List-Unsubscribe=One-Click`` to the same address (RFC 8058, the ``List-Unsubscribe-Post``
+header built in games/notifications.py): that POST alone needs no CSRF token, and unsubscribes
+at once, answering 200 (the RFC forbids a redirect).
 """
 
 from django.conf import settings
@@ -14,7 +18,7 @@ from django.core import signing
 from django.http import HttpResponseNotAllowed
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from .forms import NOTIFICATION_FIELDS
@@ -76,21 +80,45 @@ def unsubscribe(user: User, topic: str) -> dict[str, bool]:
     return before
 
 
-@csrf_exempt  # a mail client's one-click POST carries no CSRF token; the signed link is the key
+def is_one_click(request) -> bool:
+    """Return whether a POST is a mail client's RFC 8058 one-click unsubscribe: a form body
+    (urlencoded or multipart, as the RFC allows) of ``List-Unsubscribe=One-Click``."""
+    return request.POST.get("List-Unsubscribe") == "One-Click"
+
+
+@csrf_exempt  # for the mail client's one-click POST alone; the page's own button is checked below
 def unsubscribe_view(request, token):
+    """Show what the link stops (GET, HEAD); stop it (POST: the page's button or one-click)."""
     if request.method not in ("GET", "HEAD", "POST"):
-        return HttpResponseNotAllowed(["GET", "POST"])
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
     found = read_token(token)
     if found is None:
         return render(request, "accounts/unsubscribed.html", {"invalid": True}, status=400)
     user, topic = found
-    before = unsubscribe(user, topic) if request.method != "HEAD" else {}
+    if request.method != "POST":
+        return render(
+            request,
+            "accounts/unsubscribed.html",
+            {"person": user, "what": TOPICS[topic][1], "token": token, "confirm": True},
+        )
+    if is_one_click(request):
+        return _unsubscribe_and_show(request, user, topic)
+    return _unsubscribe_from_the_page(request, user, topic)
+
+
+def _unsubscribe_and_show(request, user: User, topic: str):
+    before = unsubscribe(user, topic)
     undo = signing.dumps({"u": user.pk, "before": before}, salt=UNDO_SALT)
     return render(
         request,
         "accounts/unsubscribed.html",
         {"person": user, "what": TOPICS[topic][1], "undo_token": undo, "done": True},
     )
+
+
+@csrf_protect  # the page's button: a form of ours, with the CSRF token like every other form
+def _unsubscribe_from_the_page(request, user: User, topic: str):
+    return _unsubscribe_and_show(request, user, topic)
 
 
 @require_POST

@@ -12,7 +12,7 @@ whether the email is still wanted and still true:
 - the turn is still theirs (a "your move" email for a turn they already took is never sent).
 
 Each email is plain text and HTML from templates/emails/, shows times in the recipient's own time
-zone, and carries a signed one-click unsubscribe link and the List-Unsubscribe headers.
+zone, and carries a signed unsubscribe link and the List-Unsubscribe headers (RFC 8058 one-click).
 """
 
 import logging

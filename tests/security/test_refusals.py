@@ -308,13 +308,14 @@ def test_any_alteration_of_a_genuine_unsubscribe_link_is_refused(players, data):
 
 def test_the_two_kinds_of_link_cannot_stand_in_for_each_other(players):
     player = players[1]
-    page = client_for().get(f"/unsubscribe/{unsubscribe.make_token(player, 'all')}/")
+    page = client_for().post(f"/unsubscribe/{unsubscribe.make_token(player, 'all')}/")
     undo = signing.dumps({"u": player.pk, "before": {"email_your_turn": True}}, salt="x")
     genuine_undo = page.context["undo_token"]
     after_unsubscribe = switches(player)
 
     # An undo token as an unsubscribe link, an unsubscribe token as an undo link.
     assert client_for().get(f"/unsubscribe/{genuine_undo}/").status_code == 400
+    assert client_for().post(f"/unsubscribe/{genuine_undo}/").status_code == 400
     unsubscribe_token = unsubscribe.make_token(player, "your_turn")
     assert client_for().post(f"/unsubscribe/{unsubscribe_token}/undo/").status_code == 400
     assert client_for().post(f"/unsubscribe/{undo}/undo/").status_code == 400
@@ -325,7 +326,7 @@ def test_the_undo_link_works_for_a_week_and_not_after(players):
     player = players[2]
     before = switches(player)
     with time_machine.travel(timezone.now(), tick=False) as clock:
-        page = client_for().get(f"/unsubscribe/{unsubscribe.make_token(player, 'all')}/")
+        page = client_for().post(f"/unsubscribe/{unsubscribe.make_token(player, 'all')}/")
         undo = f"/unsubscribe/{page.context['undo_token']}/undo/"
         unsubscribed = switches(player)
         assert set(unsubscribed.values()) == {False}
@@ -358,7 +359,7 @@ def test_an_unsubscribe_link_is_only_ever_for_its_own_recipient(players, start_g
     victim, follower = players[0], players[1]
     others_before = switches(follower)
 
-    client_for(follower).get(f"/unsubscribe/{unsubscribe.make_token(victim, 'game_over')}/")
+    client_for(follower).post(f"/unsubscribe/{unsubscribe.make_token(victim, 'game_over')}/")
 
     assert switches(victim)["email_game_over"] is False
     assert switches(follower) == others_before
