@@ -312,8 +312,8 @@ def take_last_tile(*, game_id: int) -> Played | None:
     Safe to run any number of times: when no forced take is due it changes nothing.
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
-        if not game.is_playing:
+        game = _lock_game_if_any(game_id)
+        if game is None or not game.is_playing:
             return None
         seats = _seats_in_order(game)
         forced = load_state(game, seats).forced_action()
@@ -339,8 +339,8 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
     version is still `expected_version`: running late, twice, or after the player moved is safe.
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
-        if not _overdue(game, rules.DRAFTING, expected_version):
+        game = _lock_game_if_any(game_id)
+        if game is None or not _overdue(game, rules.DRAFTING, expected_version):
             return None
         seats = _seats_in_order(game)
         seat = seats[game.current_seat]
@@ -376,8 +376,8 @@ def finish_at_deadline(*, game_id: int, expected_version: int | None) -> Played 
     version is still `expected_version`.
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
-        if not _overdue(game, rules.FINISHING, expected_version):
+        game = _lock_game_if_any(game_id)
+        if game is None or not _overdue(game, rules.FINISHING, expected_version):
             return None
         seats = _seats_in_order(game)
         late = [seat for seat in seats if not seat.finished]
@@ -401,8 +401,9 @@ def remind_players(*, game_id: int) -> list[int]:
     Not a move: no event is recorded and the version stays, so nobody's page goes stale.
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
-        if not game.is_playing or game.remind_at is None or game.remind_at > timezone.now():
+        game = _lock_game_if_any(game_id)
+        set_for = game.remind_at if game is not None and game.is_playing else None
+        if set_for is None or set_for > timezone.now():
             return []
         game.remind_at = None
         game.save(update_fields=["remind_at"])
@@ -467,6 +468,13 @@ def _lock_game(game_id) -> Game:
     if not found:
         raise ActionRefused("There is no such game.", code="no_such_game")
     return found[0]
+
+
+def _lock_game_if_any(game_id) -> Game | None:
+    """The locked game, or None if it was deleted since the server's work on it was queued:
+    that work is then simply not due."""
+    found = _locked_game(game_id)
+    return found[0] if found else None
 
 
 def _seats_in_order(game: Game) -> list[Seat]:

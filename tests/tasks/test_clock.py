@@ -317,3 +317,35 @@ def test_a_quiet_sweep_costs_four_indexed_queries(clock, start_game, django_asse
     # Overdue turns, reminders, stalled bots, games not analysed.
     with django_assert_num_queries(4):
         assert tasks.sweep() == {"overdue": 0, "reminders": 0, "bots": 0, "analyses": 0}
+
+
+# --- a game deleted after its work was queued ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "task, arguments",
+    [
+        (tasks.take_last_tile, lambda game: (game.pk,)),
+        (tasks.time_out_turn, lambda game: (game.pk, game.version)),
+        (tasks.finish_at_deadline, lambda game: (game.pk, game.version)),
+        (tasks.remind_players, lambda game: (game.pk,)),
+        (tasks.send_notice, lambda game: ("your_turn", game.pk, seat_user(game, 0).pk, 1)),
+        (tasks.analyse_game, lambda game: (game.pk,)),
+    ],
+    ids=lambda value: getattr(value, "name", ""),
+)
+def test_the_work_of_a_game_deleted_since_it_was_queued_is_not_due(
+    task, arguments, clock, start_game
+):
+    # An operator deleted the game (or a benchmark its own) while its tasks waited in the queue.
+    game = start_game(2, time_per_move=HOUR)
+    queued = arguments(game)
+    Game.objects.filter(pk=game.pk).update(remind_at=clock.now())
+    game.delete()
+    clock.advance(HOUR * 2)
+    mail.outbox.clear()
+
+    task.apply(queued).get()  # raises what the task raised
+
+    assert not Game.objects.exists() and not Event.objects.exists()
+    assert mail.outbox == []
