@@ -166,11 +166,12 @@ def refresh_badges(game_id: int, user_ids) -> None:
     send([(user_group(user_id), badge_event(game_id)) for user_id in user_ids])
 
 
-def push_notices(notices, *, game=None, users=None, seats=None) -> None:
+def push_notices(notices, *, users, game=None, seats=None) -> None:
     """Send each notice of games/notifications.py to the open pages of its recipients.
 
-    `game` (the notices' game), `users` ({user id: user}) and `seats` (the game's, with their
-    users) spare reading what the caller already has; whatever is missing is read."""
+    `users` ({user id: user}) are the recipients (games/side_effects.py reads them once, for the
+    pushes and the emails); `game` (the notices' game) and `seats` (the game's, with their users)
+    spare reading them. Never raises."""
     messages = []
     try:
         for notice in notices:
@@ -179,12 +180,9 @@ def push_notices(notices, *, game=None, users=None, seats=None) -> None:
                 found = Game.objects.filter(pk=notice.game_id).first()
             if found is None:
                 continue
-            known = users or {}
-            if not set(notice.user_ids) <= known.keys():
-                known = {user.pk: user for user in _users(notice.user_ids)}
             mine = {seat.user_id: seat for seat in seats} if seats is not None else {}
             for user_id in notice.user_ids:
-                user = known.get(user_id)
+                user = users.get(user_id)
                 if user is None:
                     continue
                 with_badge = notice.kind in LOBBY_NOTICES
@@ -205,12 +203,6 @@ def badge_event(game_id: int, *, version: int | None = None, waiting: bool | Non
     if version is not None and waiting is not None:
         event["version"], event["waiting"] = version, waiting
     return event
-
-
-def _users(user_ids):
-    from accounts.models import User
-
-    return User.objects.filter(pk__in=list(user_ids))
 
 
 # --- drawing (sync; consumers call these through database_sync_to_async) -----------------------

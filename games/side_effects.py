@@ -92,7 +92,8 @@ def notify(notices, *, game=None, seats=None) -> None:
     from .tasks import send_notice
 
     users = _recipients(notices, seats)
-    live.push_notices(notices, game=game, users=users, seats=seats)  # at once (never raises)
+    if users is not None:  # else the database cannot be read now: nor could a notice be drawn
+        live.push_notices(notices, users=users, game=game, seats=seats)  # at once, never raises
     for notice in notices:
         for user_id in notice.user_ids:
             if users is not None and not _may_email(users.get(user_id), notice):
@@ -111,8 +112,9 @@ def notify(notices, *, game=None, seats=None) -> None:
 
 
 def _recipients(notices, seats) -> dict | None:
-    """{user id: user} of every recipient, from `seats` when they have them all, else read in
-    one query; None if they cannot be read (then every email task is queued, to decide)."""
+    """{user id: user} of every recipient, for the pushes and the emails: from `seats` when they
+    have them all, else read in one query; None if they cannot be read (then no notice is
+    pushed, and every email task is queued, to decide when it runs)."""
     wanted = {user_id for notice in notices for user_id in notice.user_ids}
     if seats is not None:
         known = {seat.user_id: seat.user for seat in seats}
