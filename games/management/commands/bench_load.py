@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import psutil
 from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import connection, transaction
 
 from accounts.models import User
 from games import actions
@@ -166,5 +166,10 @@ def _cpu_seconds() -> float:
 
 
 def _reload_state(game_id: int):
-    game, seats = read_game(game_id)
-    return load_state(game, seats), game.version
+    """Read the game; run in a thread of the benchmark's event loop, which Django never closes
+    a connection for: it goes back to the pool at once, not when the thread is collected."""
+    try:
+        game, seats = read_game(game_id)
+        return load_state(game, seats), game.version
+    finally:
+        connection.close()
