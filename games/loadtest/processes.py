@@ -97,18 +97,28 @@ class Sampler:
         for kind, total in totals.items():
             self.peak_total[kind] = max(self.peak_total[kind], total)
 
-    def summary(self, seconds: float) -> list[str]:
-        """One line per kind: processes, peak memory (largest one and all together), CPU."""
+    def summary(self, seconds: float, actions: int = 0) -> list[str]:
+        """One line per kind: processes, peak memory (largest one and all together), CPU, and
+        CPU per action (steadier than the latencies on a machine shared with others); then the
+        CPU per action of them all."""
         by_kind: dict[str, list[int]] = defaultdict(list)
         for pid, (kind, _) in self.processes.items():
             by_kind[kind].append(pid)
         lines = []
+        all_cpu = 0.0
         for kind, pids in sorted(by_kind.items()):
             largest = max(self.peak_rss[pid] for pid in pids) / 2**20
             cpu = sum(self.cpu_last.get(pid, 0) - self.cpu_start.get(pid, 0) for pid in pids)
+            all_cpu += cpu
             lines.append(
                 f"{kind:<22} {len(pids):>2} process(es)  peak memory {largest:6.0f} MiB "
                 f"(largest), {self.peak_total[kind] / 2**20:6.0f} MiB (together)  "
-                f"CPU {100 * cpu / max(seconds, 1e-9):5.0f}%"
+                f"CPU {100 * cpu / max(seconds, 1e-9):5.0f}%{_per_action(cpu, actions)}"
             )
+        if lines and actions:
+            lines.append(f"all of them: CPU{_per_action(all_cpu, actions)}")
         return lines
+
+
+def _per_action(cpu_seconds: float, actions: int) -> str:
+    return f"  {1000 * cpu_seconds / actions:5.1f} ms per action" if actions else ""

@@ -3,7 +3,6 @@ the act endpoint and the sockets, reports what it measured, and leaves the datab
 it unless told to keep what it made."""
 
 import io
-import os
 import re
 
 import pytest
@@ -18,24 +17,30 @@ from .conftest import SERVERS_REDIS_DB
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def bench(url, *options) -> str:
+def bench(servers, *options) -> str:
     out = io.StringIO()
     call_command(
-        "bench_load", "--url", url, "--games", "2", "--think", "0.05", "--seconds", "3",
-        "--pids", str(os.getpid()), *options, stdout=out,
+        "bench_load", "--url", servers.urls[0], "--games", "2", "--think", "0.05",
+        "--seconds", "3", "--pids", str(servers.processes[0].pid), *options, stdout=out,
     )  # fmt: skip
     return out.getvalue()
 
 
 def test_the_benchmark_plays_reports_and_deletes_what_it_made(one_daphne, celery_worker_process):
     celery_worker_process(redis_db=SERVERS_REDIS_DB)  # the server takes a column's last tile
-    report = bench(one_daphne.urls[0])
+    report = bench(one_daphne)
 
     accepted = int(re.search(r"throughput: [\d.]+ actions/s \((\d+) accepted\)", report)[1])
     assert accepted >= 4, report
     assert re.search(r"action round trip +p50 +[\d.]+ ms +p95 +[\d.]+ ms +p99", report), report
     assert re.search(r"websocket delivery +p50 +[\d.]+ ms", report), report
     assert "errors: 0 " in report, report
+    # The watched server process: its peak memory, its CPU, and that CPU per action.
+    assert re.search(
+        r"web \(daphne\) +1 process\(es\) +peak memory +\d+ MiB .* CPU +\d+% +[\d.]+ ms per action",
+        report,
+    ), report
+    assert re.search(r"all of them: CPU +[\d.]+ ms per action", report), report
     assert not User.objects.filter(username__startswith="load-").exists()
     assert not Game.objects.exists() and not Event.objects.exists()
     assert not Session.objects.exists()
@@ -43,7 +48,7 @@ def test_the_benchmark_plays_reports_and_deletes_what_it_made(one_daphne, celery
 
 def test_the_benchmark_keeps_its_players_and_games_when_asked(one_daphne, celery_worker_process):
     celery_worker_process(redis_db=SERVERS_REDIS_DB)
-    bench(one_daphne.urls[0], "--keep")
+    bench(one_daphne, "--keep")
 
     players = User.objects.filter(username__startswith="load-")
     assert players.count() == 4

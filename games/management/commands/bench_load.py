@@ -155,7 +155,7 @@ class Command(BaseCommand):
             out(f"pushes received: {figures.pushes}, "
                 f"mean {figures.push_bytes / figures.pushes / 1024:.1f} KiB")  # fmt: skip
         out("server processes:")
-        for line in sampler.summary(seconds):
+        for line in sampler.summary(seconds, moves):
             out(f"  {line}")
         out(f"  (the benchmark's own process: CPU {100 * self.own_cpu / seconds:.0f}%)")
 
