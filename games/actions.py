@@ -462,17 +462,17 @@ _seats_with_users = PreparedSelect(
 
 def _lock_game(game_id) -> Game:
     try:
-        found = _locked_game(game_id)
-    except (ValueError, TypeError):
-        found = []
-    if not found:
+        game = _lock_game_if_any(game_id)
+    except (ValueError, TypeError):  # not an id at all
+        game = None
+    if game is None:
         raise ActionRefused("There is no such game.", code="no_such_game")
-    return found[0]
+    return game
 
 
 def _lock_game_if_any(game_id) -> Game | None:
-    """The locked game, or None if it was deleted since the server's work on it was queued:
-    that work is then simply not due."""
+    """The locked game, or None if there is none (for the server's own work: deleted since the
+    work was queued, it is simply not due)."""
     found = _locked_game(game_id)
     return found[0] if found else None
 

@@ -173,6 +173,7 @@ def push_notices(notices, *, users, game=None, seats=None) -> None:
     pushes and the emails); `game` (the notices' game) and `seats` (the game's, with their users)
     spare reading them. Never raises."""
     messages = []
+    seat_of = {seat.user_id: seat for seat in seats} if seats is not None else {}
     try:
         for notice in notices:
             found = game if game is not None and game.pk == notice.game_id else None
@@ -180,13 +181,12 @@ def push_notices(notices, *, users, game=None, seats=None) -> None:
                 found = Game.objects.filter(pk=notice.game_id).first()
             if found is None:
                 continue
-            mine = {seat.user_id: seat for seat in seats} if seats is not None else {}
             for user_id in notice.user_ids:
                 user = users.get(user_id)
                 if user is None:
                     continue
                 with_badge = notice.kind in LOBBY_NOTICES
-                html = draw_notice(user, notice.kind, found, seat=mine.get(user_id))
+                html = draw_notice(user, notice.kind, found, seat=seat_of.get(user_id))
                 event = {"type": "user.notify", "game": found.pk, "badge": with_badge}
                 messages.append((user_group(user_id), {**event, "notice": html}))
     except Exception:
