@@ -34,6 +34,7 @@ import logging
 import time
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
@@ -79,6 +80,16 @@ class LiveConsumer(AsyncWebsocketConsumer):
             logger.warning("live: lost the channel layer (%s); closing the socket", error)
             with contextlib.suppress(Exception):  # the browser may have gone already
                 await self.close(code=LAYER_DOWN)
+
+    async def dispatch(self, message):
+        # channels' own dispatch first closes stale database connections in a worker thread,
+        # before every message: a thread hop for each push, ping and event, most of which touch
+        # no database. Every database access here goes through database_sync_to_async, which
+        # closes them in its own thread around the call, so the hop is spared.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         self.user = self.scope.get("user") or AnonymousUser()

@@ -3,8 +3,9 @@
 A state change in games/actions.py says what happened as `Notice`s; games/side_effects.py queues
 them after the commit, one `games.send_notice` task per recipient, except for the recipients
 whose own settings refuse that email (`wanted` is false: a bot, no address, the switch off, the
-digest instead), whose task would certainly send nothing. The task decides, when it runs,
-whether the email is still wanted and still true:
+digest instead) and those watching the game at that moment (`watching_recipients`, most
+players when their turn begins), whose task would send nothing. The task decides, when it
+runs, whether the email is still wanted and still true:
 
 - the recipient's switch for that kind is on (accounts.User.email_*), and per-turn emails (your
   move, finish your board, reminders) are held back for players who chose the daily digest;
@@ -97,6 +98,26 @@ def wanted(user: User, kind: str, data: dict | None = None) -> bool:
     return not (kind == YOUR_TURN and (data or {}).get("at_start") and user.email_game_started)
 
 
+def _held_while_watching(kind: str) -> bool:
+    """Whether this kind of email waits for a recipient who has the game open (they see it
+    there). An invitation is not held: the invitee may be watching the table as a visitor."""
+    return kind != INVITATION
+
+
+def watching_recipients(notices) -> set[tuple[int, int]]:
+    """Return (game id, user id) of the notices' recipients who have that game open now (one
+    cache round trip per game): their email would be held back, so no task is queued for it."""
+    wanted_by_game: dict[int, set[int]] = {}
+    for notice in notices:
+        if _held_while_watching(notice.kind):
+            wanted_by_game.setdefault(notice.game_id, set()).update(notice.user_ids)
+    return {
+        (game_id, user_id)
+        for game_id, user_ids in wanted_by_game.items()
+        for user_id in presence.watching(game_id, user_ids)
+    }
+
+
 def still_true(kind: str, game: Game, user: User, version: int) -> bool:
     """Return whether what the email says is still so (the player may have moved already)."""
     if kind == INVITATION:
@@ -126,7 +147,7 @@ def send_notice(*, kind: str, game_id: int, user_id: int, version: int = 0, data
     """
     data = data or {}
     # First what needs no query: most players are looking at the game when their turn begins.
-    if kind != INVITATION and presence.is_watching(game_id, user_id):
+    if _held_while_watching(kind) and presence.is_watching(game_id, user_id):
         return False
     user = User.objects.filter(pk=user_id).first()
     game = Game.objects.filter(pk=game_id).select_related("created_by").first()

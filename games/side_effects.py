@@ -88,15 +88,20 @@ def notify(notices, *, game=None, seats=None) -> None:
 
     `game` and `seats` (with their users), when the change that made the notices has them, spare
     reading them again. A recipient whose own settings refuse the email (a bot, no address,
-    that kind switched off, the digest instead) gets no task: it would certainly be dropped."""
+    that kind switched off, the digest instead), or who is watching the game now, gets no
+    task: it would be dropped (the task checks both again when it runs)."""
+    from .notifications import watching_recipients
     from .tasks import send_notice
 
     users = _recipients(notices, seats)
     if users is not None:  # else the database cannot be read now: nor could a notice be drawn
         live.push_notices(notices, users=users, game=game, seats=seats)  # at once, never raises
+    watching = watching_recipients(notices)  # never raises: nobody, when it cannot be read
     for notice in notices:
         for user_id in notice.user_ids:
             if users is not None and not _may_email(users.get(user_id), notice):
+                continue
+            if (notice.game_id, user_id) in watching:
                 continue
             try:
                 send_notice.delay(

@@ -379,6 +379,44 @@ def test_the_emails_go_through_a_real_smtp_server(start_game, settings):
     assert len(inbox.messages) == 2
 
 
+def test_no_email_task_is_queued_for_a_player_watching_the_game(start_game, committed, monkeypatch):
+    """Their page shows the move as it happens and the task would drop the email: the move queues
+    none (most players are looking when their turn begins). Once they leave, it is queued."""
+    game = start_game(2)
+    first, second = seat_user(game, 0), seat_user(game, 1)
+    queued = []
+    monkeypatch.setattr(tasks.send_notice, "delay", lambda *args: queued.append(args))
+
+    presence.arrive(game.pk, second.pk, "tab-1")
+    first_draft(game, committed)  # the second player's turn, while they watch
+    assert queued == []
+
+    presence.depart(game.pk, second.pk, "tab-1")
+    first_draft(game, committed)  # the first player's turn: they are not watching either
+    first_draft(game, committed)  # and back to the second player, who has left
+    assert [(kind, user_id) for kind, _, user_id, _, _ in queued] == [
+        ("your_turn", first.pk),
+        ("your_turn", second.pk),
+    ]
+
+
+def test_an_email_task_is_queued_when_presence_cannot_be_read(start_game, committed, monkeypatch):
+    """Presence is a hint: without it, the task is queued and decides when it runs."""
+    game = start_game(2)
+    second = seat_user(game, 1)
+    presence.arrive(game.pk, second.pk, "tab-1")
+    queued = []
+    monkeypatch.setattr(tasks.send_notice, "delay", lambda *args: queued.append(args))
+
+    def unreachable(*args, **kwargs):
+        raise ConnectionError("the cache is down")
+
+    monkeypatch.setattr(presence, "_redis", unreachable)
+    first_draft(game, committed)
+
+    assert [(kind, user_id) for kind, _, user_id, _, _ in queued] == [("your_turn", second.pk)]
+
+
 def test_no_email_task_is_queued_when_the_players_own_settings_refuse_it(
     start_game, committed, monkeypatch
 ):
