@@ -99,8 +99,8 @@ def wanted(user: User, kind: str, data: dict | None = None) -> bool:
 
 
 def _held_while_watching(kind: str) -> bool:
-    """Whether this kind of email waits for a recipient who has the game open (they see it
-    there). An invitation is not held: the invitee may be watching the table as a visitor."""
+    """Whether this kind of email is held back while its recipient has the game open (they see
+    it there): every kind but the invitation, which the invitee acts on from the email."""
     return kind != INVITATION
 
 
