@@ -15,7 +15,6 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from microchip_site.channel_layers import redis_channel_layer
 from microchip_site.secret_key import local_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -129,7 +128,19 @@ if REDIS_URL:
     }
     # Sessions stay in the database (they outlive a Redis restart) and are read from Redis.
     SESSION_ENGINE = "microchip_site.sessions"  # cached_db that still reads without Redis
-    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, prefix="microchip:asgi")}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                # Each consumer waits for its messages with a blocking pop of 5 s (channels_redis's
+                # brpop_timeout). redis-py 8 times out a read after 5 s by default, which killed
+                # the consumer of every idle page every 5 s (channels_redis issue 422); a longer
+                # read timeout still ends a connection that died without a word.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                "prefix": "microchip:asgi",
+            },
+        }
+    }
 else:
     # Only a bare `manage.py` without the README's command lands here: one process, no Redis.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

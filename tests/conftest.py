@@ -14,7 +14,6 @@ from django.test.signals import setting_changed
 
 from accounts.models import User
 from games import actions, live
-from microchip_site.channel_layers import redis_channel_layer
 from microchip_site.services import private_redis
 
 
@@ -119,8 +118,12 @@ def redis_url():
 def live_layer(redis_url, settings):
     """The real Redis channel layer, with a prefix of this test's own (so no message or group
     outlives the test), and the live layer's drawings and pause forgotten."""
-    prefix = f"test-{uuid.uuid4().hex[:8]}"
-    settings.CHANNEL_LAYERS = {"default": redis_channel_layer(redis_url, prefix=prefix)}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
+        }
+    }
     live._snapshots.clear()
     live._fragments.clear()
     live._paused_until = 0.0

@@ -33,7 +33,6 @@ from kombu import pools
 
 from games import actions, live, tasks
 from games.models import Game, Seat
-from microchip_site.channel_layers import redis_channel_layer
 from microchip_site.services import free_port, private_redis
 from tests.conftest import server_environment
 from tests.tasks.conftest import sending_to
@@ -287,8 +286,12 @@ def stack(transactional_db, fault_redis, tmp_path, settings):
     """The test's processes; they are stopped before the test database is flushed."""
     settings.BOT_MOVE_DELAY = 0
     settings.BOT_SWEEP_GRACE = BOT_SWEEP_GRACE
-    layer = redis_channel_layer(fault_redis.url, prefix="microchip:asgi")
-    settings.CHANNEL_LAYERS = {"default": layer}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [fault_redis.url], "prefix": "microchip:asgi"},
+        }
+    }
     live._paused_until = 0.0
     live._held.clear()
     processes = Stack(fault_redis, tmp_path)

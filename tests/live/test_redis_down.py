@@ -7,7 +7,6 @@ from asgiref.sync import sync_to_async
 
 from games import live
 from games.models import Game
-from microchip_site.channel_layers import redis_channel_layer
 from microchip_site.services import free_port
 from tests.games.playing import next_move
 
@@ -17,7 +16,12 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
 def channel_layer_at(url):
-    return {"default": redis_channel_layer(url, prefix="test-live-down")}
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url], "prefix": "test-live-down"},
+        }
+    }
 
 
 async def test_moves_go_on_without_redis_and_pages_catch_up_when_it_is_back(
