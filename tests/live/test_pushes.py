@@ -165,7 +165,11 @@ async def test_after_a_lost_push_the_next_one_comes_as_the_whole_game(start_game
     await socket.disconnect()
 
 
-async def test_the_end_of_the_game_redraws_every_page_with_the_results(start_game):
+async def test_the_end_of_the_game_redraws_every_page_with_the_results(start_game, settings):
+    # The post-game analysis runs eagerly in the finishing request here. The tests' channel
+    # layer times out a consumer that hears nothing for 5 s (the settings' layer does not:
+    # tests/faults/test_idle_socket.py), so the analysis is kept well short of that.
+    settings.ANALYSIS_TIME_LIMIT = 0.5
     game, seats, clients = await seated(start_game, 2)
 
     def play_until_the_last_finish():
@@ -183,7 +187,6 @@ async def test_the_end_of_the_game_redraws_every_page_with_the_results(start_gam
 
     await apost_move(clients[last], game, finish.to_json(), game.version)
 
-    # The post-game analysis runs eagerly in the same request here: allow it its time limit.
     resync = await next_of(spectator, "resync", timeout=10)
     # The finish, or already the post-game analysis after it (an eager task here).
     assert resync["version"] in (game.version + 1, game.version + 2)
