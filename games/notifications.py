@@ -104,13 +104,14 @@ def _held_while_watching(kind: str) -> bool:
     return kind != INVITATION
 
 
-def watching_recipients(notices) -> set[tuple[int, int]]:
-    """Return (game id, user id) of the notices' recipients who have that game open now (one
-    cache round trip per game): their email would be held back, so no task is queued for it."""
+def watching_recipients(recipients) -> set[tuple[int, int]]:
+    """Of (notice, user id) pairs, return (game id, user id) of the recipients who have the
+    notice's game open now (one cache round trip per game, none without a recipient): their
+    email would be held back, so no task is queued for it."""
     wanted_by_game: dict[int, set[int]] = {}
-    for notice in notices:
+    for notice, user_id in recipients:
         if _held_while_watching(notice.kind):
-            wanted_by_game.setdefault(notice.game_id, set()).update(notice.user_ids)
+            wanted_by_game.setdefault(notice.game_id, set()).add(user_id)
     return {
         (game_id, user_id)
         for game_id, user_ids in wanted_by_game.items()

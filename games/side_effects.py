@@ -96,24 +96,28 @@ def notify(notices, *, game=None, seats=None) -> None:
     users = _recipients(notices, seats)
     if users is not None:  # else the database cannot be read now: nor could a notice be drawn
         live.push_notices(notices, users=users, game=game, seats=seats)  # at once, never raises
-    watching = watching_recipients(notices)  # never raises: nobody, when it cannot be read
-    for notice in notices:
-        for user_id in notice.user_ids:
-            if users is not None and not _may_email(users.get(user_id), notice):
-                continue
-            if (notice.game_id, user_id) in watching:
-                continue
-            try:
-                send_notice.delay(
-                    notice.kind, notice.game_id, user_id, notice.version, notice.data or None
-                )
-            except Exception:
-                logger.exception(
-                    "Cannot queue the %s email of game %s to user %s.",
-                    notice.kind,
-                    notice.game_id,
-                    user_id,
-                )
+    emailed = [
+        (notice, user_id)
+        for notice in notices
+        for user_id in notice.user_ids
+        if users is None or _may_email(users.get(user_id), notice)
+    ]
+    # Only for those still due an email (no round trip when none is, as in a game of bots).
+    watching = watching_recipients(emailed)  # never raises: nobody, when it cannot be read
+    for notice, user_id in emailed:
+        if (notice.game_id, user_id) in watching:
+            continue
+        try:
+            send_notice.delay(
+                notice.kind, notice.game_id, user_id, notice.version, notice.data or None
+            )
+        except Exception:
+            logger.exception(
+                "Cannot queue the %s email of game %s to user %s.",
+                notice.kind,
+                notice.game_id,
+                user_id,
+            )
 
 
 def _recipients(notices, seats) -> dict | None:
