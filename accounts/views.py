@@ -3,7 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from games import history
+from games.history import archive, chart
 
 from .forms import SettingsForm
 from .models import User
@@ -19,10 +19,10 @@ def profile(request, username):
         "accounts/profile.html",
         {
             "player": player,
-            "rating": history.rating_of(player),
-            "chart": history.rating_chart(player),
-            "stats": history.statistics(player),
-            "seats": history.archive_seats(player)[:PROFILE_GAMES],
+            "rating": archive.rating_of(player),
+            "chart": chart.rating_chart(player),
+            "stats": archive.statistics(player),
+            "seats": archive.archive_seats(player)[:PROFILE_GAMES],
             "is_me": request.user.pk == player.pk,
         },
     )

@@ -225,7 +225,9 @@ class Rating(models.Model):
 
     @property
     def provisional(self):
-        from .ratings import is_provisional  # the rating policy lives in games/ratings.py
+        from games.history.ratings import (
+            is_provisional,  # the rating policy lives in games/ratings.py
+        )
 
         return is_provisional(self.games)
 

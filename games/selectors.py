@@ -7,13 +7,11 @@ from dataclasses import dataclass, field, replace
 
 from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
 
-from games import rules
+from games import presence, rules
+from games.models import Game, Invitation, Seat
 from games.rules.analysis import SpaceStatus
 from games.rules.tiles import TILE_PATHS, TILES, paths_to_letters
-
-from . import presence
-from .models import Game, Invitation, Seat
-from .state_store import load_state, read_game
+from games.state_store import load_state, read_game
 
 SIDE_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 

@@ -8,10 +8,9 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
 
+from games.models import Game, Seat
 from games.rules import GameState
 from games.rules.state import FORMAT
-
-from .models import Game, Seat
 
 GAME_STATE_FIELDS = ["pool", "phase", "current_seat", "pending_draft", "drafts"]
 SEAT_STATE_FIELDS = ["tray", "board", "colours", "finished"]

@@ -20,10 +20,13 @@ import smtplib
 from django.core.cache import cache
 from django.utils import timezone
 
+from games import rules
+from games.bots import turns as bots
+from games.history import analysis
+from games.notices import digest, emails
+from games.play import actions, deadlines
 from microchip_site import health
 from microchip_site.celery import app
-
-from . import actions, analysis, bots, deadlines, notifications, rules
 
 logger = logging.getLogger(__name__)
 
@@ -127,15 +130,13 @@ EMAIL_RETRY = {
 @app.task(name="games.send_notice", time_limit=60, soft_time_limit=50, **EMAIL_RETRY)
 def send_notice(kind: str, game_id: int, user_id: int, version: int = 0, data=None) -> None:
     """Send one email about a game to one user, if still wanted and true when it runs."""
-    notifications.send_notice(
-        kind=kind, game_id=game_id, user_id=user_id, version=version, data=data
-    )
+    emails.send_notice(kind=kind, game_id=game_id, user_id=user_id, version=version, data=data)
 
 
 @app.task(name="games.send_daily_digests", time_limit=120, soft_time_limit=100)
 def send_daily_digests() -> int:
     """Queue the digest of every reader whose morning it is now (run hourly by beat)."""
-    recipients = notifications.digest_recipients(timezone.now())
+    recipients = digest.digest_recipients(timezone.now())
     for user_id, local_date in recipients:
         send_digest.delay(user_id, local_date)
     return len(recipients)
@@ -149,7 +150,7 @@ def send_digest(user_id: int, local_date: str) -> None:
         logger.info("send_digest: another task is sending user %s's digest", user_id)
         return
     try:
-        notifications.send_digest(user_id=user_id, local_date=local_date)
+        digest.send_digest(user_id=user_id, local_date=local_date)
     finally:
         _release(key)
 

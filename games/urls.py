@@ -1,8 +1,8 @@
 from django.urls import path
 
+from games.history import views as views_history
+from games.play import views
 from microchip_site import converters  # noqa: F401 (registers <name:...>, <id:...>)
-
-from . import views, views_history
 
 app_name = "games"
 

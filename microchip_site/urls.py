@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games import views as game_views
-from games import views_history
+from games.history import views as views_history
+from games.play import views as game_views
 
 from . import converters, views  # noqa: F401 (converters registers <name:...>, <id:...>)
 

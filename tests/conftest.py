@@ -13,7 +13,9 @@ from django.db import connections
 from django.test.signals import setting_changed
 
 from accounts.models import User
-from games import actions, live
+from games.live import drawing
+from games.live import pushes as live
+from games.play import actions
 from microchip_site.services import private_redis
 
 
@@ -124,8 +126,8 @@ def live_layer(redis_url, settings):
             "CONFIG": {"hosts": [redis_url], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
         }
     }
-    live._snapshots.clear()
-    live._fragments.clear()
+    drawing._snapshots.clear()
+    drawing._fragments.clear()
     live._paused_until = 0.0
     live._held.clear()
 

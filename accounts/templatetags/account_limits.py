@@ -13,7 +13,7 @@ import time
 from django import template
 from django.core.cache import cache
 
-from games.rate_limits import duration_in_words
+from games.play.rate_limits import duration_in_words
 
 register = template.Library()
 

@@ -38,8 +38,9 @@ from .analysis import (
 from .board import Board, Placed, row_col, space_of
 from .deal import LAYOUTS, Deal, deal, drafts_per_player, make_board_colours
 from .errors import ERRORS, RuleError
+from .greedy import choose_draft, timeout_action
 from .ranking import places
-from .sim import choose_draft, play_game, timeout_action
+from .replay import Replay, Turn, replay, states
 from .solver import BestResult, best_arrangement, best_score, draft_values
 from .state import (
     DRAFTING,
@@ -50,7 +51,6 @@ from .state import (
     SeatResult,
     auto_finish_actions,
     new_game,
-    replay,
 )
 from .tiles import TILES, Colour, E, Kind, N, S, Tile, W
 
@@ -81,6 +81,7 @@ __all__ = [
     "PendingDraft",
     "Place",
     "Placed",
+    "Replay",
     "Return",
     "Rotate",
     "RuleError",
@@ -92,6 +93,7 @@ __all__ = [
     "Swap",
     "TakeLast",
     "Tile",
+    "Turn",
     "UndoDraft",
     "W",
     "action_from_json",
@@ -112,11 +114,11 @@ __all__ = [
     "markers",
     "new_game",
     "places",
-    "play_game",
     "replay",
     "row_col",
     "score",
     "space_of",
+    "states",
     "structures",
     "timeout_action",
 ]

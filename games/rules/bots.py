@@ -2,7 +2,7 @@
 
 A bot answers one question, `next_actions(state, seat)`: the actions it wants to apply now, in
 order (possibly none). The platform (games/bots.py) applies them one by one through the same
-state-change functions as a person's moves; the duel (`python -m games.rules duel`) applies them
+state-change functions as a person's moves; the duel (`python -m games.tools duel`) applies them
 straight to the state. Both ask again after anything changes, so a bot keeps no memory.
 
 What is due, for every level:
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from .actions import Action, Clear, ConfirmDraft, Draft, Place, Return
 from .board import Board
-from .sim import arrange, best_placement, choose_draft
+from .greedy import arrange, best_placement, choose_draft
 from .solver import BestResult, best_arrangement
 from .state import DRAFTING, FINISHING, GameState, auto_finish_actions
 from .tiles import TILE_PATHS, TILES

@@ -1,7 +1,7 @@
 """The game state and its transitions, in the style of OpenSpiel / scalachess.
 
 `new_game(players, seed)` builds the start; `state.apply(action, seat)` returns the next state or
-raises a RuleError; `replay(players, seed, events)` folds `apply` over an event log.
+raises a RuleError; replay.py folds `apply` over an event log.
 
 Phases: "drafting" (one seat at a time drafts; arranging is free for everyone), "finishing" (the
 pool is empty; every seat arranges and presses Finish), "ended" (every seat has finished).
@@ -9,7 +9,6 @@ pool is empty; every seat arranges and presses Finish), "ended" (every seat has 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from . import errors as err
@@ -540,16 +539,6 @@ def new_game(players: int, seed: int, first_seat: int = 0) -> GameState:
         pending=None,
         drafts=0,
     )
-
-
-def replay(
-    players: int, seed: int, events: Iterable[tuple[int, Action | dict]], first_seat: int = 0
-) -> GameState:
-    """Return the state after applying every (seat, action) event in order to the new game."""
-    state = new_game(players, seed, first_seat)
-    for seat, action in events:
-        state = state.apply(action, seat)
-    return state
 
 
 def auto_finish_actions(state: GameState, seat: int) -> list[Action]:

@@ -4,7 +4,7 @@ analysis rows of a game view."""
 from django import template
 from django.utils.html import format_html
 
-from games.analysis import analysis_rows as rows_of
+from games.history.analysis import analysis_rows as rows_of
 
 register = template.Library()
 

@@ -2,8 +2,8 @@ from datetime import timedelta
 
 import pytest
 
+from accounts.bots import new_bot
 from accounts.models import User
-from games.bots import new_bot
 
 
 @pytest.fixture(autouse=True)

@@ -3,8 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from games import actions, tasks
+from games import tasks
 from games.models import Event, Game
+from games.play import actions
 from games.rules.bots import EasyBot
 from tests.bots.conftest import DAY
 from tests.games.playing import current_state, next_move
@@ -88,7 +89,8 @@ def test_a_lost_bot_task_is_made_up_by_the_sweep(players, bot, settings, monkeyp
 
     from django.utils import timezone
 
-    from games import bots, side_effects
+    from games import effects as side_effects
+    from games.bots import turns as bots
 
     monkeypatch.setattr(side_effects, "wake_bots", lambda *a, **k: None)  # the tasks are lost
     game = actions.create_game(
@@ -118,7 +120,8 @@ def test_a_lost_bot_task_is_made_up_by_the_sweep(players, bot, settings, monkeyp
 
 @pytest.mark.django_db(transaction=True)
 def test_a_bot_task_that_runs_twice_or_late_does_only_what_is_still_due(players, bot, monkeypatch):
-    from games import bots, side_effects
+    from games import effects as side_effects
+    from games.bots import turns as bots
 
     monkeypatch.setattr(side_effects, "wake_bots", lambda *a, **k: None)  # we run the tasks
     game = actions.create_game(
@@ -144,7 +147,7 @@ def test_a_bot_task_that_runs_twice_or_late_does_only_what_is_still_due(players,
 
 
 def test_bots_cannot_be_invited_by_name(players, bot):
-    from games.errors import ActionRefused
+    from games.play.errors import ActionRefused
 
     name = bot("strong").username.lower()
     game = actions.create_game(creator=players[0], player_count=3, time_per_move=DAY)

@@ -6,8 +6,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions, analysis, history, tasks
+from games import tasks
+from games.history import analysis
+from games.history import archive as history
 from games.models import Event, Game
+from games.play import actions
 from games.rules.bots import EasyBot
 from tests.bots.conftest import DAY
 from tests.games.playing import current_state
@@ -129,7 +132,7 @@ def test_the_analysis_is_stored_once_and_shown_on_the_results_and_replay(client,
 
 @pytest.mark.django_db(transaction=True)
 def test_the_sweep_analyses_a_game_whose_task_was_lost(bot, monkeypatch, client):
-    from games import side_effects
+    from games import effects as side_effects
 
     monkeypatch.setattr(side_effects, "after_end", lambda game_id: None)
     game = _bot_game(bot)

@@ -3,7 +3,7 @@
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from games import actions
+from games.play import actions
 from games.rules.analysis import legal_spots
 
 from .conftest import screenshot

@@ -4,7 +4,7 @@ import re
 
 from games import rules
 from games.models import Game
-from games.rules.sim import choose_draft
+from games.rules.greedy import choose_draft
 
 from .conftest import screenshot
 from .helpers import (

@@ -13,8 +13,9 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.test import Client
 
-from games import actions, presence, rules, tasks
+from games import presence, rules, tasks
 from games.models import Game
+from games.play import actions
 from microchip_site.celery import app
 from tests.games.playing import current_state
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from accounts import unsubscribe
 from accounts.models import User
-from games import actions
+from games.play import actions
 from tests.games.playing import current_state
 
 pytestmark = pytest.mark.django_db

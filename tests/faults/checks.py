@@ -8,9 +8,9 @@ import math
 from collections import Counter
 
 from games import rules
+from games.history.ratings import INITIAL, Skill, rate
+from games.history.replay import rebuild_state
 from games.models import Event, Game, Rating, RatingChange, Seat
-from games.ratings import INITIAL, Skill, rate
-from games.replay import rebuild_state
 from games.state_store import load_state
 
 

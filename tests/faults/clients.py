@@ -23,11 +23,11 @@ from urllib.parse import urlencode
 from django.db import connection
 
 from games import rules
-from games.loadtest.client import WebSocket
-from games.loadtest.sessions import sign_in
 from games.models import Game
-from games.rules.sim import best_placement, choose_draft
+from games.rules.greedy import best_placement, choose_draft
 from games.state_store import load_state, read_game
+from games.tools.loadtest.client import WebSocket
+from games.tools.loadtest.sessions import sign_in
 
 VERSION = re.compile(rb'data-version="(\d+)"')
 

@@ -31,8 +31,10 @@ from django.conf import settings
 from django.db import connection
 from kombu import pools
 
-from games import actions, live, tasks
+from games import tasks
+from games.live import pushes as live
 from games.models import Game, Seat
+from games.play import actions
 from microchip_site.services import free_port, private_redis
 from tests.conftest import server_environment
 from tests.tasks.conftest import sending_to

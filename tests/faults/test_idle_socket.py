@@ -12,7 +12,8 @@ from datetime import timedelta
 import pytest
 from channels_redis.core import RedisChannelLayer
 
-from games import actions, rules
+from games import rules
+from games.play import actions
 from microchip_site.services import free_port
 
 from .checks import final_state

@@ -29,9 +29,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from accounts.bots import new_bot
 from accounts.models import User
-from games import actions, bots, deadlines, rules
+from games import rules
 from games.models import Game, Seat
+from games.play import actions, deadlines
 
 from .checks import check_game, check_ratings
 from .conftest import Beat, wait_until
@@ -47,7 +49,7 @@ RANDOM_KILLS = 2
 
 
 def a_bot(level: str) -> User:
-    return User.objects.filter(bot_level=level).order_by("pk").first() or bots.new_bot(level)
+    return User.objects.filter(bot_level=level).order_by("pk").first() or new_bot(level)
 
 
 def version(game_id: int) -> int:

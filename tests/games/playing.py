@@ -2,7 +2,7 @@
 
 from games import rules
 from games.models import Game
-from games.rules.sim import best_placement, choose_draft
+from games.rules.greedy import best_placement, choose_draft
 from games.state_store import load_state
 
 

@@ -2,10 +2,11 @@ from datetime import timedelta
 
 import pytest
 
-from games import actions, rules
-from games.errors import ActionRefused, StaleVersion
+from games import rules
+from games.history.replay import rebuild_state
 from games.models import Event, Game, Seat
-from games.replay import rebuild_state
+from games.play import actions
+from games.play.errors import ActionRefused, StaleVersion
 from games.state_store import load_state
 
 from .playing import current_state, next_move

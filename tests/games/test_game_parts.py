@@ -9,7 +9,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import actions, rules, selectors
+from games import rules, selectors
+from games.play import actions
 from games.rules.tiles import TILE_PATHS
 from games.templatetags import game_parts
 

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules
-from games.rules.sim import best_placement, choose_draft
+from games.rules.greedy import best_placement, choose_draft
 
 from .playing import current_state
 from .test_views import HTMX, client_for, create_and_fill

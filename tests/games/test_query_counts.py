@@ -6,7 +6,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import actions, tasks
+from games import tasks
+from games.play import actions
 
 from .playing import current_state
 

@@ -5,8 +5,8 @@ import threading
 import pytest
 from django.db import connection
 
-from games import actions
-from games.errors import ActionRefused
+from games.play import actions
+from games.play.errors import ActionRefused
 
 from .playing import current_state
 

@@ -13,8 +13,9 @@ from django.conf import settings as django_settings
 from django.test import Client
 from django.urls import reverse
 
-from games import actions, rules
+from games import rules
 from games.models import Game, Invitation
+from games.play import actions
 from microchip_site.services import free_port
 from tests.conftest import settings_in_a_new_process
 
@@ -174,7 +175,7 @@ def test_bots_are_never_counted_they_move_through_games_actions(players, setting
     settings.ACTION_RATE_LIMIT = "0/h"
     settings.BOT_MOVE_DELAY = 0
     settings.ANALYSIS_TIME_LIMIT = 0.5
-    from games.bots import new_bot
+    from accounts.bots import new_bot
 
     creator = new_bot("easy")
     game = actions.create_game(

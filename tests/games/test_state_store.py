@@ -2,9 +2,9 @@
 
 import pytest
 
-from games import actions
-from games.errors import ActionRefused
 from games.models import Game, Seat
+from games.play import actions
+from games.play.errors import ActionRefused
 from games.state_store import read_game
 
 from .playing import next_move

@@ -6,8 +6,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import actions, rules
+from games import rules
 from games.models import Game
+from games.play import actions
 from games.rules.analysis import legal_spots
 
 from .playing import next_move

@@ -1,7 +1,7 @@
 """Play a whole game through games/actions.py, recording the state after every event."""
 
-from games import actions
 from games.models import Game
+from games.play import actions
 
 from ..games.playing import current_state, next_move
 

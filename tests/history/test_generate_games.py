@@ -3,7 +3,7 @@
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import history
+from games.history import replay as history
 from games.models import Event, Game, Rating, RatingChange, Seat
 
 pytestmark = pytest.mark.django_db

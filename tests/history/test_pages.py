@@ -8,7 +8,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import history, ratings
+from games.history import archive as history
+from games.history import ratings
 from games.management.commands.generate_games import generate
 from games.models import Game, Rating
 

@@ -7,8 +7,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import actions, ratings
+from games.history import ratings
 from games.models import Game, Rating, RatingChange
+from games.play import actions
 from games.state_store import load_state
 
 from .playing import play_recorded

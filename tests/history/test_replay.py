@@ -6,7 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import history, rules
+from games import rules
+from games.history import replay as history
 from games.models import Game
 
 from .playing import play_recorded
@@ -31,7 +32,7 @@ def test_the_replay_of_a_recorded_game_reproduces_every_state_and_the_final_scor
     replay = history.Replay(game)
     numbers = [event.number for event in replay.events]
     assert numbers == sorted(recorded)  # every rules event was recorded, and only those
-    states = list(replay.states())
+    states = replay.moves.states
     assert len(states) == replay.last_step + 1
     assert states[0] == rules.new_game(count, game.seed)
     for step, number in enumerate(numbers, start=1):

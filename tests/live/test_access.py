@@ -6,8 +6,8 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import actions
 from games.models import Game
+from games.play import actions
 
 from .conftest import closed_with, connect, game_path, login, messages, next_of
 
@@ -54,7 +54,7 @@ async def test_nonsense_from_a_client_is_logged_and_ignored(start_game, caplog):
     user = await sync_to_async(lambda: game.seats.get(number=0).user)()
     socket = await connect(game_path(game, game.version), await sync_to_async(login)(user))
     await messages(socket)
-    caplog.set_level("INFO", logger="games.consumers")
+    caplog.set_level("INFO", logger="games.live.consumers")
 
     for junk in [
         "not json",

@@ -6,8 +6,8 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import actions
 from games.models import Game
+from games.play import actions
 from tests.games.playing import next_move
 
 from .conftest import apost_move, connect, game_path, login, messages, next_of

@@ -5,7 +5,7 @@ import asyncio
 import os
 import threading
 
-from games.push_sender import PushSender
+from games.live.push_sender import PushSender
 
 
 def recording_sender(fail_on=()):

@@ -9,8 +9,11 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import actions, live, rules
+from games import rules
+from games.live import drawing
+from games.live import pushes as live
 from games.models import Game
+from games.play import actions
 from tests.games.playing import current_state, next_move
 
 from .conftest import apost_move, connect, game_path, login, messages, next_of
@@ -241,21 +244,21 @@ async def test_a_push_drawn_where_the_move_was_made_reads_nothing_and_is_the_sam
         )
         event = played.change.event()
         with CaptureQueriesContext(connection) as captured:
-            here = live.draw_change(event, viewer)
-        live._snapshots.clear()
-        live._fragments.clear()
-        elsewhere = live.draw_change(event, viewer)  # another process reads the game
+            here = drawing.draw_change(event, viewer)
+        drawing._snapshots.clear()
+        drawing._fragments.clear()
+        elsewhere = drawing.draw_change(event, viewer)  # another process reads the game
         return len(captured.captured_queries), here, elsewhere
 
-    monkeypatch.setattr(live, "_holds_sockets", True)
+    monkeypatch.setattr(drawing, "_holds_sockets", True)
     queries, here, elsewhere = await sync_to_async(move_then_draw)()
     assert queries == 0
     assert here == elsewhere and 'id="pool"' in here
 
-    monkeypatch.setattr(live, "_holds_sockets", False)
-    live._snapshots.clear()
+    monkeypatch.setattr(drawing, "_holds_sockets", False)
+    drawing._snapshots.clear()
     mover, action = await sync_to_async(next_move)(game)
     await sync_to_async(actions.play)(
         game_id=game.pk, user=seats[mover].user, action=action, seen_version=game.version
     )
-    assert live._snapshots.items == {}
+    assert drawing._snapshots.items == {}

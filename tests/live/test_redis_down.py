@@ -5,7 +5,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import live
+from games.live import pushes as live
 from games.models import Game
 from microchip_site.services import free_port
 from tests.games.playing import next_move

@@ -4,10 +4,11 @@ import pytest
 
 from games.rules import ConfirmDraft, Draft, new_game
 from games.rules.bots import EasyBot, StrongBot, actions_to, apply_all, make_bot, owned_tiles, solve
-from games.rules.cli import main
-from games.rules.duel import play_bots, run
-from games.rules.sim import choose_draft, play_game, timeout_action
+from games.rules.greedy import choose_draft, timeout_action
 from games.rules.state import DRAFTING, FINISHING
+from games.tools.cli import main
+from games.tools.duel import play_bots, run
+from games.tools.simulate import play_game
 
 QUICK = {"draft_time": 0.02, "arrange_time": 0.02, "finish_time": 0.1}
 

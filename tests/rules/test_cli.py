@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from games.rules import deal
-from games.rules.cli import main
+from games.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = [["blue", "red", "green", "yellow", "pink"][r:] + ["blue", "red", "green", "yellow",
@@ -172,7 +172,7 @@ def test_simulate_zero_games():
 @pytest.mark.parametrize(("stdin", "message"), [("{", "not valid JSON"), ("[1]", "JSON object")])
 def test_module_entry_point_without_traceback(stdin, message):
     proc = subprocess.run(
-        [sys.executable, "-m", "games.rules", "score"],
+        [sys.executable, "-m", "games.tools", "score"],
         input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 2
@@ -183,7 +183,7 @@ def test_module_entry_point_without_traceback(stdin, message):
 
 def test_module_entry_point_scores():
     proc = subprocess.run(
-        [sys.executable, "-m", "games.rules", "score"],
+        [sys.executable, "-m", "games.tools", "score"],
         input=doc(PAIR, THREE), capture_output=True, text=True, cwd=ROOT, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr

@@ -23,8 +23,8 @@ from games.rules import (
     structures,
 )
 from games.rules.actions import ACTION_TYPES
-from games.rules.bench import random_board
 from games.rules.tiles import DISTINCT_ROTATIONS, TILES
+from games.tools.bench import random_board
 
 from .helpers import play_randomly, ref_score, ref_statuses, where_is
 

@@ -10,7 +10,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "games" / "rules"
 
 def test_importing_the_rules_loads_no_django():
     code = (
-        "import sys, games.rules, games.rules.cli, games.rules.bench, games.rules.sim; "
+        "import sys, games.rules, games.tools.cli, games.tools.bench, games.tools.simulate; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
     )
     out = subprocess.run(

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from games.rules import Draft, GameState, Place, RuleError, new_game, replay
-from games.rules.sim import play_game
+from games.tools.simulate import play_game
 
 
 def test_new_game_round_trips_through_json_text():

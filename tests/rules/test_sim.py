@@ -3,7 +3,8 @@ import time
 import pytest
 
 from games.rules import ConfirmDraft, Draft, TakeLast, drafts_per_player, new_game, replay
-from games.rules.sim import choose_draft, play_game, timeout_action
+from games.rules.greedy import choose_draft, timeout_action
+from games.tools.simulate import play_game
 
 from .helpers import where_is
 

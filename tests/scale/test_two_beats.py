@@ -14,7 +14,9 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import analysis, side_effects, tasks
+from games import effects as side_effects
+from games import tasks
+from games.history import analysis
 from games.models import Event, Game
 from tests.games.test_races import race
 from tests.tasks.conftest import clock  # noqa: F401 (fixture)
@@ -111,7 +113,7 @@ def test_concurrent_sweeps_analyse_a_finished_game_once(bot, settings, monkeypat
 
 
 def bot_game(bot) -> Game:
-    from games import actions
+    from games.play import actions
 
     game = actions.create_game(
         creator=bot("easy"), player_count=2, time_per_move=timedelta(days=1), bots=("easy",)

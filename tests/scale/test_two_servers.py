@@ -19,8 +19,8 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 
 from games import rules
-from games.loadtest.client import HTTPConnection, WebSocket
-from games.loadtest.sessions import sign_in
+from games.tools.loadtest.client import HTTPConnection, WebSocket
+from games.tools.loadtest.sessions import sign_in
 from tests.games.playing import current_state
 
 pytestmark = pytest.mark.django_db(transaction=True)

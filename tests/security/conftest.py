@@ -15,9 +15,11 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import actions, ratings, rules
+from games.history import ratings
 from games.management.commands.generate_games import Played, _events, _game, _seats
 from games.models import Event, Game, Invitation, Seat
+from games.play import actions
+from games.tools.simulate import play_game
 
 
 @pytest.fixture(autouse=True)
@@ -87,7 +89,7 @@ def ended_game(users, name: str, seed: int = 7) -> Game:
     log, so it can be replayed) by generate_games' own builders, and rated. Much quicker than
     playing it move by move through games/actions.py."""
     rng = random.Random(seed)
-    final, log = rules.play_game(len(users), seed)
+    final, log = play_game(len(users), seed)
     played = Played(len(users), seed, [(seat, action.to_json()) for seat, action in log], final)
     seated = [user.pk for user in users]
     ended_at = timezone.now() - timedelta(hours=1)

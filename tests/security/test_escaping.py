@@ -14,9 +14,10 @@ from django.utils.html import escape
 
 from accounts import unsubscribe
 from accounts.models import User
-from games import actions, notifications
-from games.forms import TIME_PER_MOVE
 from games.models import Game, Rating
+from games.notices import emails, notice
+from games.play import actions
+from games.play.forms import TIME_PER_MOVE
 from tests.live.conftest import connect, game_path, login, messages, next_of
 
 from .conftest import client_for, ended_game
@@ -90,8 +91,8 @@ def hostile(players, committed, mailoutbox):
     committed(actions.join_game, game_id=playing.pk, user=img)
     ended = ended_game([img, script], TITLES[0])
     for user in (script, img):  # the game-over email (its task would also run the analysis)
-        assert notifications.send_notice(
-            kind=notifications.GAME_OVER, game_id=ended.pk, user_id=user.pk, version=ended.version
+        assert emails.send_notice(
+            kind=notice.GAME_OVER, game_id=ended.pk, user_id=user.pk, version=ended.version
         )
     Rating.objects.filter(user__in=[script, img]).update(games=5)  # on the leaderboard
     return {

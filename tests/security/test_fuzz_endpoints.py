@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
-from games.forms import TIME_PER_MOVE
 from games.models import Game
+from games.play.forms import TIME_PER_MOVE
 from games.rules.actions import ACTION_TYPES
 
 from .conftest import client_for, everything, state_of

@@ -201,7 +201,7 @@ async def test_moves_sent_over_the_socket_change_nothing(start_game):
 
 async def test_junk_on_a_players_own_socket_and_from_anonymous_pages_is_ignored(start_game, caplog):
     game, client = await a_started_game(start_game)
-    caplog.set_level("INFO", logger="games.consumers")
+    caplog.set_level("INFO", logger="games.live.consumers")
     own = await connect("/ws/live/", client)
     anonymous = await connect(game_path(game, game.version))
     for socket in (own, anonymous):

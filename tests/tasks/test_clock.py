@@ -5,9 +5,10 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 
-from games import actions, deadlines, rules, tasks
+from games import rules, tasks
 from games.models import Event, Game, Seat
-from games.rules.sim import choose_draft
+from games.play import actions, deadlines
+from games.rules.greedy import choose_draft
 from tests.games.playing import current_state
 
 from .helpers import rig_two_one_tile_columns, seat_user

@@ -7,8 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import actions, tasks
+from games import tasks
 from games.models import Event, Game, Seat
+from games.play import actions
 from microchip_site.celery import app
 from tests.email.smtp import smtp_server, text_part
 from tests.games.playing import current_state

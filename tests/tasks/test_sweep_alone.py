@@ -7,8 +7,8 @@ import pytest
 from django.core import mail
 
 from games import rules, tasks
+from games.history.replay import rebuild_state
 from games.models import Event, Game
-from games.replay import rebuild_state
 from tests.games.playing import current_state
 
 pytestmark = pytest.mark.django_db

@@ -25,12 +25,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
 from accounts.models import User
-from games import actions
-from games.loadtest.bench import Bench, Player, Table, percentile
-from games.loadtest.processes import Sampler
-from games.loadtest.sessions import sign_in
 from games.models import Game
+from games.play import actions
 from games.state_store import load_state, read_game
+from games.tools.loadtest.bench import Bench, Player, Table, percentile
+from games.tools.loadtest.processes import Sampler
+from games.tools.loadtest.sessions import sign_in
 
 
 class Command(BaseCommand):

@@ -22,8 +22,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import ratings, rules
+from games import rules
+from games.history import ratings
 from games.models import Event, Game, Seat
+from games.tools.simulate import play_game
 
 USERNAME_PREFIX = "sim"
 
@@ -43,7 +45,7 @@ def simulate(count: int, rng: random.Random) -> list[Played]:
     for _ in range(count):
         players = rng.choice((2, 3, 4, 5))
         seed = rng.randrange(2**62)
-        final, events = rules.play_game(players, seed)
+        final, events = play_game(players, seed)
         played.append(Played(players, seed, [(seat, a.to_json()) for seat, a in events], final))
     return played
 

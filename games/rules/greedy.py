@@ -1,4 +1,4 @@
-"""Simple automatic players, and whole games played through the engine.
+"""The greedy player: the easy computer player, and the server's pick when a turn times out.
 
 The greedy player only ever places tiles where they are legal right now (so its board never holds
 an illegal tile: a legal placement cannot make a neighbour illegal, nor break a closed
@@ -8,17 +8,15 @@ structure). It picks the placement that makes the best board by this key, highes
 
 and keeps placing while any tray tile has a legal spot. To draft, it takes the draw-column tile
 whose best placement makes the best board (tiles without a legal spot last); ties go to the
-topmost tile. The platform may use `choose_draft` / `timeout_action` when a player's time runs out.
+topmost tile. When a player's time runs out the platform plays `timeout_action` for them.
 """
 
 from __future__ import annotations
 
-import random
-
 from .actions import Action, ConfirmDraft, Draft, Place
 from .analysis import find_chip, legal_spots, open_ends
 from .board import Board, Placed
-from .state import DRAFTING, FINISHING, GameState, auto_finish_actions, new_game
+from .state import DRAFTING, GameState
 from .tiles import TILES
 
 Key = tuple[int, int, int]
@@ -72,6 +70,13 @@ def arrange(state: GameState, seat: int, events: list | None = None) -> GameStat
     return state
 
 
+def _do(state: GameState, action: Action, seat: int, events: list | None) -> GameState:
+    state = state.apply(action, seat)
+    if events is not None:
+        events.append((seat, action))
+    return state
+
+
 def choose_draft(state: GameState, seat: int) -> Draft:
     """Return the greedy player's draft from the draw column (the state must allow a draft)."""
     board = state.boards[seat]
@@ -97,49 +102,10 @@ def timeout_action(state: GameState, seat: int) -> Action | None:
     return choose_draft(state, seat)
 
 
-def _do(state: GameState, action: Action, seat: int, events: list | None) -> GameState:
-    state = state.apply(action, seat)
-    if events is not None:
-        events.append((seat, action))
-    return state
-
-
-def play_game(
-    players: int, seed: int, first_seat: int = 0, record: bool = True
-) -> tuple[GameState, list[tuple[int, Action]]]:
-    """Play a whole game with greedy players; return the final state and the event log."""
-    state = new_game(players, seed, first_seat)
-    events: list | None = [] if record else None
-    while state.phase == DRAFTING:
-        seat = state.current
-        forced = state.forced_action()
-        if forced is not None:
-            state = _do(state, forced, seat, events)
-            state = arrange(state, seat, events)
-            continue
-        state = _do(state, choose_draft(state, seat), seat, events)
-        state = arrange(state, seat, events)
-        state = _do(state, ConfirmDraft(), seat, events)
-    for seat in range(players):
-        if state.phase == FINISHING and not state.finished[seat]:
-            state = arrange(state, seat, events)
-            for action in auto_finish_actions(state, seat):
-                state = _do(state, action, seat, events)
-    return state, events or []
-
-
-def random_action(state: GameState, seat: int, rng: random.Random) -> Action | None:
-    """Return a uniformly random allowed action for `seat` (None if it has none)."""
-    actions = state.legal_actions(seat)
-    return rng.choice(actions) if actions else None
-
-
 __all__ = [
     "arrange",
     "best_placement",
     "board_key",
     "choose_draft",
-    "play_game",
-    "random_action",
     "timeout_action",
 ]

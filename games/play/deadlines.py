@@ -16,7 +16,7 @@ backlog is worked off over a few sweeps instead of in one long one.
 
 from datetime import datetime, timedelta
 
-from .models import Game
+from games.models import Game
 
 SWEEP_BATCH = 200
 # The analysis task is queued when a game ends; the sweep queues it again after this long.

@@ -7,8 +7,8 @@ broker is down) is logged, and the periodic sweep (games/tasks.py) does the time
 
 import logging
 
-from . import live
-from .changes import Change
+from games.live import pushes as live
+from games.live.changes import Change
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ def after_play(
     live.game_changed(change, game=game, seats=seats)
     game_id = change.game_id
     if forced_take_due:
-        from .tasks import take_last_tile
+        from games.tasks import take_last_tile
 
         try:
             take_last_tile.delay(game_id)
@@ -52,7 +52,7 @@ def refresh_badges(game_id: int, user_ids) -> None:
 
 def after_end(game_id: int) -> None:
     """After a game ended: queue its post-game analysis (the sweep queues it if this fails)."""
-    from .tasks import analyse_game
+    from games.tasks import analyse_game
 
     try:
         analyse_game.delay(game_id)
@@ -70,7 +70,7 @@ def wake_bots(
 ) -> None:
     """Queue the moves of the bots that the committed change hands something to do: `due`
     ((bot user id, version), known to the change) or, without it, read from the database."""
-    from . import bots
+    from games.bots import turns as bots
 
     if due is None:
         try:
@@ -90,8 +90,8 @@ def notify(notices, *, game=None, seats=None) -> None:
     reading them again. A recipient whose own settings refuse the email (a bot, no address,
     that kind switched off, the digest instead), or who is watching the game now, gets no
     task: it would be dropped (the task checks both again when it runs)."""
-    from .notifications import watching_recipients
-    from .tasks import send_notice
+    from games.notices.notice import watching_recipients
+    from games.tasks import send_notice
 
     users = _recipients(notices, seats)
     if users is not None:  # else the database cannot be read now: nor could a notice be drawn
@@ -141,6 +141,6 @@ def _recipients(notices, seats) -> dict | None:
 def _may_email(user, notice) -> bool:
     """Whether the email task of `notice` could send to `user`: false only when the user's own
     settings refuse it, as the task would find (notifications.send_notice)."""
-    from .notifications import wanted
+    from games.notices.notice import wanted
 
     return user is not None and wanted(user, notice.kind, notice.data)

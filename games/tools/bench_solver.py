@@ -1,6 +1,6 @@
 """Benchmark the best-chip solver: time to a proved optimum on random deals.
 
-    python -m games.rules.bench_solver [--deals 30] [--sizes 12,15,20,25] [--seed 0]
+    python -m games.tools.bench_solver [--deals 30] [--sizes 12,15,20,25] [--seed 0]
                                        [--anytime 0.1] [--json]
 
 For each tray size (12, 15, 20 and 25 tiles: what each player drafts with 5, 4, 3 and 2 players)
@@ -22,8 +22,8 @@ import statistics
 import sys
 import time
 
-from .deal import make_board_colours
-from .solver import best_arrangement
+from games.rules.deal import make_board_colours
+from games.rules.solver import best_arrangement
 
 SIZES = (12, 15, 20, 25)
 
@@ -98,7 +98,7 @@ def run(
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.rules.bench_solver")
+    parser = argparse.ArgumentParser(prog="python -m games.tools.bench_solver")
     parser.add_argument("--deals", type=int, default=30, help="deals per size (default 30)")
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="e.g. 12,15,20,25")
     parser.add_argument("--seed", type=int, default=0)

@@ -40,8 +40,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 from redis.exceptions import RedisError
 
-from . import live, presence
-from .changes import page_id
+from games import presence
+from games.live import drawing
+from games.live import pushes as live
+from games.live.changes import page_id
 
 logger = logging.getLogger(__name__)
 
@@ -99,17 +101,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.online: set[int] = set()
         self.version: int | None = None  # the version this socket has brought the page to
         self.page_id = ""  # games/changes.py: the page's own moves come in their answers
-        self.badge: live.Badge | None = None  # what the nav badge counts, once read
+        self.badge: drawing.Badge | None = None  # what the nav badge counts, once read
         self.started = False
         self.last_resync = 0.0
         self.tokens, self.tokens_at = float(BURST), time.monotonic()
 
-        live.holds_sockets()  # the moves made in this process keep their versions for pushes
+        drawing.holds_sockets()  # the moves made in this process keep their versions for pushes
         # Accept first, then close with a code: the page sees the code and does not retry.
         await self.accept()
         groups = []
         if self.game_id is not None:
-            found = await database_sync_to_async(live.access)(self.game_id, self.user)
+            found = await database_sync_to_async(drawing.access)(self.game_id, self.user)
             if found is None:
                 return await self.close(code=NO_SUCH_GAME)
             if not found.allowed:
@@ -145,7 +147,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self._catch_up(_version((query.get("v") or [None])[0]))
             if self.seats and self.started:
                 # The page's dots were drawn before this socket: send them as they are now.
-                html = live.draw_presence(self.seats, self.online)
+                html = drawing.draw_presence(self.seats, self.online)
                 await self._send({"type": "presence", "html": html})
 
     async def disconnect(self, code):
@@ -211,13 +213,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.version = version  # this page's own move: its answer drew it
             return
         try:
-            html = await database_sync_to_async(live.draw_change)(event, self.user)
+            html = await database_sync_to_async(drawing.draw_change)(event, self.user)
         except Exception:
             # The page stays where it was; the next push shows a gap, and that resyncs it.
             logger.exception("live: cannot draw version %s of game %s", version, self.game_id)
             return
         seats = [seat for seat in self.seats if seat[0] in event["seats"]]
-        html += live.draw_presence(seats, self.online)  # dots as this socket knows them now
+        html += drawing.draw_presence(seats, self.online)  # dots as this socket knows them now
         self.version = version
         await self._send({"type": "push", "version": version, "html": html})
 
@@ -226,7 +228,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         seats = [seat for seat in self.seats if (seat[1] in online) != (seat[1] in self.online)]
         self.online = online
         if seats:
-            await self._send({"type": "presence", "html": live.draw_presence(seats, online)})
+            await self._send({"type": "presence", "html": drawing.draw_presence(seats, online)})
 
     async def user_notify(self, event):
         html = ""
@@ -251,12 +253,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
         return await self._count_badge()
 
     async def _count_badge(self) -> str:
-        self.badge = await database_sync_to_async(live.count_badge)(self.user)
+        self.badge = await database_sync_to_async(drawing.count_badge)(self.user)
         return self.badge.draw()
 
     async def _catch_up(self, version: int | None):
         """Bring the page from `version` to the current one: nothing, or a whole redraw."""
-        current = await database_sync_to_async(live.current_version)(self.game_id)
+        current = await database_sync_to_async(drawing.current_version)(self.game_id)
         if current is None or not self.started:
             return
         if version is not None and version >= current:
@@ -271,7 +273,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(wait)
         self.last_resync = time.monotonic()
         try:
-            drawn = await database_sync_to_async(live.draw_game)(self.game_id, self.user)
+            drawn = await database_sync_to_async(drawing.draw_game)(self.game_id, self.user)
         except Exception:
             logger.exception("live: cannot draw game %s", self.game_id)
             return
@@ -281,7 +283,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if self.version is not None and version <= self.version:
             return
         self.version = version
-        html += live.draw_presence(self.seats, self.online)
+        html += drawing.draw_presence(self.seats, self.online)
         await self._send({"type": "resync", "version": version, "html": html})
 
     async def _arrive(self):

@@ -9,13 +9,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import actions, selectors
-from .changes import page_id
-from .errors import ActionRefused, StaleVersion
-from .forms import ActionForm, CreateGameForm, InviteForm, LobbyFilterForm
-from .models import Game
-from .rate_limits import ACTIONS, GAME_CREATION, INVITATIONS, per_player
-from .state_store import read_game
+from games import selectors
+from games.live.changes import page_id
+from games.models import Game
+from games.play import actions
+from games.play.errors import ActionRefused, StaleVersion
+from games.play.forms import ActionForm, CreateGameForm, InviteForm, LobbyFilterForm
+from games.play.rate_limits import ACTIONS, GAME_CREATION, INVITATIONS, per_player
+from games.state_store import read_game
 
 # A refusal's HTTP status: 409 the page was stale, 403 not your game, 400 malformed, else 422.
 REFUSAL_STATUS = {StaleVersion.code: 409, "not_a_player": 403, "bad_request": 400}

@@ -28,24 +28,29 @@ from datetime import timedelta
 from django.conf import settings
 from django.db.models import F, Q
 
-from accounts.forms import NOTIFICATION_FIELDS
 from accounts.models import User
 from games import rules
+from games.models import Game, Seat
+from games.play import actions
+from games.play.errors import ActionRefused
 from games.rules import bots as strategies
-
-from . import actions
-from .errors import ActionRefused
-from .models import Game, Seat
-from .state_store import load_state, read_game
+from games.state_store import load_state, read_game
 
 logger = logging.getLogger(__name__)
 
+
 # How long a bot's turn (or its finishing) may wait before the sweep queues its move again.
 BOT_SWEEP_GRACE = timedelta(seconds=60)
+
+
 # A bot plans again at most this many times in one task (each time the game moved under it).
 MAX_PLANS = 5
+
+
 # Decision time limits of the strong bot on the platform (seconds).
 STRONG_OPTIONS = {"draft_time": 1.0, "arrange_time": 0.5, "finish_time": 3.0, "deny": 0.5}
+
+
 # Rules events that hand the turn (or the finishing phase) to someone: only these wake bots.
 TURN_PASSING = {"confirm_draft", "take_last", "started"}
 
@@ -53,40 +58,6 @@ TURN_PASSING = {"confirm_draft", "take_last", "started"}
 def strategy(level: str) -> strategies.Bot:
     options = getattr(settings, "BOT_STRONG_OPTIONS", STRONG_OPTIONS) if level == "strong" else {}
     return strategies.make_bot(level, **options)
-
-
-BOT_NAMES = {"easy": "EasyBot", "strong": "StrongBot"}
-
-
-def free_bot(game: Game, level: str) -> User:
-    """Return a bot account of this level that has no seat at `game` yet, making a new one
-    (EasyBot2, EasyBot3...) if every one has (the migration makes four of each level)."""
-    bot = (
-        User.objects.filter(bot_level=level, is_active=True)
-        .exclude(seats__game=game)
-        .order_by("pk")
-        .first()
-    )
-    return bot or new_bot(level)
-
-
-def new_bot(level: str) -> User:
-    """Create a bot account of this level under the first free name: no email, no password."""
-    stem = BOT_NAMES[level]
-    for n in range(1, 100):
-        name = stem if n == 1 else f"{stem}{n}"
-        if not User.objects.filter(username__iexact=name).exists():
-            bot = User(username=name, email="", bot_level=level)
-            bot.first_name = f"{level.capitalize()} computer player"
-            for field in NOTIFICATION_FIELDS:
-                setattr(bot, field, False)
-            bot.set_unusable_password()
-            bot.save()
-            return bot
-    raise ActionRefused(f"No more {level} computer players are free.", code="bots")
-
-
-# --- who should act ----------------------------------------------------------------------------
 
 
 def bots_to_wake(
@@ -155,8 +126,6 @@ def overdue_bots(now, limit: int) -> list[tuple[int, int, int]]:
     )
 
 
-# --- queueing the task (a trampoline keeps eager tasks from nesting) ---------------------------
-
 _local = threading.local()
 
 
@@ -167,7 +136,7 @@ def queue_moves(due: list[tuple[int, int, int]]) -> None:
     commits and wakes the next bot: a whole game would nest one call inside another. So a call
     made while an outer one is queueing only adds to the outer one's list, which runs it next.
     """
-    from .tasks import bot_move
+    from games.tasks import bot_move
 
     outer = getattr(_local, "queue", None)
     if outer is not None:
@@ -184,9 +153,6 @@ def queue_moves(due: list[tuple[int, int, int]]) -> None:
                 logger.exception("Cannot queue the move of bot %s in game %s.", args[1], args[0])
     finally:
         _local.queue = None
-
-
-# --- playing ---------------------------------------------------------------------------------
 
 
 def play_bot_turn(*, game_id: int, bot_id: int, version: int | None = None) -> int:

@@ -1,5 +1,5 @@
 """Pages about the past: a player's archive of games, the replay of a finished game, the
-leaderboard. Each view parses the request, calls games/history.py, and renders; with htmx it
+leaderboard. Each view parses the request, calls games/history/, and renders; with htmx it
 answers with the part of the page that changes, and every link keeps a real href."""
 
 from django import forms
@@ -10,15 +10,21 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
-
-from . import history
-from .models import Game
+from games.history.archive import (
+    ARCHIVE_PAGE_SIZE,
+    LEADERBOARD_MIN_GAMES,
+    LEADERBOARD_PAGE_SIZE,
+    RESULT_CHOICES,
+    archive_seats,
+    paginate,
+)
+from games.history.archive import leaderboard as ranked_ratings
+from games.history.replay import Replay
+from games.models import Game
 
 
 class ArchiveFilterForm(forms.Form):
-    result = forms.ChoiceField(
-        choices=[("", "any result"), *history.RESULT_CHOICES], required=False
-    )
+    result = forms.ChoiceField(choices=[("", "any result"), *RESULT_CHOICES], required=False)
     players = forms.TypedChoiceField(
         choices=[("", "any number of players")] + [(n, f"{n} players") for n in range(2, 6)],
         coerce=int,
@@ -42,16 +48,16 @@ def archive(request, username):
     player = get_object_or_404(User, username__iexact=username, is_active=True)
     filters = ArchiveFilterForm(request.GET or None)
     if filters.is_bound and not filters.is_valid():
-        seats = history.archive_seats(player).none()
+        seats = archive_seats(player).none()
     else:
         criteria = filters.cleaned_data if filters.is_bound else {}
-        seats = history.archive_seats(
+        seats = archive_seats(
             player,
             result=criteria.get("result") or "",
             player_count=criteria.get("players"),
             opponent=criteria.get("opponent"),
         )
-    page = history.paginate(seats, request.GET.get("page"), history.ARCHIVE_PAGE_SIZE)
+    page = paginate(seats, request.GET.get("page"), ARCHIVE_PAGE_SIZE)
     query = request.GET.copy()
     query.pop("page", None)
     context = {
@@ -75,13 +81,11 @@ def my_games(request):
 
 @require_GET
 def leaderboard(request):
-    page = history.paginate(
-        history.leaderboard(), request.GET.get("page"), history.LEADERBOARD_PAGE_SIZE
-    )
+    page = paginate(ranked_ratings(), request.GET.get("page"), LEADERBOARD_PAGE_SIZE)
     return render(
         request,
         "games/leaderboard.html",
-        {"page": page, "min_games": history.LEADERBOARD_MIN_GAMES},
+        {"page": page, "min_games": LEADERBOARD_MIN_GAMES},
     )
 
 
@@ -93,7 +97,7 @@ def replay(request, game_id):
         if game.is_playing:
             return redirect("games:game", game.pk)
         raise Http404("Only finished games have a replay.")
-    moves = history.Replay(game)
+    moves = Replay(game)
     if "turn" in request.GET:
         step = moves.step_of_turn(request.GET["turn"])
         step = moves.last_step if step is None else step
@@ -103,7 +107,7 @@ def replay(request, game_id):
         "view": moves.view_at(step),
         "replay": moves,
         "step": step,
-        "turn": moves.turn_of_step[step],
+        "turn": moves.turn_at(step),
         "description": moves.describe(step),
         "replaying": True,
     }

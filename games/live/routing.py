@@ -3,7 +3,7 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
-from .consumers import NO_SUCH_GAME, LiveConsumer
+from games.live.consumers import NO_SUCH_GAME, LiveConsumer
 
 
 class NothingHere(AsyncWebsocketConsumer):

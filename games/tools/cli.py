@@ -1,4 +1,4 @@
-"""The command line: `python -m games.rules {score,best,deal,simulate,bench}`, JSON in and out.
+"""The command line: `python -m games.tools {score,best,deal,simulate,bench,duel}`, JSON in and out.
 
 Errors print one clear line on standard error and exit with status 2 (argparse's usage errors
 also exit 2); there is never a traceback for bad input.
@@ -12,12 +12,11 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from .analysis import diagnose, legal_spots, markers, score, structures
-from .board import Board, Placed, bits
-from .deal import deal
-from .errors import RuleError
-from .sim import play_game
-from .tiles import (
+from games.rules.analysis import diagnose, legal_spots, markers, score, structures
+from games.rules.board import Board, Placed, bits
+from games.rules.deal import deal
+from games.rules.errors import RuleError
+from games.rules.tiles import (
     COLOURS,
     KIND_PATHS,
     KINDS,
@@ -28,6 +27,7 @@ from .tiles import (
     paths_to_letters,
     rotation_for,
 )
+from games.tools.simulate import play_game
 
 
 class InputError(Exception):
@@ -199,7 +199,7 @@ def cmd_score(args: argparse.Namespace, stdin: TextIO) -> dict:
 
 def cmd_best(args: argparse.Namespace, stdin: TextIO) -> dict:
     """The best arrangement of the tray's tiles (and any placed ones) on the colours."""
-    from .solver import best_arrangement
+    from games.rules.solver import best_arrangement
 
     if args.time_limit is not None and not args.time_limit > 0:
         raise InputError("--time-limit must be a positive number of seconds")
@@ -256,7 +256,7 @@ def cmd_simulate(args: argparse.Namespace, stdin: TextIO) -> dict:
 
 
 def cmd_bench(args: argparse.Namespace, stdin: TextIO) -> dict:
-    from .bench import run
+    from games.tools.bench import run
 
     if args.boards < 1 or args.games < 1:
         raise InputError("--boards and --games must be at least 1")
@@ -264,7 +264,7 @@ def cmd_bench(args: argparse.Namespace, stdin: TextIO) -> dict:
 
 
 def cmd_duel(args: argparse.Namespace, stdin: TextIO) -> dict:
-    from .duel import run
+    from games.tools.duel import run
 
     if args.games < 1 or args.processes < 1:
         raise InputError("--games and --processes must be at least 1")
@@ -285,7 +285,7 @@ def cmd_duel(args: argparse.Namespace, stdin: TextIO) -> dict:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m games.rules", description="The Microchip rules engine, JSON in and out."
+        prog="python -m games.tools", description="The Microchip rules engine, JSON in and out."
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("score", help="analyse one board read as JSON from standard input")

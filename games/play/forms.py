@@ -3,9 +3,8 @@ from datetime import timedelta
 
 from django import forms
 
+from games.models import Game
 from games.rules import ACTION_TYPES
-
-from .models import Game
 
 TIME_PER_MOVE_CHOICES = [
     ("1h", "1 hour", timedelta(hours=1)),

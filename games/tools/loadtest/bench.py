@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from games import rules
-from games.rules.sim import best_placement, choose_draft
+from games.rules.greedy import best_placement, choose_draft
 
 from .client import HTTPConnection, WebSocket
 

@@ -15,17 +15,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.bots import NoFreeBot, free_bot
 from accounts.models import User
-from games import rules
-from games.rules import ConfirmDraft, Draft, RuleError, TakeLast, UndoDraft
-from games.rules.bots import LEVELS as BOT_LEVELS
-
-from . import ratings, selectors, side_effects
-from .changes import Change
-from .deadlines import reminder_time
-from .errors import ActionRefused, StaleVersion
-from .models import MAX_TIME_PER_MOVE, MIN_TIME_PER_MOVE, Event, Game, Invitation, Seat
-from .notifications import (
+from games import effects as side_effects
+from games import rules, selectors
+from games.history import ratings
+from games.live.changes import Change
+from games.models import MAX_TIME_PER_MOVE, MIN_TIME_PER_MOVE, Event, Game, Invitation, Seat
+from games.notices.notice import (
     FINISH,
     GAME_OVER,
     GAME_STARTED,
@@ -35,7 +32,11 @@ from .notifications import (
     YOUR_TURN,
     Notice,
 )
-from .state_store import (
+from games.play.deadlines import reminder_time
+from games.play.errors import ActionRefused, StaleVersion
+from games.rules import ConfirmDraft, Draft, RuleError, TakeLast, UndoDraft
+from games.rules.bots import LEVELS as BOT_LEVELS
+from games.state_store import (
     GAME_STATE_FIELDS,
     SEAT_STATE_FIELDS,
     PreparedSelect,
@@ -119,10 +120,12 @@ def create_game(
         for username in invitees:
             _invite(game, creator, username)
         game.save(update_fields=["version"])
-        from .bots import free_bot  # games/bots.py plays through this module
-
         for level in bots:
-            join_game(game_id=game.pk, user=free_bot(game, level), invite_token=game.invite_token)
+            try:
+                bot = free_bot(level, not_at_game=game.pk)
+            except NoFreeBot as error:
+                raise ActionRefused(str(error), code="bots") from None
+            join_game(game_id=game.pk, user=bot, invite_token=game.invite_token)
         game.refresh_from_db()
     return game
 
@@ -678,7 +681,7 @@ def _apply(
         answered_page=answered_page,
         waiting_changed=tuple((seats[n].user_id, n in waiting) for n in sorted(flipped)),
     )
-    from .bots import due_after  # games/bots.py plays through this module
+    from games.bots.turns import due_after  # games/bots.py plays through this module
 
     # The bots this change hands something to do, known here without a query.
     number = seat.number

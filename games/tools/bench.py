@@ -13,11 +13,11 @@ from __future__ import annotations
 import random
 import time
 
-from .analysis import EDGE_SIDES, diagnose, score
-from .board import Board, Placed
-from .deal import make_board_colours
-from .sim import play_game
-from .tiles import COLOURS, TILE_COLOUR, TILE_PATHS
+from games.rules.analysis import EDGE_SIDES, diagnose, score
+from games.rules.board import Board, Placed
+from games.rules.deal import make_board_colours
+from games.rules.tiles import COLOURS, TILE_COLOUR, TILE_PATHS
+from games.tools.simulate import play_game
 
 _BY_COLOUR = {c: [t for t in range(60) if TILE_COLOUR[t] is c] for c in COLOURS}
 

@@ -1,4 +1,4 @@
-"""Whole games between bots, straight on the rules state: `python -m games.rules duel`.
+"""Whole games between bots, straight on the rules state: `python -m games.tools duel`.
 
 One strong bot plays against easy bots over many seeded deals, its seat moving round the table
 from game to game (game k: the strong bot sits at seat k mod players), and the summary says how
@@ -11,8 +11,8 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from .bots import Bot, EasyBot, StrongBot, apply_all
-from .state import DRAFTING, FINISHING, GameState, new_game
+from games.rules.bots import Bot, EasyBot, StrongBot, apply_all
+from games.rules.state import DRAFTING, FINISHING, GameState, new_game
 
 
 def play_bots(players: int, seed: int, bots: list[Bot]) -> GameState:

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from .models import Game, Rating, RatingChange, Seat
+from games.models import Game, Rating, RatingChange, Seat
 
 MODEL = PlackettLuce()  # the package's defaults: mu 25, sigma 25/3, beta 25/6
 DISPLAY_BASE = 1000

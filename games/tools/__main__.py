@@ -1,9 +1,9 @@
-"""`python -m games.rules`: see cli.py."""
+"""`python -m games.tools`: the rules engine's command line (cli.py)."""
 
 import os
 import sys
 
-from .cli import main
+from games.tools.cli import main
 
 if __name__ == "__main__":
     status = main()

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from games import rules
+from games.models import Game, Seat
+from games.play import actions
 from games.rules.board import Board, Placed, colours_from_names
-
-from . import actions
-from .models import Game, Seat
-from .selectors import SpaceView, space_views
+from games.selectors import SpaceView, space_views
 
 ANALYSIS_TIME_LIMIT = 5.0
 

@@ -1,0 +1,125 @@
+"""Reads about the past: each player's archive of games, the replay of a finished game, the
+leaderboard, profile statistics and the rating chart.
+
+Like games/selectors.py, every function here runs a fixed number of queries whatever the number of
+games in the database; the replay rebuilds each step from the event log with the rules engine.
+"""
+
+from dataclasses import dataclass
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet, Sum
+
+from games.history.ratings import INITIAL, PROVISIONAL_GAMES
+from games.models import Game, Rating, RatingChange, Seat
+
+ARCHIVE_PAGE_SIZE = 20
+
+
+LEADERBOARD_PAGE_SIZE = 50
+
+
+LEADERBOARD_MIN_GAMES = PROVISIONAL_GAMES
+
+
+RESULT_CHOICES = [
+    ("won", "won (first place, shared or not)"),
+    ("lost", "not won"),
+    ("playing", "still playing"),
+]
+
+
+def archive_seats(
+    player, *, result: str = "", player_count: int | None = None, opponent=None
+) -> QuerySet[Seat]:
+    """Return the player's seats at started games: running ones first, then the finished ones,
+    the last to end first.
+
+    Each seat brings its game, the game's seats with their players (best place first), and the
+    player's rating change for it as `game.player_changes` (a list of at most one).
+    """
+    seats = Seat.objects.filter(
+        user=player, game__status__in=[Game.Status.PLAYING, Game.Status.ENDED]
+    )
+    if result == "won":
+        seats = seats.filter(game__status=Game.Status.ENDED, place=1)
+    elif result == "lost":
+        seats = seats.filter(game__status=Game.Status.ENDED, place__gt=1)
+    elif result == "playing":
+        seats = seats.filter(game__status=Game.Status.PLAYING)
+    if player_count:
+        seats = seats.filter(game__player_count=player_count)
+    if opponent is not None:
+        seats = seats.filter(game__in=Seat.objects.filter(user=opponent).values("game_id"))
+    return (
+        seats.select_related("game")
+        .order_by(F("game__ended_at").desc(nulls_first=True), "-game__started_at", "-game_id")
+        .prefetch_related(
+            Prefetch(
+                "game__seats",
+                queryset=Seat.objects.select_related("user").order_by("place", "number"),
+            ),
+            Prefetch(
+                "game__rating_changes",
+                queryset=RatingChange.objects.filter(user=player),
+                to_attr="player_changes",
+            ),
+        )
+    )
+
+
+def paginate(queryset, number, per_page: int) -> Page:
+    """Return the page `number` (any text; out of range gives the nearest page)."""
+    return Paginator(queryset, per_page).get_page(number)
+
+
+def leaderboard() -> QuerySet[Rating]:
+    """Players with at least LEADERBOARD_MIN_GAMES rated games, best rating first."""
+    return (
+        Rating.objects.filter(games__gte=LEADERBOARD_MIN_GAMES, user__is_active=True)
+        .select_related("user")
+        .order_by("-display", "user__username")
+    )
+
+
+@dataclass(frozen=True)
+class Statistics:
+    played: int
+    playing: int
+    wins: int
+    average_score: float | None
+    best_chip_tiles: int | None
+    best_chip_value: int | None
+    timeouts: int
+
+    @property
+    def win_rate(self) -> int | None:
+        return round(100 * self.wins / self.played) if self.played else None
+
+
+def statistics(player) -> Statistics:
+    """Return the player's totals over their finished games (timeouts: over every game)."""
+    ended = Q(game__status=Game.Status.ENDED)
+    totals = Seat.objects.filter(
+        user=player, game__status__in=[Game.Status.PLAYING, Game.Status.ENDED]
+    ).aggregate(
+        played=Count("id", filter=ended),
+        playing=Count("id", filter=Q(game__status=Game.Status.PLAYING)),
+        wins=Count("id", filter=ended & Q(place=1)),
+        average_score=Avg("score", filter=ended),
+        best_chip_tiles=Max("chip_tiles", filter=ended),
+        best_chip_value=Max("chip_value", filter=ended),
+        timeouts=Sum("timeouts"),
+    )
+    totals["timeouts"] = totals["timeouts"] or 0
+    return Statistics(**totals)
+
+
+def rating_of(player) -> Rating:
+    """Return the player's rating, or an unsaved starting one if they have no rated game."""
+    rating = Rating.objects.filter(user=player).first()
+    if rating is None:
+        rating = Rating(
+            user=player, mu=INITIAL.mu, sigma=INITIAL.sigma, display=INITIAL.display, games=0
+        )
+    return rating

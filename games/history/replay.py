@@ -1,0 +1,168 @@
+"""The replay of a finished game, step by step, on the rules engine's fold of its log."""
+
+import copy
+from dataclasses import dataclass
+
+from games import rules
+from games.models import Event, Game, Seat
+from games.selectors import GameView, SeatView, space_views, tile_view
+
+
+@dataclass(frozen=True)
+class TurnStep:
+    """A turn of the replay's list: where it begins, and who drafts in it."""
+
+    number: int | None  # None: the finishing phase after the last draft
+    step: int
+    player: str = ""
+
+    @property
+    def label(self):
+        return "finishing" if self.number is None else f"turn {self.number}"
+
+
+def rules_events(game: Game) -> tuple[dict, list[Event]]:
+    """Return the data of the game's start event and its rules events after it, in order."""
+    events = list(game.events.order_by("number"))
+    start = next(event for event in events if event.kind == "started")
+    return start.data, [event for event in events if event.action is not None]
+
+
+def fold(start: dict, events: list[Event]) -> rules.Replay:
+    """The rules engine's one fold of a stored log (games/rules/replay.py)."""
+    log = [(event.seat, event.action) for event in events]
+    return rules.Replay(start["players"], start["seed"], log, start["first_seat"])
+
+
+def rebuild_state(game: Game, upto: int | None = None) -> rules.GameState:
+    """Return the rules state after the event numbered `upto` (the newest by default), from
+    the event log alone."""
+    start, events = rules_events(game)
+    if upto is not None:
+        events = [event for event in events if event.number <= upto]
+    return fold(start, events).final
+
+
+class Replay:
+    """A finished game as a sequence of steps: step 0 is the deal, step n the state after the
+    n-th rules event of the log. Loads the game's seats and events once (2 queries) and folds
+    them once."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.seats = list(game.seats.select_related("user").order_by("number"))
+        start, self.events = rules_events(game)
+        self.moves = fold(start, self.events)
+        names = [seat.user.username for seat in self.seats]
+        self.turns = [
+            TurnStep(turn.number, turn.step, "" if turn.seat is None else names[turn.seat])
+            for turn in self.moves.turns
+        ]
+
+    @property
+    def last_step(self) -> int:
+        return self.moves.last_step
+
+    def clamp(self, step) -> int:
+        try:
+            step = int(step)
+        except (TypeError, ValueError):
+            return 0
+        return min(max(step, 0), self.last_step)
+
+    def state_at(self, step: int) -> rules.GameState:
+        return self.moves.states[step]
+
+    def turn_at(self, step: int) -> int | None:
+        return self.moves.turn_at(step)
+
+    def step_of_turn(self, number) -> int | None:
+        for turn in self.turns:
+            if str(turn.number) == str(number) or (turn.number is None and number == "finishing"):
+                return turn.step
+        return None
+
+    def event_at(self, step: int) -> Event | None:
+        return self.events[step - 1] if step > 0 else None
+
+    def describe(self, step: int) -> str:
+        """Return what happened at `step`, in words."""
+        event = self.event_at(step)
+        if event is None:
+            return "The deal: the pool is laid out and every board is empty."
+        return describe_event(event, self.seats[event.seat].user.username)
+
+    def view_at(self, step: int) -> GameView:
+        return replay_view(self.game, self.seats, self.state_at(step))
+
+
+ACTION_WORDS = {
+    "draft": "drafted the {tile}",
+    "confirm_draft": "confirmed the draft",
+    "undo_draft": "put the drafted tile back",
+    "take_last": "took the {tile}, the column's last tile",
+    "place": "placed the {tile} on {space}",
+    "rotate": "rotated the tile on {space}",
+    "move": "moved the tile on {from_space} to {to_space}",
+    "swap": "swapped the tiles on {space_a} and {space_b}",
+    "return": "returned the tile on {space} to the tray",
+    "clear": "cleared the board",
+    "finish": "finished",
+}
+
+
+CAUSE_WORDS = {
+    Event.Cause.TIMEOUT: " (time ran out)",
+    Event.Cause.DEADLINE: " (the finishing time ran out)",
+}
+
+
+def describe_event(event: Event, username: str) -> str:
+    action = event.action or {}
+    words = {
+        "tile": tile_view(action["tile_id"]).label if "tile_id" in action else "",
+        **{key: _space_words(action[key]) for key in action if "space" in key},
+    }
+    text = ACTION_WORDS.get(event.kind, event.kind.replace("_", " ")).format(**words)
+    return f"{username} {text}{CAUSE_WORDS.get(event.cause, '')}."
+
+
+def _space_words(space) -> str:
+    row, col = divmod(space, 5)
+    return f"row {row + 1}, column {col + 1}"
+
+
+def replay_view(game: Game, seats: list[Seat], state: rules.GameState) -> GameView:
+    """Return the GameView of `state`, for nobody, so the game's own partials draw the replay.
+
+    No selection and no viewer: nothing is interactive. Each seat is a copy whose `finished`
+    is the state's, not the final one.
+    """
+    seat_views = []
+    for seat in seats:
+        number = seat.number
+        board = state.boards[number]
+        shown = copy.copy(seat)
+        shown.finished = state.finished[number]
+        pending = state.pending
+        seat_views.append(
+            SeatView(
+                seat=shown,
+                spaces=space_views(board),
+                tray=[tile_view(tile) for tile in state.trays[number]],
+                score=state.score(number),
+                can_finish=rules.can_finish(board),
+                is_viewer=False,
+                is_current=state.phase == rules.DRAFTING and state.current == number,
+                pending_tile=pending.tile_id if pending and pending.seat == number else None,
+                illegal_count=rules.illegal_mask(board).bit_count(),
+            )
+        )
+    return GameView(
+        game=game,
+        seats=seat_views,
+        viewer_seat=None,
+        columns=[[tile_view(tile) for tile in column] for column in state.columns],
+        removed=[tile_view(tile) for tile in state.removed],
+        draw_column=state.draw_column(),
+    )

@@ -1,0 +1,155 @@
+"""The emails about games: whether one is still due when it is sent, and what it says.
+
+Each email is plain text and HTML from templates/emails/, shows times in the recipient's own time
+zone, and carries a signed unsubscribe link and the List-Unsubscribe headers (RFC 8058 one-click).
+"""
+
+import zoneinfo
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.unsubscribe import unsubscribe_url
+from games import presence, rules
+from games.models import Event, Game, Invitation
+from games.notices.notice import (
+    GAME_OVER,
+    GAME_STARTED,
+    INVITATION,
+    TIMEOUT,
+    TOPIC,
+    _held_while_watching,
+    still_true,
+    wanted,
+)
+
+
+def send_notice(*, kind: str, game_id: int, user_id: int, version: int = 0, data=None) -> bool:
+    """Send one notice's email to one user if it is still wanted and true; return if it was.
+
+    Raises the mail backend's error (smtplib.SMTPException, OSError) for the task to retry.
+    """
+    data = data or {}
+    # First what needs no query: most players are looking at the game when their turn begins.
+    if _held_while_watching(kind) and presence.is_watching(game_id, user_id):
+        return False
+    user = User.objects.filter(pk=user_id).first()
+    game = Game.objects.filter(pk=game_id).select_related("created_by").first()
+    if user is None or game is None or not wanted(user, kind, data):
+        return False
+    if not still_true(kind, game, user, version):
+        return False
+    context = _context_for(kind, game, user, version, data)
+    if context is None:
+        return False
+    build_message(kind, user, context).send()
+    return True
+
+
+def game_url(game: Game) -> str:
+    return f"{settings.SITE_URL}{reverse('games:game', args=[game.pk])}"
+
+
+def build_message(kind: str, user: User, context: dict) -> EmailMultiAlternatives:
+    """Return the email of `kind` for `user`: subject, text and HTML from templates/emails/."""
+    unsubscribe = unsubscribe_url(user, TOPIC.get(kind, kind))
+    context = {
+        **context,
+        "site_name": settings.SITE_NAME,
+        "site_url": settings.SITE_URL,
+        "recipient": user,
+        "unsubscribe_url": unsubscribe,
+        "unsubscribe_all_url": unsubscribe_url(user, "all"),
+        "settings_url": f"{settings.SITE_URL}{reverse('accounts:settings')}",
+    }
+    # Every time in the email is shown in the recipient's own time zone.
+    with timezone.override(_zone(user.time_zone)):
+        subject = render_to_string(f"emails/{kind}_subject.txt", context)
+        text = render_to_string(f"emails/{kind}.txt", context)
+        html = render_to_string(f"emails/{kind}.html", context)
+    subject = " ".join(subject.split())
+    message = EmailMultiAlternatives(
+        subject=f"[{settings.SITE_NAME}] {subject}",
+        body=text,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def _context_for(kind: str, game: Game, user: User, version: int, data: dict) -> dict | None:
+    seats = list(game.seats.select_related("user").order_by("number"))
+    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+    context = {
+        "game": game,
+        "game_url": game_url(game),
+        "seats": seats,
+        "seat": mine,
+        "opponents": [seat.user.username for seat in seats if seat.user_id != user.pk],
+        "deadline": game.deadline,
+        "time_per_move": duration_text(game.time_per_move),
+    }
+    if kind == INVITATION:
+        invitation = Invitation.objects.filter(game=game, user=user).select_related("invited_by")
+        invitation = invitation.first()
+        if invitation is None:
+            return None
+        context["inviter"] = invitation.invited_by
+    elif kind == GAME_STARTED:
+        first = seats[0]  # seat 0 plays first
+        context["first_player"] = first.user
+        context["my_move"] = first.user_id == user.pk
+        # The first turn's deadline, while the first turn lasts.
+        still_first = game.is_playing and game.pool_version == version
+        context["deadline"] = game.deadline if still_first else None
+    elif kind == TIMEOUT:
+        tile = data.get("tile")
+        context["tile"] = rules.TILES[tile] if tile is not None else None
+        context["confirmed"] = bool(data.get("confirmed"))
+        context["timeouts"] = mine.timeouts if mine else 0
+    elif kind == GAME_OVER:
+        if mine is None or mine.place is None:
+            return None
+        context["place"] = ordinal(mine.place)
+        context["standings"] = [
+            {"place": ordinal(seat.place), "seat": seat}
+            for seat in sorted(seats, key=lambda seat: (seat.place, seat.number))
+        ]
+        # Whether their finishing time ran out (the board was submitted for them).
+        context["late"] = game.events.filter(seat=mine.number, cause=Event.Cause.DEADLINE).exists()
+    return context
+
+
+def ordinal(number: int) -> str:
+    """Return 1st, 2nd, 3rd, 4th ... for a place."""
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def duration_text(duration: timedelta) -> str:
+    """Return a time per move in words: "1 day", "2 days 6 hours", "90 minutes"."""
+    minutes = int(duration.total_seconds() // 60)
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    words = [f"{count} {unit}{'s' if count != 1 else ''}" for count, unit in parts if count]
+    return " ".join(words) or "no time"
+
+
+def _zone(name: str):
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")

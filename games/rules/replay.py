@@ -1,0 +1,84 @@
+"""Replay: a game's states folded from its start and its event log, once.
+
+Like scalachess's `Replay`, every reader of the past uses this one fold: the platform's replay
+page, the rebuilding of a stored game from its events, the checks of the tests. An event is a
+(seat, action) pair, the action a rules `Action` or its JSON form.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+
+from .actions import Action
+from .state import DRAFTING, GameState, new_game
+
+Event = tuple[int, Action | dict]
+
+
+def states(
+    players: int, seed: int, events: Iterable[Event], first_seat: int = 0
+) -> Iterator[GameState]:
+    """Yield the state at the start, then after each event in order (RuleError if one is not
+    allowed where it stands)."""
+    state = new_game(players, seed, first_seat)
+    yield state
+    for seat, action in events:
+        state = state.apply(action, seat)
+        yield state
+
+
+def replay(players: int, seed: int, events: Iterable[Event], first_seat: int = 0) -> GameState:
+    """Return the state after every event of the log."""
+    return deque(states(players, seed, events, first_seat), maxlen=1)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A stretch of the game that belongs to one draft: its number (1-based; None for the
+    finishing phase after the last draft), the step at which it begins, and who drafts in it."""
+
+    number: int | None
+    step: int
+    seat: int | None
+
+
+def turn_number(state: GameState) -> int | None:
+    """The draft that `state` belongs to: the next one to complete, or None once drafting is
+    over."""
+    return state.drafts + 1 if state.phase == DRAFTING else None
+
+
+class Replay:
+    """Every state of a game, step 0 (the deal) to the last (after the last event), and the
+    turns they fall into, from one fold of its event log."""
+
+    def __init__(self, players: int, seed: int, events: Iterable[Event], first_seat: int = 0):
+        self.states: tuple[GameState, ...] = tuple(states(players, seed, events, first_seat))
+
+    @property
+    def final(self) -> GameState:
+        return self.states[-1]
+
+    @property
+    def last_step(self) -> int:
+        return len(self.states) - 1
+
+    @cached_property
+    def turns(self) -> tuple[Turn, ...]:
+        """The turns in order: each begins at the first step whose turn number differs from the
+        step before (a completed draft passes the turn, or ends drafting)."""
+        found = []
+        previous = object()
+        for step, state in enumerate(self.states):
+            number = turn_number(state)
+            if number != previous:
+                found.append(Turn(number, step, state.current))
+                previous = number
+        return tuple(found)
+
+    def turn_at(self, step: int) -> int | None:
+        """The turn number of the state at `step`."""
+        return turn_number(self.states[step])
