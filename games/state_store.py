@@ -170,3 +170,26 @@ def read_game(game_id: int) -> tuple[Game, list[Seat]]:
     with snapshot():  # a table nobody sits at any more
         game = Game.objects.select_related("created_by").get(pk=game_id)
         return game, list(game.seats.select_related("user").order_by("number"))
+
+
+# The two reads of every change, compiled once.
+_locked_game = PreparedSelect(lambda game_id: Game.objects.select_for_update().filter(pk=game_id))
+_seats_with_users = PreparedSelect(
+    lambda game_id: Seat.objects.filter(game_id=game_id).select_related("user").order_by("number")
+)
+
+
+def lock_game(game_id) -> Game | None:
+    """Return the game row, locked until the end of the transaction (`SELECT ... FOR UPDATE`;
+    SQLite's IMMEDIATE transaction locks the whole database instead), or None if there is no
+    such game. Raises ValueError or TypeError for what is not an id."""
+    found = _locked_game(game_id)
+    return found[0] if found else None
+
+
+def seats_in_order(game: Game) -> list[Seat]:
+    """Return the game's seats in seat order, with their users, each pointing at `game`."""
+    seats = _seats_with_users(game.pk)
+    for seat in seats:
+        seat.game = game
+    return seats

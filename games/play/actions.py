@@ -39,8 +39,9 @@ from games.rules.bots import LEVELS as BOT_LEVELS
 from games.state_store import (
     GAME_STATE_FIELDS,
     SEAT_STATE_FIELDS,
-    PreparedSelect,
     load_state,
+    lock_game,
+    seats_in_order,
     store_changes,
     store_state,
 )
@@ -242,7 +243,7 @@ def play(
         raise ActionRefused.from_rule_error(error) from None
     with transaction.atomic():
         game = _lock_game(game_id)
-        seats = _seats_in_order(game)
+        seats = seats_in_order(game)
         seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         if seat is None:
             raise ActionRefused("You are not playing in this game.", code="not_a_player")
@@ -315,10 +316,10 @@ def take_last_tile(*, game_id: int) -> Played | None:
     Safe to run any number of times: when no forced take is due it changes nothing.
     """
     with transaction.atomic():
-        game = _lock_game_if_any(game_id)
+        game = lock_game(game_id)
         if game is None or not game.is_playing:
             return None
-        seats = _seats_in_order(game)
+        seats = seats_in_order(game)
         forced = load_state(game, seats).forced_action()
         if forced is None:
             return None
@@ -342,10 +343,10 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
     version is still `expected_version`: running late, twice, or after the player moved is safe.
     """
     with transaction.atomic():
-        game = _lock_game_if_any(game_id)
+        game = lock_game(game_id)
         if game is None or not _overdue(game, rules.DRAFTING, expected_version):
             return None
-        seats = _seats_in_order(game)
+        seats = seats_in_order(game)
         seat = seats[game.current_seat]
         state = load_state(game, seats)
         forced = state.forced_action()
@@ -379,10 +380,10 @@ def finish_at_deadline(*, game_id: int, expected_version: int | None) -> Played 
     version is still `expected_version`.
     """
     with transaction.atomic():
-        game = _lock_game_if_any(game_id)
+        game = lock_game(game_id)
         if game is None or not _overdue(game, rules.FINISHING, expected_version):
             return None
-        seats = _seats_in_order(game)
+        seats = seats_in_order(game)
         late = [seat for seat in seats if not seat.finished]
         events = []
         change = None
@@ -404,13 +405,13 @@ def remind_players(*, game_id: int) -> list[int]:
     Not a move: no event is recorded and the version stays, so nobody's page goes stale.
     """
     with transaction.atomic():
-        game = _lock_game_if_any(game_id)
+        game = lock_game(game_id)
         set_for = game.remind_at if game is not None and game.is_playing else None
         if set_for is None or set_for > timezone.now():
             return []
         game.remind_at = None
         game.save(update_fields=["remind_at"])
-        seats = _seats_in_order(game)
+        seats = seats_in_order(game)
         if game.phase == rules.DRAFTING:
             user_ids = [seats[game.current_seat].user_id]
         else:
@@ -427,7 +428,7 @@ def record_analysis(*, game_id: int, analyses: dict[int, dict]) -> Game | None:
     has not ended or was analysed already (the task may run twice)."""
     with transaction.atomic():
         game = _lock_game(game_id)
-        seats = _seats_in_order(game)
+        seats = seats_in_order(game)
         if game.status != Game.Status.ENDED or all(s.best_score is not None for s in seats):
             return None
         for seat in seats:
@@ -456,35 +457,14 @@ def record_analysis(*, game_id: int, analyses: dict[int, dict]) -> Game | None:
 # --- the machinery -----------------------------------------------------------------------------
 
 
-# The two reads of every change, compiled once (games/state_store.py).
-_locked_game = PreparedSelect(lambda game_id: Game.objects.select_for_update().filter(pk=game_id))
-_seats_with_users = PreparedSelect(
-    lambda game_id: Seat.objects.filter(game_id=game_id).select_related("user").order_by("number")
-)
-
-
 def _lock_game(game_id) -> Game:
     try:
-        game = _lock_game_if_any(game_id)
+        game = lock_game(game_id)
     except (ValueError, TypeError):  # not an id at all
         game = None
     if game is None:
         raise ActionRefused("There is no such game.", code="no_such_game")
     return game
-
-
-def _lock_game_if_any(game_id) -> Game | None:
-    """The locked game, or None if there is none (for the server's own work: deleted since the
-    work was queued, it is simply not due)."""
-    found = _locked_game(game_id)
-    return found[0] if found else None
-
-
-def _seats_in_order(game: Game) -> list[Seat]:
-    seats = _seats_with_users(game.pk)
-    for seat in seats:
-        seat.game = game
-    return seats
 
 
 def _require_waiting(game: Game) -> None:
@@ -617,7 +597,7 @@ def _apply(
 ) -> tuple[list[Event], Change]:
     """Apply a checked-in action to the locked game, write everything, schedule the rest.
 
-    `seats` are every seat in order, with their users (`_seats_in_order`). Only the columns
+    `seats` are every seat in order, with their users (`state_store.seats_in_order`). Only the columns
     that the action changed are written: a placement rewrites one board, not the pool and
     every seat."""
     before = load_state(game, seats)
