@@ -1,5 +1,3 @@
-import zoneinfo
-
 from django.utils import timezone
 
 
@@ -12,10 +10,7 @@ class UserTimezoneMiddleware:
     def __call__(self, request):
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            try:
-                timezone.activate(zoneinfo.ZoneInfo(user.time_zone))
-            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-                timezone.deactivate()
+            timezone.activate(user.zone)
         else:
             timezone.deactivate()
         return self.get_response(request)

@@ -9,6 +9,15 @@ def time_zone_choices():
     return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
 
 
+def zone_named(name: str) -> zoneinfo.ZoneInfo:
+    """The time zone of that name, or UTC for a name this machine does not know (the zone data
+    changes between machines and years; a saved name must never break a page or an email)."""
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
 class User(AbstractUser):
     """A player: an account plus the preferences that shape their pages and their email."""
 
@@ -51,6 +60,11 @@ class User(AbstractUser):
 
     def __str__(self):
         return self.username
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The player's time zone, in which every time is shown to them."""
+        return zone_named(self.time_zone)
 
     @property
     def is_bot(self) -> bool:

@@ -1,146 +1,126 @@
-"""What happens after a change has committed: queued work, pushes and emails.
+"""The one way a change's side effects leave: after its commit, each on its own.
 
-Called from games/actions.py inside `transaction.on_commit`, so nothing here runs for a change
-that rolled back, and a failure here never undoes a move: a task that cannot be queued (the
-broker is down) is logged, and the periodic sweep (games/tasks.py) does the timed work anyway.
+A state change (games/play/actions.py) collects what it caused in an `Effects` while it runs,
+inside its transaction: the versions to push to open pages, the notices to push to their
+recipients' pages, the badges to count again, and the Celery tasks to queue (the forced take,
+the computer players' moves, the post-game analysis, the emails of the outbox). `after_commit`
+hands each to Django's `transaction.on_commit(..., robust=True)`, in that order:
+
+- nothing leaves for a change that rolled back;
+- the pushes of a version leave before its tasks, so a forced take run at once (an eager task
+  in the tests) pushes the next version after this one;
+- one that fails is logged by Django and stops neither the others nor the change; what a lost
+  task would have done, the sweep (games/tasks.py) does within a minute.
+
+Tasks are queued by their names (`games.bot_move`, ...), so nothing here imports games/tasks.py,
+which imports the actions that import this module.
 """
 
-import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from games.live import pushes as live
+from django.conf import settings
+from django.db import transaction
+
+from games.live import pushes
 from games.live.changes import Change
-
-logger = logging.getLogger(__name__)
-
-
-def after_play(
-    change: Change,
-    *,
-    forced_take_due: bool,
-    wake: list[tuple[int, int]],
-    seat: int | None = None,
-    game=None,
-    seats=None,
-) -> None:
-    """After a rules event (by `seat`): push what it changed, queue the forced take if one is
-    due, and wake the bots it hands something to do (`wake`: (bot user id, version), worked out
-    in the transaction by games/bots.py `due_after`). `game` and `seats` are the game as the
-    transaction left it, which this process's pushes draw instead of reading it again."""
-    # First the push of this version, so that pages get the versions in order when the forced
-    # take below runs at once (an eager task) and pushes the next one.
-    live.game_changed(change, game=game, seats=seats)
-    game_id = change.game_id
-    if forced_take_due:
-        from games.tasks import take_last_tile
-
-        try:
-            take_last_tile.delay(game_id)
-        except Exception:
-            logger.exception("Cannot queue the forced take of game %s; the sweep will.", game_id)
-    wake_bots(game_id, kind=change.kind, seat=seat, forced_take_due=forced_take_due, due=wake)
+from games.notices.notice import Notice
+from microchip_site.celery import app
 
 
-def after_start(game_id: int, version: int) -> None:
-    """After a game started: wake the bot whose turn it is, if the first seat is a bot's."""
-    wake_bots(game_id, kind="started", seat=None, forced_take_due=False)
+@dataclass(frozen=True)
+class Task:
+    """A Celery task to queue, by name, with its arguments."""
+
+    name: str
+    args: tuple
+    countdown: float | None = None
+
+    def queue(self) -> None:
+        _queue_in_turn(self)
+
+    def apply_async(self) -> None:
+        # A task registered in this process (always, in a worker and in the tests) is applied
+        # as its own: eagerly when the tests ask for it. Elsewhere it is sent by name.
+        app.signature(self.name, args=self.args).apply_async(countdown=self.countdown)
 
 
-def refresh_badges(game_id: int, user_ids) -> None:
-    """Have these players' open pages count their waiting games again (never raises)."""
-    live.refresh_badges(game_id, user_ids)
+def take_last_tile(game_id: int) -> Task:
+    return Task("games.take_last_tile", (game_id,))
 
 
-def after_end(game_id: int) -> None:
-    """After a game ended: queue its post-game analysis (the sweep queues it if this fails)."""
-    from games.tasks import analyse_game
+def bot_move(game_id: int, bot_id: int, version: int) -> Task:
+    # A short pause, so that people see the bot act (0 in the tests).
+    delay = getattr(settings, "BOT_MOVE_DELAY", 1.0)
+    return Task("games.bot_move", (game_id, bot_id, version), countdown=delay)
 
+
+def analyse_game(game_id: int) -> Task:
+    return Task("games.analyse_game", (game_id,))
+
+
+def send_email(email_id: int) -> Task:
+    return Task("games.send_email", (email_id,))
+
+
+@dataclass
+class Effects:
+    """What one transaction's changes caused, to send on once it commits.
+
+    `game` and `seats` (with their users) are the game as the transaction leaves it: the pushes
+    of this process draw from them instead of reading the game again (games/live/pushes.py).
+    `users` are the notices' recipients by id, for drawing their notices."""
+
+    game: object = None
+    seats: list | None = None
+    changes: list[Change] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    users: dict = field(default_factory=dict)
+    badges: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    tasks: list[Task] = field(default_factory=list)
+
+    def push_change(self) -> None:
+        for change in self.changes:
+            pushes.game_changed(change, game=self.game, seats=self.seats)
+
+    def push_notices(self) -> None:
+        pushes.push_notices(self.notices, users=self.users, game=self.game, seats=self.seats)
+
+    def recount_badges(self) -> None:
+        for game_id, user_ids in self.badges:
+            pushes.refresh_badges(game_id, user_ids)
+
+
+def after_commit(effects: Effects) -> None:
+    """Send `effects` on when the current transaction commits (at once outside one)."""
+    sends: list[Callable[[], None]] = []
+    if effects.changes:
+        sends.append(effects.push_change)
+    if effects.notices:
+        sends.append(effects.push_notices)
+    if effects.badges:
+        sends.append(effects.recount_badges)
+    sends += [task.queue for task in effects.tasks]
+    for send in sends:
+        transaction.on_commit(send, robust=True)
+
+
+# With eager tasks (the tests) a task runs inside the call that queues it, and each move of a
+# game of bots commits and queues the next: a whole game would nest one call inside another,
+# deeper than Python allows. So a task queued while another is being queued in this thread
+# waits in the outer call's list, which runs it next.
+_local = threading.local()
+
+
+def _queue_in_turn(task: Task) -> None:
+    waiting = getattr(_local, "waiting", None)
+    if waiting is not None:
+        waiting.append(task)
+        return
+    _local.waiting = [task]
     try:
-        analyse_game.delay(game_id)
-    except Exception:
-        logger.exception("Cannot queue the analysis of game %s; the sweep will.", game_id)
-
-
-def wake_bots(
-    game_id: int,
-    *,
-    kind: str,
-    seat: int | None,
-    forced_take_due: bool,
-    due: list[tuple[int, int]] | None = None,
-) -> None:
-    """Queue the moves of the bots that the committed change hands something to do: `due`
-    ((bot user id, version), known to the change) or, without it, read from the database."""
-    from games.bots import turns as bots
-
-    if due is None:
-        try:
-            due = bots.bots_to_wake(game_id, kind=kind, seat=seat, forced_take_due=forced_take_due)
-        except Exception:
-            logger.exception("Cannot find the bots to wake in game %s; the sweep will.", game_id)
-            return
-    if due:
-        bots.queue_moves([(game_id, user_id, version) for user_id, version in due])
-
-
-def notify(notices, *, game=None, seats=None) -> None:
-    """Push each notice to its recipients' open pages, and queue one email task per recipient
-    who may get that email (games/notifications.py decides when the task runs).
-
-    `game` and `seats` (with their users), when the change that made the notices has them, spare
-    reading them again. A recipient whose own settings refuse the email (a bot, no address,
-    that kind switched off, the digest instead), or who is watching the game now, gets no
-    task: it would be dropped (the task checks both again when it runs)."""
-    from games.notices.notice import watching_recipients
-    from games.tasks import send_notice
-
-    users = _recipients(notices, seats)
-    if users is not None:  # else the database cannot be read now: nor could a notice be drawn
-        live.push_notices(notices, users=users, game=game, seats=seats)  # at once, never raises
-    emailed = [
-        (notice, user_id)
-        for notice in notices
-        for user_id in notice.user_ids
-        if users is None or _may_email(users.get(user_id), notice)
-    ]
-    # Only for those still due an email (no round trip when none is, as in a game of bots).
-    watching = watching_recipients(emailed)  # never raises: nobody, when it cannot be read
-    for notice, user_id in emailed:
-        if (notice.game_id, user_id) in watching:
-            continue
-        try:
-            send_notice.delay(
-                notice.kind, notice.game_id, user_id, notice.version, notice.data or None
-            )
-        except Exception:
-            logger.exception(
-                "Cannot queue the %s email of game %s to user %s.",
-                notice.kind,
-                notice.game_id,
-                user_id,
-            )
-
-
-def _recipients(notices, seats) -> dict | None:
-    """{user id: user} of every recipient, for the pushes and the emails: from `seats` when they
-    have them all, else read in one query; None if they cannot be read (then no notice is
-    pushed, and every email task is queued, to decide when it runs)."""
-    wanted = {user_id for notice in notices for user_id in notice.user_ids}
-    if seats is not None:
-        known = {seat.user_id: seat.user for seat in seats}
-        if wanted <= known.keys():
-            return known
-    from accounts.models import User
-
-    try:
-        return {user.pk: user for user in User.objects.filter(pk__in=wanted)}
-    except Exception:
-        logger.exception("Cannot read the recipients of %d notice(s).", len(notices))
-        return None
-
-
-def _may_email(user, notice) -> bool:
-    """Whether the email task of `notice` could send to `user`: false only when the user's own
-    settings refuse it, as the task would find (notifications.send_notice)."""
-    from games.notices.notice import wanted
-
-    return user is not None and wanted(user, notice.kind, notice.data)
+        while _local.waiting:
+            _local.waiting.pop(0).apply_async()
+    finally:
+        _local.waiting = None

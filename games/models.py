@@ -1,7 +1,9 @@
 """The game as rows: a Game with its pool, a Seat per player with board and tray, and the
-append-only Event log from which every state can be rebuilt (see games/state_store.py).
+append-only Event log from which every state can be rebuilt (games/state_store.py,
+games/history/replay.py); the players' ratings; the outbox of emails.
 
-Only games/actions.py writes these rows.
+The site changes them only through games/play/actions.py; the tools that make test data
+(games/management/commands/generate_games.py) write finished games directly.
 """
 
 import secrets
@@ -10,9 +12,14 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games.rules import DRAFTING, FINISHING
 
 MIN_TIME_PER_MOVE = timedelta(hours=1)
+# A player with fewer rated games than this has a provisional rating (games/history/ratings.py).
+PROVISIONAL_GAMES = 5
 MAX_TIME_PER_MOVE = timedelta(days=14)
 
 
@@ -151,6 +158,15 @@ class Seat(models.Model):
         return f"{self.user} at {self.game}"
 
 
+def waiting_for_move() -> Q:
+    """The seats (a filter on Seat) whose move their game waits for: the player drafts, or has
+    still to finish. The rules' `GameState.waits_for` is the same rule on a state in memory."""
+    return Q(game__status=Game.Status.PLAYING) & (
+        Q(game__phase=DRAFTING, game__current_seat=F("number"))
+        | Q(game__phase=FINISHING, finished=False)
+    )
+
+
 class Event(models.Model):
     """One accepted change to a game. Never updated or deleted: the game's history."""
 
@@ -225,11 +241,7 @@ class Rating(models.Model):
 
     @property
     def provisional(self):
-        from games.history.ratings import (
-            is_provisional,  # the rating policy lives in games/ratings.py
-        )
-
-        return is_provisional(self.games)
+        return self.games < PROVISIONAL_GAMES
 
 
 class RatingChange(models.Model):
@@ -265,3 +277,55 @@ class RatingChange(models.Model):
     @property
     def delta(self):
         return self.display - self.display_before
+
+
+class OutboxEmail(models.Model):
+    """One email to send, written in the transaction of the change that caused it
+    (games/notices/outbox.py sends it).
+
+    Delivery is at least once, never an hour late: a sender claims the row for longer than a
+    send may take, sends it, and marks it sent; the sweep queues again the rows that are due and
+    unclaimed, or whose claim ran out because their sender died. A repeat carries the row's own
+    Message-ID, so a mail client shows it once. A row marked sent is never sent again.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "waiting to be sent"
+        SENT = "sent", "sent"
+        DROPPED = "dropped", "no longer wanted or true when its turn came"
+        FAILED = "failed", "refused by the mail server every time"
+
+    # A notice's kind (games/notices/notice.py), "digest", or "account" (allauth's emails).
+    kind = models.CharField(max_length=20)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    # The address of an account email (it may not be confirmed yet); a notice goes to the
+    # user's address as it is when it is sent.
+    address = models.EmailField(max_length=254, blank=True)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    version = models.PositiveIntegerField(default=0)  # the game's state the notice is about
+    # The notice's details; for an account email its subject, text and HTML until it is sent.
+    data = models.JSONField(default=dict, blank=True)
+    # At most one row per key: a reader's digest of one day.
+    key = models.CharField(max_length=100, unique=True, null=True, blank=True)
+    message_id = models.CharField(max_length=255, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    due_at = models.DateTimeField(default=timezone.now)  # later after a failed attempt
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["due_at"], condition=Q(status="pending"), name="games_outbox_pending"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.kind} email {self.pk} ({self.status})"

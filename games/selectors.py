@@ -5,10 +5,10 @@ Every function here runs a fixed number of queries whatever the number of player
 
 from dataclasses import dataclass, field, replace
 
-from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
+from django.db.models import BooleanField, Case, Count, F, Prefetch, When
 
 from games import presence, rules
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation, Seat, waiting_for_move
 from games.rules.analysis import SpaceStatus
 from games.rules.tiles import TILE_PATHS, TILES, paths_to_letters
 from games.state_store import load_state, read_game
@@ -407,28 +407,18 @@ def open_games(*, player_count=None, rated=None, exclude_user=None):
 
 def dashboard_seats(user):
     """The player's waiting and running games: their turn first, then the soonest deadline."""
-    my_turn = Q(game__status=Game.Status.PLAYING) & (
-        Q(game__phase=rules.DRAFTING, game__current_seat=F("number"))
-        | Q(game__phase=rules.FINISHING, finished=False)
-    )
     return (
         Seat.objects.filter(user=user, game__status__in=[Game.Status.WAITING, Game.Status.PLAYING])
         .select_related("game")
         .annotate(
-            my_turn=Case(When(my_turn, then=True), default=False, output_field=BooleanField())
+            my_turn=Case(
+                When(waiting_for_move(), then=True), default=False, output_field=BooleanField()
+            )
         )
         .order_by("-my_turn", F("game__deadline").asc(nulls_last=True), "-game__created_at")
         .prefetch_related(
             Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("number"))
         )
-    )
-
-
-def waits_for_move(phase: str, current: int | None, number: int, finished: bool) -> bool:
-    """Whether a running game waits for the move of seat `number`: its drafter, or everyone still
-    finishing (the rule of `my_turn` in `dashboard_seats`, for values already read)."""
-    return (phase == rules.DRAFTING and current == number) or (
-        phase == rules.FINISHING and not finished
     )
 
 

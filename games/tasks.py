@@ -1,30 +1,33 @@
-"""Celery tasks: thin, by id, named, time-limited; each calls a function of games/actions.py or
-games/notifications.py, the same ones the views use.
+"""Celery tasks: thin, by id, named, time-limited; each calls the functions the views and the
+computer players call (games/play/actions.py, games/bots/turns.py, games/notices/outbox.py).
 
 Every task is safe to run twice, late, or after the player has moved: the game-changing ones
-re-check the game under its row lock and are keyed to the version the sweep saw.
+re-check the game under its row lock and are keyed to the version the sweep saw, and an email
+is claimed before it is sent and never sent again once marked sent.
 
 Nothing here waits for a deadline with a countdown: Celery beat runs `games.sweep` every minute
-(settings.CELERY_BEAT_SCHEDULE) and the sweep queues the work that is due. A lost task, a
-restarted worker or an emptied Redis therefore delays a game by one sweep at most.
+(settings.CELERY_BEAT_SCHEDULE) and the sweep queues the work that is due, emails included. A
+lost task, a restarted worker or an emptied Redis therefore delays a game or an email by one
+sweep at most.
 
 Beat should run once, but two beats by mistake do no harm: the game-changing tasks are keyed to
-versions under the row lock, the reminder is cleared under it, and the two tasks that do slow
-work outside any lock (the analysis, the digest email) skip while a copy of themselves runs
-(`_claim`). tests/scale/test_two_beats.py runs every periodic task twice at once.
+versions under the row lock, the reminder is cleared under it, an email is claimed, a digest is
+one row per reader and day, and the analysis, slow work outside any lock, skips while a copy of
+itself runs (`_claim`). tests/scale/test_two_beats.py runs every periodic task twice at once.
+
+The state changes queue these tasks by name (games/effects.py), never by importing this module.
 """
 
 import logging
-import smtplib
 
 from django.core.cache import cache
 from django.utils import timezone
 
 from games import rules
-from games.bots import turns as bots
+from games.bots import turns
 from games.history import analysis
-from games.notices import digest, emails
-from games.play import actions, deadlines
+from games.notices import digest, outbox
+from games.play import actions, clock
 from microchip_site import health
 from microchip_site.celery import app
 
@@ -62,7 +65,7 @@ def remind_players(game_id: int) -> None:
 @app.task(name="games.bot_move", time_limit=60, soft_time_limit=50)
 def bot_move(game_id: int, bot_id: int, version: int) -> None:
     """Play what is due for a computer player now (idempotent: it plans on the game as it is)."""
-    bots.play_bot_turn(game_id=game_id, bot_id=bot_id, version=version)
+    turns.play_bot_turn(game_id=game_id, bot_id=bot_id, version=version)
 
 
 @app.task(name="games.analyse_game", time_limit=180, soft_time_limit=170)
@@ -73,86 +76,67 @@ def analyse_game(game_id: int) -> None:
         logger.info("analyse_game: game %s is being analysed by another task", game_id)
         return
     try:
-        analysis.analyse_game(game_id=game_id)
+        found = analysis.best_arrangements(game_id=game_id)
+        if found is not None:
+            actions.record_analysis(game_id=game_id, analyses=found)
     finally:
         _release(key)
+
+
+@app.task(
+    name="games.send_email",
+    time_limit=outbox.SEND_TIME_LIMIT,
+    soft_time_limit=outbox.SEND_TIME_LIMIT - 5,
+)
+def send_email(email_id: int) -> str:
+    """Send one email of the outbox, if it is due and nobody else is sending it."""
+    return outbox.send(email_id)
+
+
+@app.task(name="games.send_daily_digests", time_limit=120, soft_time_limit=100)
+def send_daily_digests() -> int:
+    """Write the digest of every reader whose morning it is now, once a day, and queue it (run
+    hourly); return how many readers' morning it is."""
+    readers = digest.digest_recipients(timezone.now())
+    for email_id in outbox.add_digests(readers):
+        send_email.delay(email_id)
+    return len(readers)
 
 
 @app.task(name="games.sweep", time_limit=60, soft_time_limit=50)
 def sweep() -> dict:
     """Queue the work due now: overdue turns (forced takes included), overdue finishing
-    phases, due reminders, bots that have not acted, and analyses not made, at most
-    deadlines.SWEEP_BATCH of each per run."""
+    phases, due reminders, computer players that have not acted, analyses not made, and
+    emails not sent, at most a batch of each per run."""
     now = timezone.now()
     options = {"expires": SWEPT_TASK_EXPIRES}
-    overdue = deadlines.overdue(now, deadlines.SWEEP_BATCH)
+    overdue = clock.overdue(now, clock.SWEEP_BATCH)
     for game_id, version, phase in overdue:
         task = finish_at_deadline if phase == rules.FINISHING else time_out_turn
         task.apply_async((game_id, version), **options)
-    reminders = deadlines.reminders_due(now, deadlines.SWEEP_BATCH)
+    reminders = clock.reminders_due(now, clock.SWEEP_BATCH)
     for game_id in reminders:
         remind_players.apply_async((game_id,), **options)
-    stalled = bots.overdue_bots(now, deadlines.SWEEP_BATCH)
+    stalled = clock.stalled_bots(now, clock.SWEEP_BATCH)
     for game_id, bot_id, version in stalled:
         bot_move.apply_async((game_id, bot_id, version), **options)
-    unanalysed = deadlines.analyses_due(now, deadlines.SWEEP_BATCH)
+    unanalysed = clock.analyses_due(now, clock.SWEEP_BATCH)
     for game_id in unanalysed:
         analyse_game.apply_async((game_id,), **options)
+    emails = outbox.due(now, outbox.SWEEP_BATCH)
+    for email_id in emails:
+        send_email.apply_async((email_id,), **options)
     health.record_sweep()  # `manage.py health --beat` checks that the clock runs
-    if overdue or reminders or stalled or unanalysed:
-        logger.info(
-            "sweep: %d overdue games, %d reminders, %d bot moves, %d analyses",
-            len(overdue),
-            len(reminders),
-            len(stalled),
-            len(unanalysed),
-        )
-    return {
+    found = {
         "overdue": len(overdue),
         "reminders": len(reminders),
         "bots": len(stalled),
         "analyses": len(unanalysed),
+        "emails": len(emails),
     }
-
-
-# --- email ------------------------------------------------------------------------------------
-
-# smtplib's errors are OSErrors; so are refused connections and time-outs.
-EMAIL_RETRY = {
-    "autoretry_for": (smtplib.SMTPException, OSError),
-    "retry_backoff": 30,
-    "retry_backoff_max": 30 * 60,
-    "retry_jitter": True,
-    "max_retries": 8,
-}
-
-
-@app.task(name="games.send_notice", time_limit=60, soft_time_limit=50, **EMAIL_RETRY)
-def send_notice(kind: str, game_id: int, user_id: int, version: int = 0, data=None) -> None:
-    """Send one email about a game to one user, if still wanted and true when it runs."""
-    emails.send_notice(kind=kind, game_id=game_id, user_id=user_id, version=version, data=data)
-
-
-@app.task(name="games.send_daily_digests", time_limit=120, soft_time_limit=100)
-def send_daily_digests() -> int:
-    """Queue the digest of every reader whose morning it is now (run hourly by beat)."""
-    recipients = digest.digest_recipients(timezone.now())
-    for user_id, local_date in recipients:
-        send_digest.delay(user_id, local_date)
-    return len(recipients)
-
-
-@app.task(name="games.send_digest", time_limit=60, soft_time_limit=50, **EMAIL_RETRY)
-def send_digest(user_id: int, local_date: str) -> None:
-    """Send one user's digest of the games waiting for them (once for each local date)."""
-    key = f"tasks:digest:{user_id}:{local_date}"
-    if not _claim(key, 60):
-        logger.info("send_digest: another task is sending user %s's digest", user_id)
-        return
-    try:
-        digest.send_digest(user_id=user_id, local_date=local_date)
-    finally:
-        _release(key)
+    if any(found.values()):
+        logger.info("sweep: %s", ", ".join(f"{count} {what}" for what, count in found.items()))
+    return found
 
 
 # --- one copy at a time ------------------------------------------------------------------------

@@ -201,6 +201,8 @@ SITE_ID = 1
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 # allauth's log-in form with a length limit on its "login" field (accounts/forms.py).
 ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
+# Its emails go through the site's outbox (accounts/adapter.py).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_CONFIRM_EMAIL_ON_GET = True

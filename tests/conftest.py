@@ -13,6 +13,7 @@ from django.db import connections
 from django.test.signals import setting_changed
 
 from accounts.models import User
+from games import effects
 from games.live import drawing
 from games.live import pushes as live
 from games.play import actions
@@ -25,6 +26,8 @@ def pytest_configure(config):
 
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
+    # The changes queue tasks by name (games/effects.py): registered here, they run eagerly.
+    import games.tasks  # noqa: F401
 
     # Hashing passwords slowly on purpose is for production, not for a test's made-up players.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -83,6 +86,29 @@ def committed(django_capture_on_commit_callbacks):
             return call(*args, **kwargs)
 
     return run
+
+
+@pytest.fixture
+def lost_tasks(monkeypatch):
+    """`lost = lost_tasks("games.send_email", ...)`: the tasks of those names that the changes
+    queue (games/effects.py) are lost, as if the broker had dropped them, and listed in `lost`;
+    the others run as usual."""
+    lost, names = [], set()
+    real = effects.Task.apply_async
+
+    def apply_async(task):
+        if task.name in names:
+            lost.append(task)
+        else:
+            real(task)
+
+    monkeypatch.setattr(effects.Task, "apply_async", apply_async)
+
+    def lose(*more):
+        names.update(more)
+        return lost
+
+    return lose
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import time
 from django import template
 from django.core.cache import cache
 
-from games.play.rate_limits import duration_in_words
+from microchip_site.words import wait_words
 
 register = template.Library()
 
@@ -27,7 +27,7 @@ def allauth_wait(context) -> str:
     """The wait in words ('40 minutes'), or '' when it cannot be known for sure."""
     request = context.get("request")
     seconds = seconds_until_allowed(request) if request is not None else None
-    return duration_in_words(seconds) if seconds else ""
+    return wait_words(seconds) if seconds else ""
 
 
 def seconds_until_allowed(request) -> int | None:

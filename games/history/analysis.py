@@ -1,11 +1,12 @@
 """Post-game analysis: the best score each player's final tiles could have made.
 
-When a game ends, the task `games.analyse_game` runs `analyse_game`: for every seat, the solver
-(games/rules/solver.py) arranges all the tiles the player finished with (board and tray) on their
-board's colours, under a time limit per seat (ANALYSIS_TIME_LIMIT; most deals are proved optimal
-in well under a second). `actions.record_analysis` stores the score, the board and whether it
-is proved optimal on the seat, and open pages redraw the results with it. The results and
-replay pages draw it beside what the player built (`analysis_rows`, partials/analysis.html).
+When a game ends, the task `games.analyse_game` asks `best_arrangements`: for every seat, the
+solver (games/rules/solver.py) arranges all the tiles the player finished with (board and
+tray) on their board's colours, under a time limit per seat (ANALYSIS_TIME_LIMIT; most deals
+are proved optimal in well under a second). games/play/actions.py `record_analysis` stores the
+score, the board and whether it is proved optimal on the seat, and open pages redraw the
+results with it. The results and replay pages draw it beside what the player built
+(`analysis_rows`, partials/analysis.html).
 """
 
 from dataclasses import dataclass
@@ -14,7 +15,6 @@ from django.conf import settings
 
 from games import rules
 from games.models import Game, Seat
-from games.play import actions
 from games.rules.board import Board, Placed, colours_from_names
 from games.selectors import SpaceView, space_views
 
@@ -30,9 +30,10 @@ def best_for_seat(seat: Seat, time_limit: float | None) -> dict:
     return {"best_score": best.score, "best_board": cells, "best_optimal": best.optimal}
 
 
-def analyse_game(*, game_id: int) -> Game | None:
-    """Compute and store the analysis of a finished game (nothing if it is not ended or is
-    analysed already). The solver runs outside any transaction."""
+def best_arrangements(*, game_id: int) -> dict[int, dict] | None:
+    """Compute the analysis of every seat of a finished game, by seat number (None if it has
+    not ended or is analysed already). Reads only: the solver runs outside any transaction, and
+    games/play/actions.py `record_analysis` stores what it found."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.ENDED).first()
     if game is None:
         return None
@@ -40,8 +41,7 @@ def analyse_game(*, game_id: int) -> Game | None:
     if all(seat.best_score is not None for seat in seats):
         return None
     time_limit = getattr(settings, "ANALYSIS_TIME_LIMIT", ANALYSIS_TIME_LIMIT)
-    analyses = {seat.number: best_for_seat(seat, time_limit) for seat in seats}
-    return actions.record_analysis(game_id=game_id, analyses=analyses)
+    return {seat.number: best_for_seat(seat, time_limit) for seat in seats}
 
 
 @dataclass

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet, Sum
 
-from games.history.ratings import INITIAL, PROVISIONAL_GAMES
-from games.models import Game, Rating, RatingChange, Seat
+from games.history.ratings import INITIAL
+from games.models import PROVISIONAL_GAMES, Game, Rating, RatingChange, Seat
 
 ARCHIVE_PAGE_SIZE = 20
 

@@ -22,7 +22,6 @@ from games.models import Game, Rating, RatingChange, Seat
 MODEL = PlackettLuce()  # the package's defaults: mu 25, sigma 25/3, beta 25/6
 DISPLAY_BASE = 1000
 DISPLAY_SCALE = 40
-PROVISIONAL_GAMES = 5
 
 
 @dataclass(frozen=True)
@@ -41,10 +40,6 @@ INITIAL = Skill(MODEL.mu, MODEL.sigma)
 def display_rating(mu: float, sigma: float) -> int:
     """Return the rating shown to players: the conservative estimate mu - 3 sigma, scaled."""
     return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
-
-
-def is_provisional(games: int) -> bool:
-    return games < PROVISIONAL_GAMES
 
 
 def rate(skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:

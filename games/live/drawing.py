@@ -12,16 +12,17 @@ page's own markup for that viewer.
 
 import functools
 import threading
-import zoneinfo
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.db.models import BooleanField, ExpressionWrapper
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from accounts.models import zone_named
 from games import selectors
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation, Seat, waiting_for_move
 from games.state_store import read_game
 
 
@@ -62,13 +63,12 @@ class Badge:
 
 def count_badge(user) -> Badge:
     """Read the player's badge: two queries, whatever the number of games."""
-    rows = Seat.objects.filter(user=user, game__status=Game.Status.PLAYING).values_list(
-        "game_id", "game__version", "game__phase", "game__current_seat", "number", "finished"
+    rows = (
+        Seat.objects.filter(user=user, game__status=Game.Status.PLAYING)
+        .annotate(waiting=ExpressionWrapper(waiting_for_move(), output_field=BooleanField()))
+        .values_list("game_id", "game__version", "waiting")
     )
-    games = {
-        game_id: (version, selectors.waits_for_move(phase, current, number, finished))
-        for game_id, version, phase, current, number, finished in rows
-    }
+    games = {game_id: (version, waiting) for game_id, version, waiting in rows}
     return Badge(games, selectors.invitations_for(user).count())
 
 
@@ -96,7 +96,7 @@ def draw_notice(user, kind: str, game: Game, *, seat: Seat | None = None) -> str
         context["inviter"] = invitation.invited_by.username if invitation else ""
     elif kind == "game_over":
         context["seat"] = seat or Seat.objects.filter(game=game, user=user).first()
-    with _in_time_zone(user):
+    with timezone.override(_zone_of(user)):
         return render_to_string("games/partials/notice.html", context)
 
 
@@ -136,10 +136,11 @@ def draw_change(change: dict, viewer) -> str:
     mine = view.viewer_seat.number if view.viewer_seat else None
     context = {"view": view, "user": viewer}
     parts = []
-    with _in_time_zone(viewer) as zone:
+    zone = _zone_of(viewer)
+    with timezone.override(zone):
         if change["pool"] or (mine is not None and mine in change["seats"]):
             # The status speaks to its viewer (your turn, Confirm, Finish) in their time zone.
-            key = (game_id, version, "status", mine, zone)
+            key = (game_id, version, "status", mine, zone.key)
             parts.append(_fragment(key, lambda: _render("status", context)))
         if change["pool"]:
             drafter = mine if view.my_turn else None  # only they get the draft buttons
@@ -161,7 +162,7 @@ def draw_game(game_id: int, viewer) -> tuple[int, str] | None:
     if game is None or game.status not in (Game.Status.PLAYING, Game.Status.ENDED):
         return None
     view = selectors.as_seen_by(_snapshot(game_id, game.version), viewer)
-    with _in_time_zone(viewer):
+    with timezone.override(_zone_of(viewer)):
         html = _render("game", {"view": view, "user": viewer})
     return view.game.version, html
 
@@ -263,20 +264,6 @@ def _fragment(key, draw: Callable[[], str]) -> str:
     return _fragments.get_or_make(key, draw)
 
 
-class _in_time_zone:
-    """Render with the viewer's time zone, as the pages do (accounts.middleware)."""
-
-    def __init__(self, user):
-        self.name = getattr(user, "time_zone", "") or "UTC"
-
-    def __enter__(self):
-        try:
-            zone = zoneinfo.ZoneInfo(self.name)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            self.name, zone = "UTC", zoneinfo.ZoneInfo("UTC")
-        self.override = timezone.override(zone)
-        self.override.__enter__()
-        return self.name
-
-    def __exit__(self, *exc):
-        return self.override.__exit__(*exc)
+def _zone_of(viewer):
+    """The viewer's time zone, as the pages use it (accounts.middleware); UTC for a visitor."""
+    return viewer.zone if getattr(viewer, "is_authenticated", False) else zone_named("UTC")

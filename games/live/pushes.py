@@ -1,31 +1,23 @@
-"""Live updates: say what a committed change touched, draw it for each viewer, send it.
+"""Live updates: tell every open page what a committed change touched.
 
-After every accepted move (games/actions.py -> `transaction.on_commit` -> games/side_effects.py):
+After every accepted move (games/play/actions.py -> games/effects.py, after the commit):
 
-1. `game_changed` runs in the process that made the move, after the commit, with what the new
-   version touched (games/changes.py, worked out in the move's transaction). It sends one small
+1. `game_changed` runs in the process that made the move, with what the new version touched
+   (games/live/changes.py, worked out in the move's transaction). It sends one small
    ``game.changed`` event to the game's group, and a ``user.notify`` event to each player for
    whom the game began or stopped waiting for their move, saying so: each open page keeps its
-   nav badge's count game by game (`Badge`) and redraws it without a query. `push_notices`
-   sends the notices of games/notifications.py (your turn, invitation, game over...), with
-   their text.
-2. The consumer of each open page (games/consumers.py) gets the event and calls `draw_change`
-   for its own viewer. Drawing is per viewer because parts of the page are: the viewer's own
-   board is interactive, the pool has draft buttons for the player whose turn it is, the status
-   speaks to the viewer in their time zone, and tiles carry the colour-blind shapes when the
-   viewer asked for them. The parts that are the same for many viewers (another player's board,
-   the pool as the non-drafters see it) are drawn once per process and version and shared,
-   because a board with its tiles costs a few milliseconds to draw and a game has many viewers.
+   nav badge's count game by game (games/live/drawing.py `Badge`) and redraws it without a
+   query. `push_notices` sends the notices (games/notices/notice.py: your turn, invitation,
+   game over...), with their text.
+2. The consumer of each open page (games/live/consumers.py) gets the event and draws it for its
+   own viewer (games/live/drawing.py), from the partials that draw the page.
 3. The page (games/static/games/live.js with htmx's ws extension) swaps them in by id.
 
-Every fragment is drawn by the partial templates that draw the page (templates/games/partials/).
-A shared fragment may depend on the viewer only through the colour-blind preference; the tests
-check that each pushed fragment is the page's own markup for that viewer.
-
-Nothing here may break or slow a move: pushes leave through the process's own sender loop
-(games/push_sender.py) while the request answers; a sender that cannot reach the channel layer
-logs, and pauses sending for a few seconds, keeping the newest push of each game for when the
-pause ends; pages that missed a push notice the gap in versions and resync.
+Nothing here may break or slow a move, on any channel layer: pushes leave through the process's
+own sender loop (games/live/push_sender.py) while the request answers; a sender that cannot
+reach the channel layer logs, and pauses sending for a few seconds, keeping the newest push of
+each game for when the pause ends; pages that missed a push notice the gap in versions and
+resync.
 """
 
 import asyncio
@@ -39,7 +31,6 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from games.live import drawing
 from games.live.changes import Change
 from games.live.push_sender import PushSender, at_exit_flush
-from games.models import Game
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +42,7 @@ SEND_TIMEOUT = 1.0
 PAUSE_AFTER_FAILURE = 5.0
 
 
-# Notices (games/notifications.py) that come without a move, so they carry the badge themselves.
+# Notices (games/notices/notice.py) that come without a move, so they carry the badge themselves.
 LOBBY_NOTICES = frozenset({"invitation", "game_started"})
 
 
@@ -87,12 +78,28 @@ def send(messages: list[tuple[str, dict]]) -> bool:
         )
         return False
     if _layer_is_in_memory():
-        # The in-memory layer (no Redis) keeps its queues on its consumers' loop, so it is only
-        # reached from that loop: the caller waits for it there, as `async_to_sync` does.
-        async_to_sync(_send_or_pause)(messages)
+        _send_in_memory(messages)
     else:
         _sender.submit(messages)
     return True
+
+
+_in_memory_sends: set[asyncio.Task] = set()
+
+
+def _send_in_memory(messages: list[tuple[str, dict]]) -> None:
+    """The in-memory layer (no Redis: one process) keeps its queues on its consumers' loop.
+    From a thread that runs no loop (a view under daphne, a task) `async_to_sync` runs the send
+    on that loop and waits; a thread that runs a loop itself (async code calling in) cannot use
+    `async_to_sync`, so the send becomes a task of that loop."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        async_to_sync(_send_or_pause)(messages)
+        return
+    task = loop.create_task(_send_or_pause(messages))
+    _in_memory_sends.add(task)  # the loop keeps only a weak reference to its tasks
+    task.add_done_callback(_in_memory_sends.discard)
 
 
 async def _send_or_pause(messages: list[tuple[str, dict]]) -> None:
@@ -165,32 +172,19 @@ def refresh_badges(game_id: int, user_ids) -> None:
     send([(user_group(user_id), badge_event(game_id)) for user_id in user_ids])
 
 
-def push_notices(notices, *, users, game=None, seats=None) -> None:
-    """Send each notice of games/notifications.py to the open pages of its recipients.
-
-    `users` ({user id: user}) are the recipients (games/side_effects.py reads them once, for the
-    pushes and the emails); `game` (the notices' game) and `seats` (the game's, with their users)
-    spare reading them. Never raises."""
+def push_notices(notices, *, users, game, seats) -> None:
+    """Send each notice (games/notices/notice.py) about `game` to the open pages of its
+    recipients, drawn for each. `users` ({user id: user}) are the recipients and `seats` the
+    game's, with their users, as the change that made the notices left them."""
+    seat_of = {seat.user_id: seat for seat in seats}
     messages = []
-    seat_of = {seat.user_id: seat for seat in seats} if seats is not None else {}
-    try:
-        for notice in notices:
-            found = game if game is not None and game.pk == notice.game_id else None
-            if found is None:
-                found = Game.objects.filter(pk=notice.game_id).first()
-            if found is None:
-                continue
-            for user_id in notice.user_ids:
-                user = users.get(user_id)
-                if user is None:
-                    continue
-                with_badge = notice.kind in LOBBY_NOTICES
-                html = drawing.draw_notice(user, notice.kind, found, seat=seat_of.get(user_id))
-                event = {"type": "user.notify", "game": found.pk, "badge": with_badge}
+    for notice in notices:
+        event = {"type": "user.notify", "game": game.pk, "badge": notice.kind in LOBBY_NOTICES}
+        for user_id in notice.user_ids:
+            user = users.get(user_id)
+            if user is not None:
+                html = drawing.draw_notice(user, notice.kind, game, seat=seat_of.get(user_id))
                 messages.append((user_group(user_id), {**event, "notice": html}))
-    except Exception:
-        logger.exception("live: cannot draw notices")
-        return
     send(messages)
 
 

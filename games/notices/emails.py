@@ -1,11 +1,9 @@
-"""The emails about games: whether one is still due when it is sent, and what it says.
+"""The emails about games: whether one is still due when its turn to be sent comes, and what
+it says.
 
 Each email is plain text and HTML from templates/emails/, shows times in the recipient's own time
 zone, and carries a signed unsubscribe link and the List-Unsubscribe headers (RFC 8058 one-click).
 """
-
-import zoneinfo
-from datetime import timedelta
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -16,46 +14,43 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url
 from games import presence, rules
-from games.models import Event, Game, Invitation
+from games.models import Event, Game, Invitation, OutboxEmail
 from games.notices.notice import (
     GAME_OVER,
     GAME_STARTED,
     INVITATION,
     TIMEOUT,
     TOPIC,
-    _held_while_watching,
+    held_while_watching,
     still_true,
     wanted,
 )
+from microchip_site.words import duration_words, ordinal
 
 
-def send_notice(*, kind: str, game_id: int, user_id: int, version: int = 0, data=None) -> bool:
-    """Send one notice's email to one user if it is still wanted and true; return if it was.
-
-    Raises the mail backend's error (smtplib.SMTPException, OSError) for the task to retry.
-    """
-    data = data or {}
-    # First what needs no query: most players are looking at the game when their turn begins.
-    if _held_while_watching(kind) and presence.is_watching(game_id, user_id):
-        return False
-    user = User.objects.filter(pk=user_id).first()
-    game = Game.objects.filter(pk=game_id).select_related("created_by").first()
-    if user is None or game is None or not wanted(user, kind, data):
-        return False
-    if not still_true(kind, game, user, version):
-        return False
-    context = _context_for(kind, game, user, version, data)
+def notice_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
+    """The email of an outbox row made from a notice, if it is still due now: its recipient
+    still wants it, is not watching the game, and what it says is still true; else None."""
+    user, game, kind = email.user, email.game, email.kind
+    if user is None or game is None or not wanted(user, kind, email.data):
+        return None
+    if held_while_watching(kind) and presence.is_watching(game.pk, user.pk):
+        return None
+    if not still_true(kind, game, user, email.version):
+        return None
+    context = _context_for(kind, game, user, email.version, email.data)
     if context is None:
-        return False
-    build_message(kind, user, context).send()
-    return True
+        return None
+    return build_message(kind, user, context, message_id=email.message_id)
 
 
 def game_url(game: Game) -> str:
     return f"{settings.SITE_URL}{reverse('games:game', args=[game.pk])}"
 
 
-def build_message(kind: str, user: User, context: dict) -> EmailMultiAlternatives:
+def build_message(
+    kind: str, user: User, context: dict, *, message_id: str
+) -> EmailMultiAlternatives:
     """Return the email of `kind` for `user`: subject, text and HTML from templates/emails/."""
     unsubscribe = unsubscribe_url(user, TOPIC.get(kind, kind))
     context = {
@@ -68,7 +63,7 @@ def build_message(kind: str, user: User, context: dict) -> EmailMultiAlternative
         "settings_url": f"{settings.SITE_URL}{reverse('accounts:settings')}",
     }
     # Every time in the email is shown in the recipient's own time zone.
-    with timezone.override(_zone(user.time_zone)):
+    with timezone.override(user.zone):
         subject = render_to_string(f"emails/{kind}_subject.txt", context)
         text = render_to_string(f"emails/{kind}.txt", context)
         html = render_to_string(f"emails/{kind}.html", context)
@@ -81,6 +76,7 @@ def build_message(kind: str, user: User, context: dict) -> EmailMultiAlternative
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             "Auto-Submitted": "auto-generated",
+            "Message-ID": message_id,
         },
     )
     message.attach_alternative(html, "text/html")
@@ -97,7 +93,7 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
         "seat": mine,
         "opponents": [seat.user.username for seat in seats if seat.user_id != user.pk],
         "deadline": game.deadline,
-        "time_per_move": duration_text(game.time_per_move),
+        "time_per_move": duration_words(game.time_per_move),
     }
     if kind == INVITATION:
         invitation = Invitation.objects.filter(game=game, user=user).select_related("invited_by")
@@ -128,28 +124,3 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
         # Whether their finishing time ran out (the board was submitted for them).
         context["late"] = game.events.filter(seat=mine.number, cause=Event.Cause.DEADLINE).exists()
     return context
-
-
-def ordinal(number: int) -> str:
-    """Return 1st, 2nd, 3rd, 4th ... for a place."""
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
-
-
-def duration_text(duration: timedelta) -> str:
-    """Return a time per move in words: "1 day", "2 days 6 hours", "90 minutes"."""
-    minutes = int(duration.total_seconds() // 60)
-    days, minutes = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(minutes, 60)
-    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    words = [f"{count} {unit}{'s' if count != 1 else ''}" for count, unit in parts if count]
-    return " ".join(words) or "no time"
-
-
-def _zone(name: str):
-    try:
-        return zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")

@@ -19,6 +19,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django_ratelimit.core import get_usage
 
+from microchip_site.words import wait_words
+
 log = logging.getLogger(__name__)
 
 PERIOD_WORDS = {"s": "second", "m": "minute", "h": "hour", "d": "day"}
@@ -81,7 +83,7 @@ def too_many(request, limit: Limit, wait: int, game_id=None):
     """The 429 answer: a line for the game page's htmx, else a page that says when to retry."""
     message = (
         f"Too many {limit.things} in a short time (at most {rate_in_words(limit.rate)}). "
-        f"Try again in {duration_in_words(wait)}; nothing was changed."
+        f"Try again in {wait_words(wait)}; nothing was changed."
     )
     if request.htmx and limit is ACTIONS:
         # Shown in the page's notice line: the game area stays as it is, ready for the retry.
@@ -109,13 +111,3 @@ def rate_in_words(rate: str) -> str:
     if multiple and int(multiple) != 1:
         return f"{count} every {multiple} {word}s"
     return f"{count} {'an' if word == 'hour' else 'a'} {word}"
-
-
-def duration_in_words(seconds: int) -> str:
-    if seconds < 90:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    minutes = -(-seconds // 60)  # rounded up: never too early
-    if minutes < 90:
-        return f"{minutes} minutes"
-    hours = -(-minutes // 60)
-    return f"{hours} hours"

@@ -36,7 +36,7 @@ from .analysis import (
     structures,
 )
 from .board import Board, Placed, row_col, space_of
-from .deal import LAYOUTS, Deal, deal, drafts_per_player, make_board_colours
+from .deal import LAYOUTS, Deal, deal, drafts_per_player, make_board_colours, seat_order
 from .errors import ERRORS, RuleError
 from .greedy import choose_draft, timeout_action
 from .ranking import places
@@ -49,8 +49,10 @@ from .state import (
     GameState,
     PendingDraft,
     SeatResult,
+    Transition,
     auto_finish_actions,
     new_game,
+    transition,
 )
 from .tiles import TILES, Colour, E, Kind, N, S, Tile, W
 
@@ -93,6 +95,7 @@ __all__ = [
     "Swap",
     "TakeLast",
     "Tile",
+    "Transition",
     "Turn",
     "UndoDraft",
     "W",
@@ -117,8 +120,10 @@ __all__ = [
     "replay",
     "row_col",
     "score",
+    "seat_order",
     "space_of",
     "states",
     "structures",
     "timeout_action",
+    "transition",
 ]

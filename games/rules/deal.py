@@ -1,8 +1,14 @@
-"""The deal: the pool columns, the removed tiles and every player's board, from (players, seed).
+"""The deal and the seat order: all the chance in a game, from its seed.
 
-All chance in a game happens here, from one `random.Random(seed)`, in this order:
-shuffle the 60 tile ids; with 2 players the first 10 of the shuffle go back to the box; the rest
-fill the columns left to right, each top to bottom; then one board per seat, seat 0 first.
+Two independent streams of the one seed, so that neither tells anything about the other:
+
+- the deal, from `random.Random(seed)`, in this order: shuffle the 60 tile ids; with 2 players
+  the first 10 of the shuffle go back to the box; the rest fill the columns left to right, each
+  top to bottom; then one board per seat, seat 0 first;
+- the seat order (who sits where, so who drafts first), from `random.Random(f"seats {seed}")`.
+
+The platform draws the seed (games/play/actions.py) and keeps it with the game, so both can be
+drawn again from it.
 """
 
 from __future__ import annotations
@@ -73,6 +79,16 @@ class Deal:
                 for colours in self.board_colours
             ],
         }
+
+
+def seat_order(players: int, seed: int) -> tuple[int, ...]:
+    """Return who sits where: item i is the index, in join order, of the player who takes seat i
+    (seat 0 drafts first). A uniform draw from a stream of the seed that the deal does not
+    use."""
+    check_setup(players, seed)
+    order = list(range(players))
+    random.Random(f"seats {seed}").shuffle(order)
+    return tuple(order)
 
 
 def deal(players: int, seed: int) -> Deal:

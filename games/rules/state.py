@@ -106,6 +106,18 @@ class GameState:
     def is_terminal(self) -> bool:
         return self.phase == ENDED
 
+    def waits_for(self, seat: int) -> bool:
+        """Return whether the game waits for `seat` to move: it is their turn to draft (a forced
+        take due for them included: the server makes it), or the pool is empty and they have
+        not finished. games/models.py `waiting_for_move` is the same rule as a query."""
+        if self.phase == DRAFTING:
+            return seat == self.current
+        return self.phase == FINISHING and not self.finished[seat]
+
+    def to_move(self) -> frozenset[int]:
+        """Return the seats the game waits for (see `waits_for`)."""
+        return frozenset(seat for seat in range(self.players) if self.waits_for(seat))
+
     @property
     def board_colours(self) -> tuple[tuple, ...]:
         return tuple(b.colours for b in self.boards)
@@ -471,6 +483,61 @@ class GameState:
         total = sum(self.drafted(seat) for seat in range(n))
         if total != self.drafts:
             raise bad("the draft counter disagrees with the tiles owned")
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """What one applied action changed about who is to move: what the platform's clock,
+    notices and computer players act on (see `transition`)."""
+
+    #: The phase before and after.
+    phase_before: str
+    phase: str
+    #: Whose turn it is to draft after (None once drafting is over).
+    current: int | None
+    #: The seats the game waited for before, and waits for after (`GameState.to_move`).
+    waiting_before: frozenset[int]
+    waiting: frozenset[int]
+    #: The drafter changed, or drafting ended: a new turn (or the finishing phase) begins.
+    turn_passed: bool
+    #: A forced take is due now: the server takes the draw column's last tile for `current`.
+    forced_take_due: bool
+
+    @property
+    def phase_changed(self) -> bool:
+        return self.phase != self.phase_before
+
+    @property
+    def ended(self) -> bool:
+        return self.phase == ENDED
+
+    @property
+    def new_turn(self) -> bool:
+        """A drafting turn begins (not the finishing phase, not the end)."""
+        return self.turn_passed and self.phase == DRAFTING
+
+    @property
+    def finishing_began(self) -> bool:
+        return self.phase_before == DRAFTING and self.phase == FINISHING
+
+    @property
+    def waiting_changed(self) -> frozenset[int]:
+        """The seats for which the game began or stopped waiting."""
+        return self.waiting_before ^ self.waiting
+
+
+def transition(before: GameState, after: GameState) -> Transition:
+    """Return what the step from `before` to `after` (one `apply`) changed about who is to
+    move."""
+    return Transition(
+        phase_before=before.phase,
+        phase=after.phase,
+        current=after.current,
+        waiting_before=before.to_move(),
+        waiting=after.to_move(),
+        turn_passed=after.current != before.current or after.phase != before.phase,
+        forced_take_due=after.forced_action() is not None,
+    )
 
 
 def _set(items: tuple, index: int, value) -> tuple:

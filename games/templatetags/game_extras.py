@@ -3,6 +3,8 @@ import json
 from django import template
 from django.utils.html import format_html
 
+from microchip_site import words
+
 register = template.Library()
 
 
@@ -16,19 +18,10 @@ def action_vals(context, action_type, **fields):
 @register.filter
 def duration_words(duration) -> str:
     """``timedelta(days=2)`` -> "2 days"; ``timedelta(hours=3)`` -> "3 hours"."""
-    if duration is None:
-        return ""
-    hours = int(duration.total_seconds() // 3600)
-    if hours and hours % 24 == 0:
-        days = hours // 24
-        return f"{days} day{'s' if days != 1 else ''}"
-    return f"{hours} hour{'s' if hours != 1 else ''}"
+    return "" if duration is None else words.duration_words(duration)
 
 
 @register.filter
 def place_words(place) -> str:
     """1 -> "1st", 2 -> "2nd", 3 -> "3rd", 4 -> "4th"."""
-    if place is None:
-        return ""
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
-    return f"{place}{suffix}"
+    return "" if place is None else words.ordinal(place)

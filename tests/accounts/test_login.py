@@ -5,7 +5,8 @@ from django.urls import reverse
 
 from .conftest import PASSWORD
 
-pytestmark = pytest.mark.django_db
+# Committed for real: the account emails leave through the outbox after the commit.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def log_in(client, login, password):

@@ -6,7 +6,8 @@ from django.urls import reverse
 
 from accounts.models import User
 
-pytestmark = pytest.mark.django_db
+# Committed for real: the account emails leave through the outbox after the commit.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "a-long-Passphrase-42"
 

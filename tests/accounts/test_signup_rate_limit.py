@@ -15,7 +15,8 @@ from django.urls import reverse
 from accounts.models import User
 from tests.conftest import settings_in_a_new_process
 
-pytestmark = pytest.mark.django_db
+# Committed for real: the account emails leave through the outbox after the commit.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "a-long-Passphrase-42"
 PER_HOUR = 20

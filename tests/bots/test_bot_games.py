@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from games import tasks
-from games.models import Event, Game
+from games.models import Event, Game, OutboxEmail
 from games.play import actions
 from games.rules.bots import EasyBot
 from tests.bots.conftest import DAY
@@ -83,16 +83,15 @@ def test_a_solo_game_against_two_bots_plays_through_the_http_endpoints(client, p
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_lost_bot_task_is_made_up_by_the_sweep(players, bot, settings, monkeypatch):
+def test_a_lost_bot_task_is_made_up_by_the_sweep(players, bot, settings, lost_tasks):
     """With no task queued after the start, the sweep notices the bot's turn and plays it."""
     from datetime import timedelta
 
     from django.utils import timezone
 
-    from games import effects as side_effects
-    from games.bots import turns as bots
+    from games.play import clock
 
-    monkeypatch.setattr(side_effects, "wake_bots", lambda *a, **k: None)  # the tasks are lost
+    lost_tasks("games.bot_move")  # the changes' tasks are lost; the sweep's are not
     game = actions.create_game(
         creator=players[0], player_count=2, time_per_move=DAY, bots=("easy",)
     )
@@ -112,18 +111,17 @@ def test_a_lost_bot_task_is_made_up_by_the_sweep(players, bot, settings, monkeyp
     settings.BOT_SWEEP_GRACE = timedelta(seconds=0)
     game.turn_started_at = timezone.now() - timedelta(seconds=1)
     game.save(update_fields=["turn_started_at"])
-    assert bots.overdue_bots(timezone.now(), 10) == [(game.pk, bot("easy").pk, version)]
+    assert clock.stalled_bots(timezone.now(), 10) == [(game.pk, bot("easy").pk, version)]
     assert tasks.sweep()["bots"] == 1
     game.refresh_from_db()
     assert game.current_seat != bot_seat and game.version > version
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_bot_task_that_runs_twice_or_late_does_only_what_is_still_due(players, bot, monkeypatch):
-    from games import effects as side_effects
+def test_a_bot_task_that_runs_twice_or_late_does_only_what_is_still_due(players, bot, lost_tasks):
     from games.bots import turns as bots
 
-    monkeypatch.setattr(side_effects, "wake_bots", lambda *a, **k: None)  # we run the tasks
+    lost_tasks("games.bot_move")  # we run the bot's turns ourselves
     game = actions.create_game(
         creator=players[0], player_count=2, time_per_move=DAY, bots=("strong",)
     )
@@ -157,11 +155,10 @@ def test_bots_cannot_be_invited_by_name(players, bot):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_no_email_task_is_queued_for_a_bot_and_the_bots_still_move(players, monkeypatch):
-    """A bot has no email address: the notices of its turns queue no task (one would certainly
+def test_no_email_is_written_for_a_bot_and_the_bots_still_move(players, lost_tasks):
+    """A bot has no email address: the notices of its turns write no email (it would certainly
     be dropped), while the bot is woken from what the move itself knows."""
-    queued = []
-    monkeypatch.setattr(tasks.send_notice, "delay", lambda *args: queued.append(args))
+    lost_tasks("games.send_email")
     human = players[0]
     game = actions.create_game(creator=human, player_count=3, time_per_move=DAY, bots=("easy",) * 2)
     game.refresh_from_db()
@@ -174,4 +171,5 @@ def test_no_email_task_is_queued_for_a_bot_and_the_bots_still_move(players, monk
 
     bots = set(game.seats.exclude(user=human).values_list("user_id", flat=True))
     assert game.events.filter(kind="confirm_draft", actor__in=bots).count() >= 4
-    assert queued and all(user_id == human.pk for _, _, user_id, _, _ in queued)
+    recipients = OutboxEmail.objects.filter(game=game).values_list("user_id", flat=True)
+    assert recipients and set(recipients) == {human.pk}

@@ -118,7 +118,7 @@ def test_the_analysis_is_stored_once_and_shown_on_the_results_and_replay(client,
         assert {cell[0] for cell in seat.best_board if cell} <= owned
     version = game.version
     # Running it again (the sweep, a retried task) changes nothing.
-    assert analysis.analyse_game(game_id=game.pk) is None
+    assert analysis.best_arrangements(game_id=game.pk) is None
     tasks.analyse_game.delay(game.pk)
     game.refresh_from_db()
     assert game.version == version
@@ -131,10 +131,8 @@ def test_the_analysis_is_stored_once_and_shown_on_the_results_and_replay(client,
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_sweep_analyses_a_game_whose_task_was_lost(bot, monkeypatch, client):
-    from games import effects as side_effects
-
-    monkeypatch.setattr(side_effects, "after_end", lambda game_id: None)
+def test_the_sweep_analyses_a_game_whose_task_was_lost(bot, lost_tasks, client):
+    lost_tasks("games.analyse_game")
     game = _bot_game(bot)
     assert not game.seats.filter(best_score__isnull=False).exists()
     html = client.get(reverse("games:game", args=[game.pk])).content.decode()

@@ -1,6 +1,6 @@
 """Who gets which email: the right messages to the right people, with links that work, in their
 own time zone, as their preferences say, never while they watch the game, never for a change
-that rolled back, and never at the cost of a move."""
+that rolled back, and never at the cost of a move. (How the outbox sends them: test_outbox.py.)"""
 
 import re
 import smtplib
@@ -14,9 +14,8 @@ from django.db import transaction
 from django.test import Client
 
 from games import presence, rules, tasks
-from games.models import Game
+from games.models import Game, OutboxEmail
 from games.play import actions
-from microchip_site.celery import app
 from tests.games.playing import current_state
 
 from .smtp import html_part, smtp_server, text_part
@@ -54,8 +53,16 @@ def get_as(user, url):
 def first_draft(game, committed):
     state = current_state(game)
     user = seat_user(game, state.current)
-    committed(actions.draft_tile, game_id=game.pk, user=user, tile_id=state.draw_tiles()[0])
-    committed(actions.confirm_draft, game_id=game.pk, user=user)
+    committed(
+        actions.play,
+        game_id=game.pk,
+        user=user,
+        action=rules.Draft(state.draw_tiles()[0]),
+        seen_version=None,
+    )
+    committed(
+        actions.play, game_id=game.pk, user=user, action=rules.ConfirmDraft(), seen_version=None
+    )
     return user
 
 
@@ -140,7 +147,9 @@ def test_the_finishing_phase_and_the_end_are_told_to_everyone_with_place_and_sco
     while current_state(game).phase == rules.DRAFTING:
         first_draft(game, committed)
     for seat in game.seats.select_related("user"):
-        committed(actions.finish_board, game_id=game.pk, user=seat.user)
+        committed(
+            actions.play, game_id=game.pk, user=seat.user, action=rules.Finish(), seen_version=None
+        )
 
     game.refresh_from_db()
     assert game.status == Game.Status.ENDED
@@ -220,17 +229,28 @@ def test_a_your_move_email_that_comes_late_is_dropped_once_the_move_is_made(star
     second = seat_user(game, 1)
     state = current_state(game)
     first = seat_user(game, 0)
-    actions.draft_tile(game_id=game.pk, user=first, tile_id=state.draw_tiles()[0])
-    actions.confirm_draft(game_id=game.pk, user=first)
+    actions.play(
+        game_id=game.pk, user=first, action=rules.Draft(state.draw_tiles()[0]), seen_version=None
+    )
+    actions.play(game_id=game.pk, user=first, action=rules.ConfirmDraft(), seen_version=None)
     game.refresh_from_db()
     turn_version = game.pool_version
-    actions.draft_tile(game_id=game.pk, user=second, tile_id=current_state(game).draw_tiles()[0])
+    actions.play(
+        game_id=game.pk,
+        user=second,
+        action=rules.Draft(current_state(game).draw_tiles()[0]),
+        seen_version=None,
+    )
     mail.outbox.clear()
+    # The email of that turn is sent only now, after the second player has already drafted.
+    late = OutboxEmail.objects.create(
+        kind="your_turn", user=second, game=game, version=turn_version, message_id="<late@x>"
+    )
 
-    # The queued email runs only now, after the second player has already drafted.
-    tasks.send_notice.delay("your_turn", game.pk, second.pk, turn_version)
-
+    assert tasks.send_email.delay(late.pk).get() == "dropped"
     assert mail.outbox == []
+    late.refresh_from_db()
+    assert late.status == OutboxEmail.Status.DROPPED
 
 
 def test_digest_readers_get_one_morning_email_instead_of_one_per_turn(start_game, committed, clock):
@@ -306,7 +326,9 @@ def test_every_email_is_text_and_html_with_the_unsubscribe_headers(start_game):
         assert "&amp;" not in message.body and "&#x27;" not in message.body
 
 
-def test_an_smtp_failure_is_retried_and_the_email_goes_out(start_game, committed, monkeypatch):
+def test_an_smtp_failure_is_retried_and_the_email_goes_out(
+    start_game, committed, monkeypatch, clock
+):
     game = start_game(2)
     second = seat_user(game, 1)
     mail.outbox.clear()
@@ -320,13 +342,23 @@ def test_an_smtp_failure_is_retried_and_the_email_goes_out(start_game, committed
         return real_send(message, *args, **kwargs)
 
     monkeypatch.setattr(EmailMultiAlternatives, "send", flaky_send)
-    # An eager task retries at once, in place, unless it is told to raise its errors instead.
-    monkeypatch.setitem(app.conf, "task_eager_propagates", False)
 
     first_draft(game, committed)
+    assert failures == [[second.email]] and mail.outbox == []
+    [email] = OutboxEmail.objects.filter(user=second, kind="your_turn")
+    assert (email.status, email.attempts) == (OutboxEmail.Status.PENDING, 1)
 
-    assert failures == [[second.email], [second.email]]
+    committed(tasks.sweep)  # not due yet: the first retry waits 30 s
+    assert len(failures) == 1
+    clock.advance(timedelta(seconds=31))
+    committed(tasks.sweep)
+    assert len(failures) == 2
+    clock.advance(timedelta(seconds=61))  # then a minute
+    committed(tasks.sweep)
+
     assert subjects(second) == [f"Your move in {game.title}"]
+    email.refresh_from_db()
+    assert (email.status, email.attempts) == (OutboxEmail.Status.SENT, 3)
 
 
 def test_an_email_that_keeps_failing_never_breaks_the_move(start_game, committed, monkeypatch):
@@ -355,8 +387,13 @@ def test_a_change_that_rolls_back_sends_nothing(start_game, django_capture_on_co
         pytest.raises(RuntimeError),
         transaction.atomic(),
     ):
-        actions.draft_tile(game_id=game.pk, user=first, tile_id=current_state(game).draw_tiles()[0])
-        actions.confirm_draft(game_id=game.pk, user=first)
+        actions.play(
+            game_id=game.pk,
+            user=first,
+            action=rules.Draft(current_state(game).draw_tiles()[0]),
+            seen_version=None,
+        )
+        actions.play(game_id=game.pk, user=first, action=rules.ConfirmDraft(), seen_version=None)
         raise RuntimeError("something failed after the move, in the same transaction")
 
     assert mail.outbox == []
@@ -380,34 +417,39 @@ def test_the_emails_go_through_a_real_smtp_server(start_game, settings):
     assert len(inbox.messages) == 2
 
 
-def test_no_email_task_is_queued_for_a_player_watching_the_game(start_game, committed, monkeypatch):
-    """Their page shows the move as it happens and the task would drop the email: the move queues
-    none (most players are looking when their turn begins). Once they leave, it is queued."""
+def emails_written(game, since=0):
+    """(kind, recipient) of the game's outbox rows after the row numbered `since`."""
+    rows = OutboxEmail.objects.filter(game=game, pk__gt=since).order_by("pk")
+    return [(row.kind, row.user_id) for row in rows]
+
+
+def last_row():
+    return OutboxEmail.objects.order_by("pk").values_list("pk", flat=True).last() or 0
+
+
+def test_no_email_is_written_for_a_player_watching_the_game(start_game, committed):
+    """Their page shows the move as it happens and the email would be dropped: the move writes
+    none (most players are looking when their turn begins). Once they leave, it is written."""
     game = start_game(2)
     first, second = seat_user(game, 0), seat_user(game, 1)
-    queued = []
-    monkeypatch.setattr(tasks.send_notice, "delay", lambda *args: queued.append(args))
+    since = last_row()
 
     presence.arrive(game.pk, second.pk, "tab-1")
     first_draft(game, committed)  # the second player's turn, while they watch
-    assert queued == []
+    assert emails_written(game, since) == []
 
     presence.depart(game.pk, second.pk, "tab-1")
     first_draft(game, committed)  # the first player's turn: they are not watching either
     first_draft(game, committed)  # and back to the second player, who has left
-    assert [(kind, user_id) for kind, _, user_id, _, _ in queued] == [
-        ("your_turn", first.pk),
-        ("your_turn", second.pk),
-    ]
+    assert emails_written(game, since) == [("your_turn", first.pk), ("your_turn", second.pk)]
 
 
-def test_an_email_task_is_queued_when_presence_cannot_be_read(start_game, committed, monkeypatch):
-    """Presence is a hint: without it, the task is queued and decides when it runs."""
+def test_the_email_is_written_when_presence_cannot_be_read(start_game, committed, monkeypatch):
+    """Presence is a hint: without it, the email is written and its sender decides."""
     game = start_game(2)
     second = seat_user(game, 1)
     presence.arrive(game.pk, second.pk, "tab-1")
-    queued = []
-    monkeypatch.setattr(tasks.send_notice, "delay", lambda *args: queued.append(args))
+    since = last_row()
 
     def unreachable(*args, **kwargs):
         raise ConnectionError("the cache is down")
@@ -415,28 +457,22 @@ def test_an_email_task_is_queued_when_presence_cannot_be_read(start_game, commit
     monkeypatch.setattr(presence, "_redis", unreachable)
     first_draft(game, committed)
 
-    assert [(kind, user_id) for kind, _, user_id, _, _ in queued] == [("your_turn", second.pk)]
+    assert emails_written(game, since) == [("your_turn", second.pk)]
 
 
-def test_no_email_task_is_queued_when_the_players_own_settings_refuse_it(
-    start_game, committed, monkeypatch
-):
-    """The task would drop it whenever it ran: the move queues none. Switched on, it is queued."""
+def test_no_email_is_written_when_the_players_own_settings_refuse_it(start_game, committed):
+    """It would be dropped whenever it was sent: the move writes none. Switched on, it is."""
     game = start_game(2)
     first, second = seat_user(game, 0), seat_user(game, 1)
     second.email_your_turn = False
     second.save()
-    queued = []
-    monkeypatch.setattr(tasks.send_notice, "delay", lambda *args: queued.append(args))
+    since = last_row()
 
     first_draft(game, committed)
-    assert queued == []
+    assert emails_written(game, since) == []
 
     second.email_your_turn = True
     second.save()
     first_draft(game, committed)  # the second player's move: the first one's turn
     first_draft(game, committed)  # and back to the second player
-    assert [(kind, user_id) for kind, _, user_id, _, _ in queued] == [
-        ("your_turn", first.pk),
-        ("your_turn", second.pk),
-    ]
+    assert emails_written(game, since) == [("your_turn", first.pk), ("your_turn", second.pk)]

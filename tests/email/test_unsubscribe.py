@@ -11,6 +11,7 @@ from django.test import Client
 
 from accounts import unsubscribe
 from accounts.models import User
+from games import rules
 from games.play import actions
 from tests.games.playing import current_state
 
@@ -39,8 +40,16 @@ def path_of(url):
 def move(game, committed):
     state = current_state(game)
     user = game.seats.get(number=state.current).user
-    committed(actions.draft_tile, game_id=game.pk, user=user, tile_id=state.draw_tiles()[0])
-    committed(actions.confirm_draft, game_id=game.pk, user=user)
+    committed(
+        actions.play,
+        game_id=game.pk,
+        user=user,
+        action=rules.Draft(state.draw_tiles()[0]),
+        seen_version=None,
+    )
+    committed(
+        actions.play, game_id=game.pk, user=user, action=rules.ConfirmDraft(), seen_version=None
+    )
 
 
 def press_the_button(client, path):

@@ -73,9 +73,9 @@ def test_play_goes_on_through_a_redis_restart(stack, fault_redis, table):
             )
 
             # A task is running when Redis goes away (its message not acknowledged yet).
-            stack.hold("before", "games.send_notice")
+            stack.hold("before", "games.send_email")
             running = wait_until(
-                while_playing(movers, lambda: stack.held("before", "games.send_notice")),
+                while_playing(movers, lambda: stack.held("before", "games.send_email")),
                 30,
                 "an email task running",
             )

@@ -33,7 +33,8 @@ from accounts.bots import new_bot
 from accounts.models import User
 from games import rules
 from games.models import Game, Seat
-from games.play import actions, deadlines
+from games.play import actions
+from games.play import clock as turn_clock
 
 from .checks import check_game, check_ratings
 from .conftest import Beat, wait_until
@@ -43,7 +44,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 DAY = timedelta(days=1)
 # settings.CELERY_BROKER_TRANSPORT_OPTIONS: when an unacknowledged message is delivered again.
 VISIBILITY_TIMEOUT = 3600
-# How long after a game ends the sweep queues its analysis again (deadlines.ANALYSIS_GRACE).
+# How long after a game ends the sweep queues its analysis again (clock.ANALYSIS_GRACE).
 ANALYSIS_GRACE = 5 * 60
 RANDOM_KILLS = 2
 
@@ -141,7 +142,7 @@ def test_games_end_correctly_though_workers_are_killed_in_the_middle_of_tasks(
     stack, fault_redis, make_player, monkeypatch
 ):
     # The sweep of this process stands for the one five minutes later.
-    monkeypatch.setattr(deadlines, "ANALYSIS_GRACE", timedelta(seconds=1))
+    monkeypatch.setattr(turn_clock, "ANALYSIS_GRACE", timedelta(seconds=1))
     idle = make_player("idle")
     easy = a_bot("easy")
     games = [

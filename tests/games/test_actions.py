@@ -121,15 +121,15 @@ def test_a_draft_is_pending_until_confirmed_and_undo_puts_it_back(start_game):
     column = list(current_state(game).draw_tiles())
     tile = column[2]
 
-    actions.draft_tile(game_id=game.pk, user=me, tile_id=tile, seen_version=version(game))
+    actions.play(game_id=game.pk, user=me, action=rules.Draft(tile), seen_version=version(game))
     state = current_state(game)
     assert tile in state.trays[0]
     assert state.current == 0
-    actions.undo_draft(game_id=game.pk, user=me, seen_version=version(game))
+    actions.play(game_id=game.pk, user=me, action=rules.UndoDraft(), seen_version=version(game))
     assert list(current_state(game).draw_tiles()) == column
 
-    actions.draft_tile(game_id=game.pk, user=me, tile_id=tile, seen_version=version(game))
-    actions.confirm_draft(game_id=game.pk, user=me, seen_version=version(game))
+    actions.play(game_id=game.pk, user=me, action=rules.Draft(tile), seen_version=version(game))
+    actions.play(game_id=game.pk, user=me, action=rules.ConfirmDraft(), seen_version=version(game))
 
     state = current_state(game)
     assert state.current == 1
@@ -144,13 +144,16 @@ def test_a_player_out_of_turn_or_outside_the_game_is_refused(start_game, players
     tile = current_state(game).draw_tiles()[0]
 
     with pytest.raises(ActionRefused, match="not your turn") as refused:
-        actions.draft_tile(game_id=game.pk, user=waiting, tile_id=tile)
+        actions.play(game_id=game.pk, user=waiting, action=rules.Draft(tile), seen_version=None)
     assert refused.value.code == "not_your_turn"
     with pytest.raises(ActionRefused, match="not playing in this game"):
-        actions.draft_tile(game_id=game.pk, user=players[4], tile_id=tile)
+        actions.play(game_id=game.pk, user=players[4], action=rules.Draft(tile), seen_version=None)
     with pytest.raises(ActionRefused, match="not in the draw column"):
-        actions.draft_tile(
-            game_id=game.pk, user=seat_user(game, 0), tile_id=current_state(game).columns[0][0]
+        actions.play(
+            game_id=game.pk,
+            user=seat_user(game, 0),
+            action=rules.Draft(current_state(game).columns[0][0]),
+            seen_version=None,
         )
     game.refresh_from_db()
     assert game.events.count() == 3  # created, joined, started: nothing was recorded
@@ -161,67 +164,78 @@ def test_a_draft_made_on_a_page_older_than_another_draft_is_refused_as_stale(sta
     first, second = seat_user(game, 0), seat_user(game, 1)
     seen = game.version
     tiles = current_state(game).draw_tiles()
-    actions.draft_tile(game_id=game.pk, user=first, tile_id=tiles[0], seen_version=seen)
-    actions.confirm_draft(game_id=game.pk, user=first, seen_version=version(game))
+    actions.play(game_id=game.pk, user=first, action=rules.Draft(tiles[0]), seen_version=seen)
+    actions.play(
+        game_id=game.pk, user=first, action=rules.ConfirmDraft(), seen_version=version(game)
+    )
 
     with pytest.raises(StaleVersion, match="moved on"):
-        actions.draft_tile(game_id=game.pk, user=second, tile_id=tiles[1], seen_version=seen)
+        actions.play(game_id=game.pk, user=second, action=rules.Draft(tiles[1]), seen_version=seen)
 
 
 def test_arranging_is_not_stale_because_of_other_boards_but_is_after_my_own_change(start_game):
     game = start_game(2)
     first, second = seat_user(game, 0), seat_user(game, 1)
     tile = current_state(game).draw_tiles()[0]
-    actions.draft_tile(game_id=game.pk, user=first, tile_id=tile, seen_version=version(game))
-    actions.confirm_draft(game_id=game.pk, user=first, seen_version=version(game))
+    actions.play(game_id=game.pk, user=first, action=rules.Draft(tile), seen_version=version(game))
+    actions.play(
+        game_id=game.pk, user=first, action=rules.ConfirmDraft(), seen_version=version(game)
+    )
     other = current_state(game).draw_tiles()[0]
-    actions.draft_tile(game_id=game.pk, user=second, tile_id=other, seen_version=version(game))
+    actions.play(
+        game_id=game.pk, user=second, action=rules.Draft(other), seen_version=version(game)
+    )
     seen_by_second = version(game)
     # The first player arranges while the second player's page stays as it was.
-    actions.place_tile(
-        game_id=game.pk, user=first, tile_id=tile, space=12, seen_version=version(game)
+    actions.play(
+        game_id=game.pk, user=first, action=rules.Place(tile, 12), seen_version=version(game)
     )
-    actions.rotate_tile(game_id=game.pk, user=first, space=12, seen_version=version(game))
+    actions.play(game_id=game.pk, user=first, action=rules.Rotate(12), seen_version=version(game))
 
-    actions.place_tile(
-        game_id=game.pk, user=second, tile_id=other, space=0, seen_version=seen_by_second
+    actions.play(
+        game_id=game.pk, user=second, action=rules.Place(other, 0), seen_version=seen_by_second
     )
     tab_version = version(game)
-    actions.rotate_tile(game_id=game.pk, user=second, space=0, seen_version=tab_version)
+    actions.play(game_id=game.pk, user=second, action=rules.Rotate(0), seen_version=tab_version)
 
     # A second tab still showing the board before that rotation.
     with pytest.raises(StaleVersion):
-        actions.return_tile(game_id=game.pk, user=second, space=0, seen_version=tab_version)
+        actions.play(game_id=game.pk, user=second, action=rules.Return(0), seen_version=tab_version)
 
 
 def test_every_arranging_action_changes_only_the_players_own_board(start_game):
     game = start_game(2)
     me = seat_user(game, 0)
     first, second = current_state(game).draw_tiles()[:2]
-    actions.draft_tile(game_id=game.pk, user=me, tile_id=first)
-    actions.place_tile(game_id=game.pk, user=me, tile_id=first, space=6, rotation=1)
-    actions.rotate_tile(game_id=game.pk, user=me, space=6)
-    actions.move_tile(game_id=game.pk, user=me, from_space=6, to_space=7)
+    actions.play(game_id=game.pk, user=me, action=rules.Draft(first), seen_version=None)
+    actions.play(game_id=game.pk, user=me, action=rules.Place(first, 6, 1), seen_version=None)
+    actions.play(game_id=game.pk, user=me, action=rules.Rotate(6), seen_version=None)
+    actions.play(game_id=game.pk, user=me, action=rules.Move(6, 7), seen_version=None)
     assert current_state(game).boards[0].cells[7] == rules.Placed(first, 2)
-    actions.confirm_draft(game_id=game.pk, user=me)
+    actions.play(game_id=game.pk, user=me, action=rules.ConfirmDraft(), seen_version=None)
     actions.take_last_tile(game_id=game.pk)  # nothing due: changes nothing
     opponent = seat_user(game, 1)
-    actions.draft_tile(game_id=game.pk, user=opponent, tile_id=current_state(game).draw_tiles()[0])
-    actions.confirm_draft(game_id=game.pk, user=opponent)
+    actions.play(
+        game_id=game.pk,
+        user=opponent,
+        action=rules.Draft(current_state(game).draw_tiles()[0]),
+        seen_version=None,
+    )
+    actions.play(game_id=game.pk, user=opponent, action=rules.ConfirmDraft(), seen_version=None)
     third = current_state(game).draw_tiles()[0]
-    actions.draft_tile(game_id=game.pk, user=me, tile_id=third)
-    actions.place_tile(game_id=game.pk, user=me, tile_id=third, space=8)
-    actions.swap_tiles(game_id=game.pk, user=me, space_a=7, space_b=8)
+    actions.play(game_id=game.pk, user=me, action=rules.Draft(third), seen_version=None)
+    actions.play(game_id=game.pk, user=me, action=rules.Place(third, 8), seen_version=None)
+    actions.play(game_id=game.pk, user=me, action=rules.Swap(7, 8), seen_version=None)
     assert current_state(game).boards[0].cells[8].tile == first
-    actions.return_tile(game_id=game.pk, user=me, space=8)
-    actions.clear_board(game_id=game.pk, user=me)
+    actions.play(game_id=game.pk, user=me, action=rules.Return(8), seen_version=None)
+    actions.play(game_id=game.pk, user=me, action=rules.Clear(), seen_version=None)
 
     state = current_state(game)
     assert state.boards[0].tile_count == 0
     assert sorted(state.trays[0]) == sorted([first, third])
     assert state.boards[1].tile_count == 0
     with pytest.raises(ActionRefused, match="only when the pool is empty"):
-        actions.finish_board(game_id=game.pk, user=me)
+        actions.play(game_id=game.pk, user=me, action=rules.Finish(), seen_version=None)
     del second
 
 
@@ -236,8 +250,13 @@ def test_the_last_tile_of_a_column_is_taken_by_the_task_for_the_next_player(
         state = current_state(game)
         user = seat_user(game, state.current)
         with django_capture_on_commit_callbacks(execute=True):
-            actions.draft_tile(game_id=game.pk, user=user, tile_id=state.draw_tiles()[0])
-            actions.confirm_draft(game_id=game.pk, user=user)
+            actions.play(
+                game_id=game.pk,
+                user=user,
+                action=rules.Draft(state.draw_tiles()[0]),
+                seen_version=None,
+            )
+            actions.play(game_id=game.pk, user=user, action=rules.ConfirmDraft(), seen_version=None)
 
     forced = game.events.get(kind="take_last")
     assert forced.cause == Event.Cause.FORCED_TAKE
@@ -285,7 +304,9 @@ def test_a_whole_game_plays_to_its_results_and_replays_from_the_log(
     assert "place" in seen
     assert game.events.filter(kind="take_last").exists()
     with pytest.raises(ActionRefused, match="over"):
-        actions.clear_board(game_id=game.pk, user=seat_user(game, 0))
+        actions.play(
+            game_id=game.pk, user=seat_user(game, 0), action=rules.Clear(), seen_version=None
+        )
 
 
 def test_finishing_is_refused_while_a_tile_is_illegal(
@@ -296,8 +317,13 @@ def test_finishing_is_refused_while_a_tile_is_illegal(
         state = current_state(game)
         user = seat_user(game, state.current)
         with django_capture_on_commit_callbacks(execute=True):
-            actions.draft_tile(game_id=game.pk, user=user, tile_id=state.draw_tiles()[0])
-            actions.confirm_draft(game_id=game.pk, user=user)
+            actions.play(
+                game_id=game.pk,
+                user=user,
+                action=rules.Draft(state.draw_tiles()[0]),
+                seen_version=None,
+            )
+            actions.play(game_id=game.pk, user=user, action=rules.ConfirmDraft(), seen_version=None)
     state = current_state(game)
     me = seat_user(game, 0)
     tile = state.trays[0][0]
@@ -306,16 +332,18 @@ def test_finishing_is_refused_while_a_tile_is_illegal(
         for space, colour in enumerate(state.boards[0].colours)
         if colour != rules.TILES[tile].colour
     )
-    actions.place_tile(game_id=game.pk, user=me, tile_id=tile, space=wrong_space)
+    actions.play(game_id=game.pk, user=me, action=rules.Place(tile, wrong_space), seen_version=None)
 
     with pytest.raises(ActionRefused) as refused:
-        actions.finish_board(game_id=game.pk, user=me)
+        actions.play(game_id=game.pk, user=me, action=rules.Finish(), seen_version=None)
 
     assert refused.value.code == "illegal_tiles_on_board"
-    actions.return_tile(game_id=game.pk, user=me, space=wrong_space)
-    actions.finish_board(game_id=game.pk, user=me)
+    actions.play(game_id=game.pk, user=me, action=rules.Return(wrong_space), seen_version=None)
+    actions.play(game_id=game.pk, user=me, action=rules.Finish(), seen_version=None)
     assert current_state(game).finished[0]
     with pytest.raises(ActionRefused) as locked:
-        actions.place_tile(game_id=game.pk, user=me, tile_id=tile, space=wrong_space)
+        actions.play(
+            game_id=game.pk, user=me, action=rules.Place(tile, wrong_space), seen_version=None
+        )
     assert locked.value.code == "board_finished"
     assert Seat.objects.get(game=game, number=0).finished

@@ -159,7 +159,7 @@ def test_a_selected_tray_tile_can_be_placed_on_every_empty_space_and_the_fitting
     game = start_game(2)
     drafter = owner_of(game, 0)
     tile = game.pool["columns"][-1][0]
-    actions.draft_tile(game_id=game.pk, user=drafter, tile_id=tile)
+    actions.play(game_id=game.pk, user=drafter, action=rules.Draft(tile), seen_version=None)
     game.refresh_from_db()
     view = selectors.game_view(game, drafter, selectors.Selection(tray_tile=tile))
 
@@ -211,7 +211,7 @@ def test_each_game_links_to_itself_even_when_its_boards_look_alike(start_game, p
     for game in (first, second):
         drafter = owner_of(game, 0)
         tile = game.pool["columns"][-1][0]
-        actions.draft_tile(game_id=game.pk, user=drafter, tile_id=tile)
+        actions.play(game_id=game.pk, user=drafter, action=rules.Draft(tile), seen_version=None)
         game.refresh_from_db()
         view = selectors.game_view(game, drafter)
         drawn[game.pk] = by_id(seat_html(view, view.viewer_seat, drafter))[f"my-tray-{tile}"]

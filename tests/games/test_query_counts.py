@@ -6,7 +6,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import tasks
+from games import rules
+from games.models import OutboxEmail
 from games.play import actions
 
 from .playing import current_state
@@ -28,8 +29,16 @@ def costs(game):
     client.force_login(me)
     client.get(reverse("games:game", args=[game.pk]))  # warm the session
     return (
-        queries_of(lambda: actions.draft_tile(game_id=game.pk, user=me, tile_id=tile)),
-        queries_of(lambda: actions.place_tile(game_id=game.pk, user=me, tile_id=tile, space=12)),
+        queries_of(
+            lambda: actions.play(
+                game_id=game.pk, user=me, action=rules.Draft(tile), seen_version=None
+            )
+        ),
+        queries_of(
+            lambda: actions.play(
+                game_id=game.pk, user=me, action=rules.Place(tile, 12), seen_version=None
+            )
+        ),
         queries_of(lambda: client.get(reverse("games:game", args=[game.pk]))),
     )
 
@@ -59,9 +68,13 @@ def test_a_placement_writes_only_its_board_and_the_version(start_game):
     game = start_game(3)
     me = game.seats.get(number=0).user
     tile = current_state(game).draw_tiles()[0]
-    actions.draft_tile(game_id=game.pk, user=me, tile_id=tile)
+    actions.play(game_id=game.pk, user=me, action=rules.Draft(tile), seen_version=None)
 
-    sql = sql_of(lambda: actions.place_tile(game_id=game.pk, user=me, tile_id=tile, space=12))
+    sql = sql_of(
+        lambda: actions.play(
+            game_id=game.pk, user=me, action=rules.Place(tile, 12), seen_version=None
+        )
+    )
 
     game_update, seat_update = statements(sql, "UPDATE")
     assert '"version"' in game_update and '"pool"' not in game_update
@@ -70,24 +83,28 @@ def test_a_placement_writes_only_its_board_and_the_version(start_game):
 
 
 def test_passing_the_turn_reads_nothing_after_the_commit_in_a_game_without_bots(
-    start_game, committed, monkeypatch
+    start_game, committed, lost_tasks
 ):
-    """The bots to wake, the notice's game and recipients are known to the move itself; only
-    the email task of the player whose turn it is now is queued."""
-    queued = []
-    monkeypatch.setattr(tasks.send_notice, "delay", lambda *args: queued.append(args))
+    """The bots to wake, the notice's game and recipients are known to the move itself; the
+    email of the player whose turn it is now is written with the move, and its task queued."""
+    queued = lost_tasks("games.send_email")
     game = start_game(2)
     me = game.seats.get(number=0).user
     tile = current_state(game).draw_tiles()[0]
-    committed(actions.draft_tile, game_id=game.pk, user=me, tile_id=tile)
+    committed(actions.play, game_id=game.pk, user=me, action=rules.Draft(tile), seen_version=None)
     queued.clear()  # the start's emails
 
-    sql = sql_of(lambda: committed(actions.confirm_draft, game_id=game.pk, user=me))
+    sql = sql_of(
+        lambda: committed(
+            actions.play, game_id=game.pk, user=me, action=rules.ConfirmDraft(), seen_version=None
+        )
+    )
 
     assert len(statements(sql, "SELECT")) == 2  # the game (locked) and its seats
-    assert len(statements(sql, "INSERT")) == 1  # the event
+    assert len(statements(sql, "INSERT")) == 2  # the event, and the next player's email
     assert len(statements(sql, "UPDATE")) == 1  # the game: no board changed
     game.refresh_from_db()
     assert game.current_seat == 1
-    next_player = game.seats.get(number=1).user_id
-    assert queued == [("your_turn", game.pk, next_player, game.version, None)]
+    [email] = OutboxEmail.objects.filter(game=game, kind="your_turn")
+    assert (email.user_id, email.version) == (game.seats.get(number=1).user_id, game.version)
+    assert [(task.name, task.args) for task in queued] == [("games.send_email", (email.pk,))]

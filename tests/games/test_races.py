@@ -5,6 +5,7 @@ import threading
 import pytest
 from django.db import connection
 
+from games import rules
 from games.play import actions
 from games.play.errors import ActionRefused
 
@@ -41,7 +42,9 @@ def test_two_drafts_of_the_same_tile_one_wins_and_one_is_refused(start_game):
     tile = current_state(game).draw_tiles()[0]
 
     def draft():
-        return actions.draft_tile(game_id=game.pk, user=me, tile_id=tile, seen_version=game.version)
+        return actions.play(
+            game_id=game.pk, user=me, action=rules.Draft(tile), seen_version=game.version
+        )
 
     outcomes = race(draft, draft)
 
@@ -61,11 +64,11 @@ def test_two_tabs_drafting_different_tiles_take_only_one(start_game):
     first, second = current_state(game).draw_tiles()[:2]
 
     outcomes = race(
-        lambda: actions.draft_tile(
-            game_id=game.pk, user=me, tile_id=first, seen_version=game.version
+        lambda: actions.play(
+            game_id=game.pk, user=me, action=rules.Draft(first), seen_version=game.version
         ),
-        lambda: actions.draft_tile(
-            game_id=game.pk, user=me, tile_id=second, seen_version=game.version
+        lambda: actions.play(
+            game_id=game.pk, user=me, action=rules.Draft(second), seen_version=game.version
         ),
     )
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from games import rules
 from games.models import Game, Seat
 from games.play import actions
 from games.play.errors import ActionRefused
@@ -50,5 +51,5 @@ def test_no_such_game_is_no_such_game(db, game_id):
 @pytest.mark.parametrize("game_id", [987654, 10**30, "12x", None])
 def test_a_move_in_no_such_game_is_refused(players, game_id):
     with pytest.raises(ActionRefused) as refused:
-        actions.clear_board(game_id=game_id, user=players[0])
+        actions.play(game_id=game_id, user=players[0], action=rules.Clear(), seen_version=None)
     assert refused.value.code == "no_such_game"

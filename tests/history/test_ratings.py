@@ -9,7 +9,7 @@ from openskill.models import PlackettLuce
 
 from games.history import ratings
 from games.models import Game, Rating, RatingChange
-from games.play import actions
+from games.play import applying
 from games.state_store import load_state
 
 from .playing import play_recorded
@@ -107,11 +107,11 @@ def test_a_double_processed_ending_rates_once(start_game):
     assert len(before) == 2 and RatingChange.objects.filter(game=game).count() == 2
 
     # The ending runs again (a retried task, a repeated deadline): inside a transaction with
-    # the game locked, exactly as games/actions.py ends a game.
+    # the game locked, exactly as games/play/applying.py ends a game.
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
         seats = list(locked.seats.select_related("user").order_by("number"))
-        actions._end(locked, seats, load_state(locked, seats), timezone.now())
+        applying._end(locked, seats, load_state(locked, seats), timezone.now())
     assert ratings.atomic_rate_game(game.pk) == []
 
     after = {r.user_id: (r.mu, r.sigma, r.display, r.games) for r in Rating.objects.all()}

@@ -14,7 +14,6 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import effects as side_effects
 from games import tasks
 from games.history import analysis
 from games.models import Event, Game
@@ -89,9 +88,9 @@ def test_concurrent_digest_runs_send_each_reader_one_digest(start_game, clock): 
     assert [m.to for m in digests] == [[reader.email]]  # ...and one digest went
 
 
-def test_concurrent_sweeps_analyse_a_finished_game_once(bot, settings, monkeypatch):
+def test_concurrent_sweeps_analyse_a_finished_game_once(bot, settings, monkeypatch, lost_tasks):
     settings.ANALYSIS_TIME_LIMIT = 0.5
-    monkeypatch.setattr(side_effects, "after_end", lambda game_id: None)  # its task was lost
+    lost_tasks("games.analyse_game")  # its task was lost
     game = bot_game(bot)
     Game.objects.filter(pk=game.pk).update(ended_at=timezone.now() - timedelta(minutes=10))
     seats = game.seats.count()

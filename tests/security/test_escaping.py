@@ -14,8 +14,9 @@ from django.utils.html import escape
 
 from accounts import unsubscribe
 from accounts.models import User
-from games.models import Game, Rating
-from games.notices import emails, notice
+from games import rules
+from games.models import Game, OutboxEmail, Rating
+from games.notices import notice, outbox
 from games.play import actions
 from games.play.forms import TIME_PER_MOVE
 from tests.live.conftest import connect, game_path, login, messages, next_of
@@ -90,10 +91,15 @@ def hostile(players, committed, mailoutbox):
     )
     committed(actions.join_game, game_id=playing.pk, user=img)
     ended = ended_game([img, script], TITLES[0])
-    for user in (script, img):  # the game-over email (its task would also run the analysis)
-        assert emails.send_notice(
-            kind=notice.GAME_OVER, game_id=ended.pk, user_id=user.pk, version=ended.version
+    for user in (script, img):  # the game-over email, written and sent as the end would
+        email = OutboxEmail.objects.create(
+            kind=notice.GAME_OVER,
+            user=user,
+            game=ended,
+            version=ended.version,
+            message_id=f"<{user.pk}@x>",
         )
+        assert outbox.send(email.pk) == "sent"
     Rating.objects.filter(user__in=[script, img]).update(games=5)  # on the leaderboard
     return {
         "script": script,
@@ -221,7 +227,9 @@ async def test_websocket_pushes_and_notices_show_names_and_titles_as_text(player
     game = await sync_to_async(Game.objects.get)(pk=game.pk)
     mover = script if game.current_seat == await seat_number(game, script) else img
     tile = game.pool["columns"][-1][0]
-    await sync_to_async(actions.draft_tile)(game_id=game.pk, user=mover, tile_id=tile)
+    await sync_to_async(actions.play)(
+        game_id=game.pk, user=mover, action=rules.Draft(tile), seen_version=None
+    )
     push = await next_of(page, "push")
     assert_escaped(push["html"], TITLES[0], where="the push of a move")
 

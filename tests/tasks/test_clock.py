@@ -6,8 +6,9 @@ import pytest
 from django.core import mail
 
 from games import rules, tasks
-from games.models import Event, Game, Seat
-from games.play import actions, deadlines
+from games.models import Event, Game, OutboxEmail, Seat
+from games.play import actions
+from games.play import clock as turn_clock
 from games.rules.greedy import choose_draft
 from tests.games.playing import current_state
 
@@ -19,9 +20,9 @@ HOUR = timedelta(hours=1)
 
 
 @pytest.fixture
-def lost_forced_takes(monkeypatch):
+def lost_forced_takes(lost_tasks):
     """The forced-take task queued after a move never arrives (a Redis flush, a lost message)."""
-    monkeypatch.setattr(tasks.take_last_tile, "delay", lambda *args, **kwargs: None)
+    return lost_tasks("games.take_last_tile")
 
 
 def subjects_to(user):
@@ -31,8 +32,16 @@ def subjects_to(user):
 def play_first_tile(game, committed):
     state = current_state(game)
     user = seat_user(game, state.current)
-    committed(actions.draft_tile, game_id=game.pk, user=user, tile_id=state.draw_tiles()[0])
-    committed(actions.confirm_draft, game_id=game.pk, user=user)
+    committed(
+        actions.play,
+        game_id=game.pk,
+        user=user,
+        action=rules.Draft(state.draw_tiles()[0]),
+        seen_version=None,
+    )
+    committed(
+        actions.play, game_id=game.pk, user=user, action=rules.ConfirmDraft(), seen_version=None
+    )
 
 
 # --- a turn's deadline -------------------------------------------------------------------------
@@ -92,7 +101,7 @@ def test_a_pending_draft_is_confirmed_when_the_time_runs_out(clock, start_game, 
     game = start_game(2, time_per_move=HOUR)
     me = seat_user(game, 0)
     tile = current_state(game).draw_tiles()[2]
-    committed(actions.draft_tile, game_id=game.pk, user=me, tile_id=tile)
+    committed(actions.play, game_id=game.pk, user=me, action=rules.Draft(tile), seen_version=None)
     game.refresh_from_db()
 
     clock.advance(HOUR)
@@ -120,8 +129,10 @@ def test_a_timeout_is_harmless_early_late_twice_stale_or_after_the_player_moved(
     assert actions.time_out_turn(game_id=game.pk, expected_version=game.version - 1) is None
     # The player moves after the deadline but before the server did.
     tile = current_state(game).draw_tiles()[0]
-    committed(actions.draft_tile, game_id=game.pk, user=me, tile_id=tile)
-    committed(actions.confirm_draft, game_id=game.pk, user=me)
+    committed(actions.play, game_id=game.pk, user=me, action=rules.Draft(tile), seen_version=None)
+    committed(
+        actions.play, game_id=game.pk, user=me, action=rules.ConfirmDraft(), seen_version=None
+    )
     assert actions.time_out_turn(game_id=game.pk, expected_version=game.version) is None
     assert actions.time_out_turn(game_id=game.pk, expected_version=None) is None
     game.refresh_from_db()
@@ -217,8 +228,10 @@ def test_the_finishing_deadline_submits_unfinished_boards_with_illegal_tiles_ret
         for space, colour in enumerate(state.boards[0].colours)
         if colour != rules.TILES[tile].colour
     )
-    committed(actions.place_tile, game_id=game.pk, user=slow, tile_id=tile, space=wrong)
-    committed(actions.finish_board, game_id=game.pk, user=quick)
+    committed(
+        actions.play, game_id=game.pk, user=slow, action=rules.Place(tile, wrong), seen_version=None
+    )
+    committed(actions.play, game_id=game.pk, user=quick, action=rules.Finish(), seen_version=None)
     game.refresh_from_db()
     mail.outbox.clear()
 
@@ -285,7 +298,13 @@ def test_a_reminder_in_the_finishing_phase_goes_to_the_unfinished_only(
     game = start_game(2, time_per_move=HOUR)
     while current_state(game).phase == rules.DRAFTING:
         play_first_tile(game, committed)
-    committed(actions.finish_board, game_id=game.pk, user=seat_user(game, 1))
+    committed(
+        actions.play,
+        game_id=game.pk,
+        user=seat_user(game, 1),
+        action=rules.Finish(),
+        seen_version=None,
+    )
     mail.outbox.clear()
 
     clock.advance(timedelta(minutes=50))
@@ -303,7 +322,7 @@ def test_the_sweep_works_in_bounded_batches_oldest_first(clock, start_game, comm
     for _ in range(3):
         games.append(start_game(2, time_per_move=HOUR))
         clock.advance(timedelta(minutes=1))
-    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 2)
+    monkeypatch.setattr(turn_clock, "SWEEP_BATCH", 2)
     clock.advance(HOUR * 2)
 
     assert committed(tasks.sweep)["overdue"] == 2
@@ -313,11 +332,24 @@ def test_the_sweep_works_in_bounded_batches_oldest_first(clock, start_game, comm
     assert games[2].events.filter(cause=Event.Cause.TIMEOUT).exists()
 
 
-def test_a_quiet_sweep_costs_four_indexed_queries(clock, start_game, django_assert_num_queries):
+def test_a_quiet_sweep_costs_five_indexed_queries(clock, start_game, django_assert_num_queries):
     start_game(2, time_per_move=HOUR)
-    # Overdue turns, reminders, stalled bots, games not analysed.
-    with django_assert_num_queries(4):
-        assert tasks.sweep() == {"overdue": 0, "reminders": 0, "bots": 0, "analyses": 0}
+    # Overdue turns, reminders, stalled bots, games not analysed, emails not sent.
+    with django_assert_num_queries(5):
+        assert tasks.sweep() == {
+            "overdue": 0,
+            "reminders": 0,
+            "bots": 0,
+            "analyses": 0,
+            "emails": 0,
+        }
+
+
+def an_email_about(game):
+    """An email of the game still to send (a task for it waits in the queue)."""
+    return OutboxEmail.objects.create(
+        kind="your_turn", user=seat_user(game, 0), game=game, version=1, message_id="<a@b>"
+    )
 
 
 # --- a game deleted after its work was queued ---------------------------------------------------
@@ -330,7 +362,7 @@ def test_a_quiet_sweep_costs_four_indexed_queries(clock, start_game, django_asse
         (tasks.time_out_turn, lambda game: (game.pk, game.version)),
         (tasks.finish_at_deadline, lambda game: (game.pk, game.version)),
         (tasks.remind_players, lambda game: (game.pk,)),
-        (tasks.send_notice, lambda game: ("your_turn", game.pk, seat_user(game, 0).pk, 1)),
+        (tasks.send_email, lambda game: (an_email_about(game).pk,)),
         (tasks.analyse_game, lambda game: (game.pk,)),
     ],
     ids=lambda value: getattr(value, "name", ""),

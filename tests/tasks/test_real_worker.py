@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import tasks
+from games import rules, tasks
 from games.models import Event, Game, Seat
 from games.play import actions
 from microchip_site.celery import app
@@ -35,8 +35,15 @@ def test_a_real_worker_takes_the_last_tile_and_times_out_a_turn(celery_worker_pr
             for _ in range(4):
                 state = current_state(game)
                 user = seat_user(game, state.current)
-                actions.draft_tile(game_id=game.pk, user=user, tile_id=state.draw_tiles()[0])
-                actions.confirm_draft(game_id=game.pk, user=user)
+                actions.play(
+                    game_id=game.pk,
+                    user=user,
+                    action=rules.Draft(state.draw_tiles()[0]),
+                    seen_version=None,
+                )
+                actions.play(
+                    game_id=game.pk, user=user, action=rules.ConfirmDraft(), seen_version=None
+                )
 
             forced = wait_until(
                 lambda: game.events.filter(kind="take_last").first(),

@@ -1,0 +1,257 @@
+"""The machinery of a change: the locked game, and one rules action applied to it.
+
+`changing(game_id)` opens the transaction of a change and locks the game row (`SELECT ... FOR
+UPDATE`; on SQLite the IMMEDIATE transaction locks the database instead), with its seats in
+order; what the change causes is collected on the `Table` and sent on after the commit
+(games/effects.py). `apply_action` applies one rules action to it, step by named step: the
+rules (and the transition they report: whose move it is now), persistence, the clock, the
+notices, and the work it hands on (a forced take, computer players to wake, the analysis).
+"""
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import effects, rules
+from games.effects import Effects, Task
+from games.history import ratings
+from games.live.changes import Change
+from games.models import Event, Game, Seat
+from games.notices import outbox
+from games.notices.notice import FINISH, GAME_OVER, YOUR_TURN, Notice
+from games.play import clock
+from games.play.errors import ActionRefused
+from games.rules import ConfirmDraft, Draft, RuleError, TakeLast, UndoDraft
+from games.state_store import (
+    GAME_STATE_FIELDS,
+    SEAT_STATE_FIELDS,
+    load_state,
+    lock_game,
+    seats_in_order,
+    store_changes,
+)
+
+# Actions that change the pool or the turn: checked against Game.pool_version.
+DRAFTING_ACTIONS = (Draft, ConfirmDraft, UndoDraft, TakeLast)
+# The game's columns that a rules action may change (only those that did are written), and the
+# seats' results, written when the game ends.
+MOVE_GAME_FIELDS = (
+    "version",
+    "pool_version",
+    "status",
+    "ended_at",
+    "turn_started_at",
+    "deadline",
+    "remind_at",
+    *GAME_STATE_FIELDS,
+)
+RESULT_FIELDS = ("score", "place", "chip_tiles", "chip_value", "penalty_tiles")
+
+
+@dataclass
+class Table:
+    """A game locked for one transaction: its row, its seats in order (with their users), and
+    what the changes made to it so far have caused."""
+
+    game: Game
+    seats: list[Seat]
+    effects: Effects = field(default_factory=Effects)
+
+    def seat_of(self, user: User) -> Seat | None:
+        return next((seat for seat in self.seats if seat.user_id == user.pk), None)
+
+    @property
+    def users(self) -> dict[int, User]:
+        return {seat.user_id: seat.user for seat in self.seats}
+
+
+@contextlib.contextmanager
+def changing(game_id, *, missing_ok: bool = False) -> Iterator[Table | None]:
+    """Open a change of the game: a transaction with the game locked. Its effects are sent on
+    after the commit. A game that does not exist is refused, or with `missing_ok` (the server's
+    own work, queued before the game was deleted) given as None."""
+    with transaction.atomic():
+        try:
+            game = lock_game(game_id)
+        except (ValueError, TypeError):  # not an id at all
+            game = None
+        if game is None:
+            if not missing_ok:
+                raise ActionRefused("There is no such game.", code="no_such_game")
+            yield None
+            return
+        table = Table(game, seats_in_order(game))
+        yield table
+        send_after_commit(table)
+
+
+def send_after_commit(table: Table) -> None:
+    """Send on what the changes to the table caused, when the transaction commits; the pushes
+    draw the game as the transaction leaves it."""
+    table.effects.game, table.effects.seats = table.game, table.seats
+    effects.after_commit(table.effects)
+
+
+def record(game: Game, kind: str, *, seat=None, actor=None, cause=Event.Cause.PLAYER,
+           action=None, data=None) -> Event:  # fmt: skip
+    """Append the next event and bump the version (the caller saves the game)."""
+    game.version += 1
+    return Event.objects.create(
+        game=game,
+        number=game.version,
+        kind=kind,
+        seat=seat,
+        actor=actor,
+        cause=cause,
+        action=action,
+        data=data or {},
+    )
+
+
+def notify(table: Table, notices: list[Notice], users: dict[int, User] | None = None) -> None:
+    """Tell the notices' recipients: their pages after the commit, and the email of those who
+    may get one written to the outbox now, in this transaction. `users` are recipients who have
+    no seat at the table (an invitee)."""
+    if not notices:
+        return
+    users = {**table.users, **(users or {})}
+    table.effects.notices += notices
+    table.effects.users.update(users)
+    table.effects.tasks += [effects.send_email(pk) for pk in outbox.add_notices(notices, users)]
+
+
+# --- one rules action --------------------------------------------------------------------------
+
+
+def apply_action(
+    table: Table, seat: Seat, action: rules.Action, *, actor, cause, answered_page: str = ""
+) -> Event:
+    """Apply a checked-in action of `seat` to the locked game: the rules, persistence, the
+    clock, the notices and the work it hands on. Only what the action changed is written: a
+    placement rewrites one board, not the pool and every seat."""
+    game, seats = table.game, table.seats
+    before = load_state(game, seats)
+    try:
+        after = before.apply(action, seat.number)
+    except RuleError as error:
+        raise ActionRefused.from_rule_error(error) from None
+    moved = rules.transition(before, after)
+
+    unsaved = {name: getattr(game, name) for name in MOVE_GAME_FIELDS}
+    changed = store_changes(game, seats, after)
+    event = record(
+        game, action.type, seat=seat.number, actor=actor, cause=cause, action=action.to_json()
+    )
+    if isinstance(action, DRAFTING_ACTIONS):
+        game.pool_version = game.version
+    now = timezone.now()
+    clock.follow(game, moved, now)
+    if moved.ended:
+        _end(game, seats, after, now)
+    _save(game, seats, unsaved, changed, ended=moved.ended)
+
+    table.effects.changes.append(_change(table, seat, action, after, moved, changed, answered_page))
+    notify(table, _notices(table, moved))
+    table.effects.tasks += _handed_on(table, seat, action, moved)
+    return event
+
+
+def _save(game, seats, unsaved: dict, changed: dict[int, list[str]], *, ended: bool) -> None:
+    """Write what the action changed: the game's changed columns, and each changed board and
+    tray (with its board version), or at the end every seat with its result."""
+    for seat in seats:
+        if seat.number in changed or ended:
+            seat.board_version = game.version
+    game.save(update_fields=[name for name, was in unsaved.items() if getattr(game, name) != was])
+    if ended:
+        Seat.objects.bulk_update(seats, [*SEAT_STATE_FIELDS, "board_version", *RESULT_FIELDS])
+        return
+    for seat in seats:  # one board or tray at most: a plain UPDATE of what changed
+        if seat.number in changed:
+            names = [*changed[seat.number], "board_version"]
+            Seat.objects.filter(pk=seat.pk).update(**{name: getattr(seat, name) for name in names})
+
+
+def _end(game: Game, seats: list[Seat], state: rules.GameState, now) -> None:
+    """Give every seat its result and rate the game (the caller saves them)."""
+    for result in state.results():
+        seat = seats[result.seat]
+        seat.score = result.score
+        seat.place = result.place
+        seat.chip_tiles = result.chip_tiles
+        seat.chip_value = result.chip_value
+        seat.penalty_tiles = result.penalty_tiles
+    game.status = Game.Status.ENDED
+    game.ended_at = now
+    # Part of the ending transaction; rates the game once however often the end is processed.
+    ratings.rate_game(game=game, seats=seats)
+
+
+def _change(table, seat, action, after, moved, changed, answered_page) -> Change:
+    """What the new version touched on anyone's page (games/live/changes.py)."""
+    redrawn = set(changed)
+    drafting = isinstance(action, DRAFTING_ACTIONS)
+    if drafting:  # the drafter's pending tile, and the turn's marker on the boards
+        redrawn |= {seat.number, after.current} - {None}
+    if moved.ended:
+        redrawn = {s.number for s in table.seats}
+    user_of = [s.user_id for s in table.seats]
+    return Change(
+        game_id=table.game.pk,
+        version=table.game.version,
+        seats=tuple(sorted(redrawn)),
+        pool=drafting or moved.turn_passed,
+        ended=moved.ended,
+        kind=action.type,
+        answered_page=answered_page,
+        # Whose count of games waiting for them (the nav badge) changed, and how.
+        waiting_changed=tuple(
+            (user_of[number], number in moved.waiting) for number in sorted(moved.waiting_changed)
+        ),
+    )
+
+
+def _notices(table: Table, moved: rules.Transition) -> list[Notice]:
+    """Who hears of the transition: the next drafter (not for a forced take: that is the
+    server's move), everyone still to finish, or everyone at the end."""
+    game, user_of = table.game, [s.user_id for s in table.seats]
+    if moved.new_turn and not moved.forced_take_due:
+        return [Notice(YOUR_TURN, game.pk, (user_of[moved.current],), game.version)]
+    if moved.finishing_began:
+        unfinished = tuple(user_of[number] for number in sorted(moved.waiting))
+        return [Notice(FINISH, game.pk, unfinished, game.version)]
+    if moved.ended:
+        return [Notice(GAME_OVER, game.pk, tuple(user_of), game.version)]
+    return []
+
+
+def _handed_on(table: Table, seat: Seat, action, moved: rules.Transition) -> list[Task]:
+    """The work the change hands on: the forced take now due, the post-game analysis, and the
+    moves of the computer players it gives something to do."""
+    game = table.game
+    tasks = []
+    if moved.forced_take_due:
+        tasks.append(effects.take_last_tile(game.pk))
+    if moved.ended:
+        tasks.append(effects.analyse_game(game.pk))
+    woken = set()
+    if moved.turn_passed and not moved.ended:  # a turn (or the finishing phase) begins
+        woken = set(moved.waiting)
+        if moved.forced_take_due:  # the server drafts first; the bot is woken after that
+            woken.discard(moved.current)
+    if isinstance(action, TakeLast):  # the server gave a tile: its owner may arrange it
+        woken.add(seat.number)
+    return tasks + wake_bots(table, woken)
+
+
+def wake_bots(table: Table, numbers) -> list[Task]:
+    """The moves to queue of the computer players among the seats `numbers`."""
+    return [
+        effects.bot_move(table.game.pk, s.user_id, table.game.version)
+        for s in table.seats
+        if s.number in numbers and s.user.is_bot and not s.finished
+    ]
