@@ -9,7 +9,7 @@ links in an email, and must not unsubscribe anyone. It shows which emails will s
 account, with a button that POSTs (with the CSRF token) to the same address; that POST
 unsubscribes and shows a page with an undo button. A mail client's own unsubscribe button POSTs
 ``List-Unsubscribe=One-Click`` to the same address (RFC 8058, the ``List-Unsubscribe-Post``
-header built in games/notifications.py): that POST alone needs no CSRF token, and unsubscribes
+header built in games/notices/): that POST alone needs no CSRF token, and unsubscribes
 at once, answering 200 (the RFC forbids a redirect).
 """
 

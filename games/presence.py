@@ -1,7 +1,7 @@
 """Who is looking at a game right now.
 
 Kept in the shared cache (Redis in production), so every daphne process gives the same answer.
-Each open game page is one websocket connection (games/consumers.py); it registers on connect,
+Each open game page is one websocket connection (games/live/consumers.py); it registers on connect,
 refreshes with every heartbeat of the page, and leaves on disconnect. An entry that stops
 refreshing (a crashed process, a lost network) expires by itself after TTL seconds.
 

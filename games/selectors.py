@@ -312,7 +312,7 @@ def game_view(game: Game, viewer, selection: Selection | None = None, seats=None
     """Return what `viewer` sees of a started game, as of one moment.
 
     Pass `seats` only with the game they were read with by `state_store.read_game`, or as the
-    transaction that changed both left them (games/actions.py `Played`); otherwise both are
+    transaction that changed both left them (games/play/actions.py `Played`); otherwise both are
     read again together, whatever the caller loaded before.
     """
     if seats is None:

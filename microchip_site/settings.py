@@ -152,13 +152,13 @@ CELERY_BROKER_TRANSPORT = "microchip_site.redis_transport:Transport" if REDIS_UR
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 # A worker killed in the middle of a task (tests/faults): with acks_late a message is acknowledged
-# only after its task ran, so the task is not lost but delivered again, emails included (every
-# task is safe to run twice). A prefork child that dies gives its message back at once
-# (reject_on_worker_lost); a whole worker that dies leaves its messages unacknowledged in Redis,
-# delivered again after the visibility timeout. That must outlast the longest countdown a worker
-# holds (an email's retry, at most 30 min) and the longest task (the analysis, 3 min), or a
-# healthy worker's task would run twice: kombu's default hour, stated. Game work does not wait
-# that long: the sweep queues whatever is still due within a sweep or two.
+# only after its task ran, so the task is not lost but delivered again (every task is safe to run
+# twice). A prefork child that dies gives its message back at once (reject_on_worker_lost); a
+# whole worker that dies leaves its messages unacknowledged in Redis, delivered again after the
+# visibility timeout, which must outlast the longest task (the analysis, 3 min) or a healthy
+# worker's task would run twice: kombu's default hour, stated. Nothing waits that long: the sweep
+# queues whatever game work is still due, and every email not marked sent (the outbox), within a
+# sweep or two.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
@@ -242,8 +242,8 @@ ACCOUNT_RATE_LIMITS = {
 # X-Forwarded-For; with 0 (the default) the header is ignored and the peer's address counts.
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # Moves, new games and invitations are counted per signed-in player (never per address: many
-# players may share one), by django-ratelimit in games/rate_limits.py. Bots move through
-# games/actions.py, not these views, and are never counted. django_ratelimit is deliberately not
+# players may share one), by django-ratelimit in games/play/rate_limits.py. Bots move through
+# games/play/actions.py, not these views, and are never counted. django_ratelimit is deliberately not
 # in INSTALLED_APPS: it only adds a system check, which rejects the per-process cache of a bare
 # `manage.py` and does not know Django's own RedisCache.
 ACTION_RATE_LIMIT = _rate_limit("ACTION_RATE_LIMIT", "240/m", _GAME_RATE)

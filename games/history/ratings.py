@@ -6,7 +6,7 @@ the conservative figure `display_rating(mu, sigma)`: mu - 3 sigma, scaled so tha
 starts at 1000 and a strong one with a settled rating reaches about 2000. A player with fewer
 than PROVISIONAL_GAMES rated games is provisional, and stays off the leaderboard.
 
-`rate_game` is called by games/actions.py inside the transaction that ends a game; it rates a
+`rate_game` is called by games/play/actions.py inside the transaction that ends a game; it rates a
 game once, however many times the ending is processed.
 """
 
@@ -55,7 +55,7 @@ def rate_game(*, game: Game, seats: Sequence[Seat]) -> list[RatingChange]:
     """Update the ratings of an ended rated game's players and record each change.
 
     Precondition: called inside the transaction that ends the game, with the game row locked
-    (games/actions.py `_end`); `seats` carry their final places. A game already rated, an
+    (games/play/applying.py `_end`); `seats` carry their final places. A game already rated, an
     unrated game or one that has not ended changes nothing and returns no changes.
     """
     if not game.rated or game.status != Game.Status.ENDED:

@@ -1,8 +1,8 @@
 """What one accepted version of a game touched, as far as anyone's page is concerned.
 
-Worked out inside the transaction that made the change (games/actions.py), where it is known
-exactly, and handed to what draws it: the mover's answer (games/views.py) and the pushes to
-every other open page (games/live.py).
+Worked out inside the transaction that made the change (games/play/actions.py), where it is known
+exactly, and handed to what draws it: the mover's answer (games/play/views.py) and the pushes to
+every other open page (games/live/drawing.py).
 """
 
 import re
@@ -28,7 +28,7 @@ class Change:
     waiting_changed: tuple[tuple[int, bool], ...] = ()
 
     def event(self) -> dict:
-        """The ``game.changed`` event of the channel layer (games/consumers.py)."""
+        """The ``game.changed`` event of the channel layer (games/live/consumers.py)."""
         return {
             "type": "game.changed",
             "game": self.game_id,

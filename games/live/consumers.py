@@ -3,7 +3,7 @@
 One connection per page (games/routing.py). ``ws/games/<id>/?v=<version>`` from a game page
 joins the game's group and, for a signed-in user, the user's own group; ``ws/live/`` from any
 other page of a signed-in user joins their own group only. The consumer never changes a game: it
-reads and draws (games/live.py), and sends what its own viewer should see.
+reads and draws (games/live/drawing.py), and sends what its own viewer should see.
 
 Server to browser, JSON text messages:
 
@@ -100,7 +100,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.seats: tuple = ()
         self.online: set[int] = set()
         self.version: int | None = None  # the version this socket has brought the page to
-        self.page_id = ""  # games/changes.py: the page's own moves come in their answers
+        self.page_id = ""  # games/live/changes.py: the page's own moves come in their answers
         self.badge: drawing.Badge | None = None  # what the nav badge counts, once read
         self.started = False
         self.last_resync = 0.0

@@ -32,9 +32,9 @@ class Badge:
     and whether it waits for their move (the player drafts, or has still to finish), and their
     invitations to tables still waiting for players.
 
-    Each open page's consumer keeps one (games/consumers.py), read on connect, and updates it
+    Each open page's consumer keeps one (games/live/consumers.py), read on connect, and updates it
     from the ``user.notify`` events of the moves that made a game start or stop waiting for the
-    player (games/changes.py `waiting_changed`): each says which version of which game, so
+    player (games/live/changes.py `waiting_changed`): each says which version of which game, so
     events that arrive late or out of order change nothing, and the count needs no query. An
     event about a game it does not know, or with no version (an invitation, a game that
     started), makes it count again."""
@@ -220,7 +220,7 @@ _snapshots = _LRU(256)
 _fragments = _LRU(1024)
 
 
-# Whether this process holds open pages' sockets (games/consumers.py says so when one connects):
+# Whether this process holds open pages' sockets (games/live/consumers.py says so when one connects):
 # a web process that only answers moves (gunicorn) or a worker keeps no versions for them.
 _holds_sockets = False
 

@@ -68,7 +68,7 @@ _held_lock = threading.Lock()
 
 def send(messages: list[tuple[str, dict]]) -> bool:
     """Hand each (group, event) to the channel layer; return False if sending is paused after a
-    failure. Never raises, and does not wait for Redis (games/push_sender.py)."""
+    failure. Never raises, and does not wait for Redis (games/live/push_sender.py)."""
     if not messages:
         return True
     if time.monotonic() < _paused_until:

@@ -5,7 +5,7 @@ may share one) with django-ratelimit, in Django's cache: Redis when REDIS_URL is
 process shares the counters. The rate is read from settings at each request (ACTION_RATE_LIMIT,
 GAME_CREATE_RATE_LIMIT, INVITE_RATE_LIMIT). Counting is in fixed windows, so a player who is
 over the limit knows exactly when the window ends; the request past the limit is answered with
-HTTP 429 before the view runs, so it changes nothing. Bots play through games/actions.py, not
+HTTP 429 before the view runs, so it changes nothing. Bots play through games/play/actions.py, not
 these views, and are never counted. If the cache cannot count, the request goes through.
 """
 

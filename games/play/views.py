@@ -1,4 +1,4 @@
-"""Game pages. Each view is thin: it parses the request, calls one function of games/actions.py
+"""Game pages. Each view is thin: it parses the request, calls one function of games/play/actions.py
 or games/selectors.py, and renders the same partials as every other way of drawing the game."""
 
 from django.contrib import messages

@@ -1,9 +1,12 @@
-"""Computer players: pure strategies over the rules state (no Django, no global random).
+"""Computer players: strategies over the rules state (no Django, no global random).
 
 A bot answers one question, `next_actions(state, seat)`: the actions it wants to apply now, in
-order (possibly none). The platform (games/bots.py) applies them one by one through the same
-state-change functions as a person's moves; the duel (`python -m games.tools duel`) applies them
-straight to the state. Both ask again after anything changes, so a bot keeps no memory.
+order (possibly none). The platform (games/bots/turns.py) applies them one by one through the
+same state-change functions as a person's moves; the duel (`python -m games.tools duel`) applies
+them straight to the state. Both ask again after anything changes: a bot's decision depends on
+the state it is given, not on what it decided before. It is not a pure function of the state,
+though: the strong bot thinks under wall-clock time limits (a slower machine finds less), and
+remembers the solver's answers per process (`solve`), so asking again is cheap.
 
 What is due, for every level:
 
@@ -15,7 +18,7 @@ What is due, for every level:
 
 Levels:
 
-- `easy` is the greedy player of sim.py: it drafts the tile whose best legal placement makes
+- `easy` is the greedy player of greedy.py: it drafts the tile whose best legal placement makes
   the best board now, and only ever adds tiles where they fit legally. The platform's timeout
   pick (`sim.timeout_action`) is this same judgement.
 - `strong` drafts by what the solver says each draw-column tile adds to the best score its
@@ -81,7 +84,7 @@ class Bot:
 
 
 class EasyBot(Bot):
-    """The greedy player of sim.py."""
+    """The greedy player (greedy.py)."""
 
     level = "easy"
 

@@ -7,7 +7,7 @@ request that gets no answer (the server was killed) is recorded as such, and the
 again. The server's own moves (the forced take of a column's last tile) are left to the server.
 
 `LiveSocket` is the page's socket, on an event loop in a thread of its own (the client of
-games/loadtest/client.py): it applies pushes that follow the version it shows,
+games/tools/loadtest/client.py): it applies pushes that follow the version it shows,
 asks for a sync when one is missing, and takes resyncs, as games/static/games/live.js does.
 """
 

@@ -28,7 +28,7 @@ from .conftest import Beat, describe, play_on_to_the_end, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LAYER_DOWN = 4503  # games/consumers.py: the channel layer is unreachable, come back later
+LAYER_DOWN = 4503  # games/live/consumers.py: the channel layer is unreachable, come back later
 
 
 def version(game_id) -> int:

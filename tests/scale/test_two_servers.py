@@ -5,7 +5,7 @@ groups and presence in Redis.
 The processes are real (tests/scale/conftest.py): `python -m daphne` on one port and, on another,
 a second daphne or gunicorn (the HTTP of `manage.py up --http`), with the test database, one
 Redis and one SECRET_KEY. The socket and the HTTP requests are the small clients of
-games/loadtest/client.py.
+games/tools/loadtest/client.py.
 """
 
 import asyncio

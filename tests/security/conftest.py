@@ -25,7 +25,7 @@ from games.tools.simulate import play_game
 @pytest.fixture(autouse=True)
 def _generous_rate_limits(settings):
     """These tests send many requests from one player on purpose: the per-player limits of
-    games/rate_limits.py (tested in their own package) are raised out of the way, so that every
+    games/play/rate_limits.py (tested in their own package) are raised out of the way, so that every
     answer here is the one the input itself earns."""
     settings.ACTION_RATE_LIMIT = "100000/m"
     settings.GAME_CREATE_RATE_LIMIT = "100000/m"
@@ -87,7 +87,7 @@ def ended_game(users, name: str, seed: int = 7) -> Game:
     """A rated game between `users` (in seat order) played to its end by the rules engine's
     greedy players, stored as the platform stores one (the rows at the end and the whole event
     log, so it can be replayed) by generate_games' own builders, and rated. Much quicker than
-    playing it move by move through games/actions.py."""
+    playing it move by move through games/play/actions.py."""
     rng = random.Random(seed)
     final, log = play_game(len(users), seed)
     played = Played(len(users), seed, [(seat, action.to_json()) for seat, action in log], final)

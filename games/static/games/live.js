@@ -1,4 +1,4 @@
-/* Live updates of the page: the protocol is described in games/consumers.py.
+/* Live updates of the page: the protocol is described in games/live/consumers.py.
  *
  * htmx's ws extension opens the page's socket (#live, ws-connect), reconnects it after a network
  * failure, and swaps the fragments it receives into the page by id. This file adds what it does
@@ -23,7 +23,7 @@
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // closes the ws extension retries itself
 
   // This page's name on its socket and on its moves: the socket skips the push of a move this
-  // page made, since the move's answer brings the page there (games/changes.py).
+  // page made, since the move's answer brings the page there (games/live/changes.py).
   var pageId = Array.prototype.map
     .call(window.crypto.getRandomValues(new Uint8Array(12)), function (byte) {
       return ("0" + byte.toString(16)).slice(-2);
@@ -158,7 +158,7 @@
     },
   });
 
-  // A move's answer (games/views.py act) carries its version. The page says which version it
+  // A move's answer (games/play/views.py act) carries its version. The page says which version it
   // shows, so the server can answer with just the parts the move changed when nothing else
   // changed in between; an answer older than what a push already showed is dropped.
   document.addEventListener("htmx:configRequest", function (event) {

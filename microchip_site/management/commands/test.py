@@ -1,4 +1,4 @@
-"""Run the whole check: ruff (lint and format), then the pytest suite.
+"""Run the whole check: ruff (lint and format), import-linter (the layers), then pytest.
 
 Replaces Django's own `test` command so that `manage.py test` is the one test command for people
 and CI alike. Any arguments are passed to pytest (e.g. `manage.py test tests/rules -x`). With
@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -29,6 +30,11 @@ class Command(BaseCommand):
             print(f"$ ruff {' '.join(ruff)}", flush=True)
             if subprocess.run([python, "-m", "ruff", *ruff], cwd=base).returncode:
                 return 1
+        # The layers of the code (pyproject.toml's import-linter contracts).
+        print("$ lint-imports", flush=True)
+        lint_imports = str(Path(python).parent / "lint-imports")
+        if subprocess.run([lint_imports, "--no-cache", "--no-logo"], cwd=base).returncode:
+            return 1
         if not (shutil.which("chromium") or os.path.exists("/usr/bin/chromium")):
             print(
                 "NOTE: the browser tests (tests/e2e) are SKIPPED: Chromium is not installed "
