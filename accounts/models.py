@@ -25,8 +25,8 @@ class User(AbstractUser):
         EASY = "easy", "easy"
         STRONG = "strong", "strong"
 
-    # A computer player (games/bots/turns.py plays its moves); null for people. Bot accounts are made
-    # by a migration, have no email and cannot log in.
+    # A computer player (games/bots/turns.py plays its moves); null for people. Bot accounts are
+    # made by a migration or accounts/bots.py, have no email and cannot log in.
     bot_level = models.CharField(  # noqa: DJ001 (null, not "", for people: a nullable choice)
         max_length=10, choices=BotLevel.choices, null=True, blank=True, default=None
     )

@@ -140,9 +140,9 @@ class Seat(models.Model):
     chip_value = models.PositiveSmallIntegerField(null=True, blank=True)
     penalty_tiles = models.PositiveSmallIntegerField(null=True, blank=True)
 
-    # The post-game analysis (games/history/analysis.py), stored by a task after the game ends: the best
-    # score this seat's final tiles could have made, that board (25 spaces: null or [tile id,
-    # rotation]) and whether the solver proved it optimal within its time limit.
+    # The post-game analysis (games/history/analysis.py), stored by a task after the game ends:
+    # the best score this seat's final tiles could have made, that board (25 spaces: null or
+    # [tile id, rotation]) and whether the solver proved it optimal within its time limit.
     best_score = models.IntegerField(null=True, blank=True)
     best_board = models.JSONField(null=True, blank=True)
     best_optimal = models.BooleanField(null=True, blank=True)
@@ -218,7 +218,8 @@ class Invitation(models.Model):
 
 
 class Rating(models.Model):
-    """A player's current OpenSkill rating (games/history/ratings.py writes it when a rated game ends).
+    """A player's current OpenSkill rating (games/history/ratings.py writes it when a rated game
+    ends).
 
     `mu` and `sigma` are the model's belief about the player's skill; `display` is the
     conservative figure shown on pages, kept here so the leaderboard can sort on an index.

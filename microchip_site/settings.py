@@ -243,9 +243,9 @@ ACCOUNT_RATE_LIMITS = {
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # Moves, new games and invitations are counted per signed-in player (never per address: many
 # players may share one), by django-ratelimit in games/play/rate_limits.py. Bots move through
-# games/play/actions.py, not these views, and are never counted. django_ratelimit is deliberately not
-# in INSTALLED_APPS: it only adds a system check, which rejects the per-process cache of a bare
-# `manage.py` and does not know Django's own RedisCache.
+# games/play/actions.py, not these views, and are never counted. django_ratelimit is
+# deliberately not in INSTALLED_APPS: it only adds a system check, which rejects the
+# per-process cache of a bare `manage.py` and does not know Django's own RedisCache.
 ACTION_RATE_LIMIT = _rate_limit("ACTION_RATE_LIMIT", "240/m", _GAME_RATE)
 GAME_CREATE_RATE_LIMIT = _rate_limit("GAME_CREATE_RATE_LIMIT", "20/h", _GAME_RATE)
 INVITE_RATE_LIMIT = _rate_limit("INVITE_RATE_LIMIT", "60/h", _GAME_RATE)

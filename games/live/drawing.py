@@ -220,8 +220,8 @@ _snapshots = _LRU(256)
 _fragments = _LRU(1024)
 
 
-# Whether this process holds open pages' sockets (games/live/consumers.py says so when one connects):
-# a web process that only answers moves (gunicorn) or a worker keeps no versions for them.
+# Whether this process holds open pages' sockets (games/live/consumers.py says so when one
+# connects): a web process that only answers moves (gunicorn) or a worker keeps no versions.
 _holds_sockets = False
 
 
