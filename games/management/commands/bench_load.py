@@ -9,9 +9,10 @@ It creates the players and their games in the database (signed in with server-si
 as a browser that logged in would be), opens every player's websocket, and plays each game to
 its end through the act endpoint (games/tools/loadtest/bench.py says how). Then it prints
 throughput, the 50th/95th/99th percentiles of the action round trip and of websocket delivery
-to the other players, the errors, and the peak memory and CPU of the server's processes (found by name on
-this machine, or given with --pids). It is a benchmark, not a test: it asserts nothing. At the
-end it deletes the players, games and sessions it created (--keep leaves them).
+to the other players, the errors, and the peak memory and CPU of the server's processes
+(found by name on this machine, or given with --pids). It is a benchmark, not a test: it
+asserts nothing. At the end it deletes the players, games and sessions it created (--keep
+leaves them).
 """
 
 import asyncio
