@@ -338,30 +338,49 @@ def game_view(game: Game, viewer, selection: Selection | None = None, seats=None
         spaces = space_views(board, selected=chosen.space, legal=legal)
         if is_viewer:
             selection = chosen
-        pending = state.pending
         seat_views.append(
-            SeatView(
-                seat=seat,
-                spaces=spaces,
-                tray=[tile_view(tile) for tile in tray],
-                score=state.score(seat.number),
-                can_finish=rules.can_finish(board),
+            seat_view(
+                seat,
+                state,
+                spaces,
                 is_viewer=is_viewer,
                 is_current=game.is_playing and state.current == seat.number,
-                pending_tile=pending.tile_id if pending and pending.seat == seat.number else None,
-                illegal_count=rules.illegal_mask(board).bit_count(),
                 online=seat.user_id in online,
             )
         )
     viewer_seat = next((seat for seat in seat_views if seat.is_viewer), None)
+    return state_view(game, state, seat_views, selection=selection if viewer_seat else Selection())
+
+
+def seat_view(
+    seat: Seat, state: rules.GameState, spaces, *, is_viewer: bool, is_current: bool, online=False
+) -> SeatView:
+    """The view of one seat of `state`, its board's spaces drawn already."""
+    number, board, pending = seat.number, state.boards[seat.number], state.pending
+    return SeatView(
+        seat=seat,
+        spaces=spaces,
+        tray=[tile_view(tile) for tile in state.trays[number]],
+        score=state.score(number),
+        can_finish=rules.can_finish(board),
+        is_viewer=is_viewer,
+        is_current=is_current,
+        pending_tile=pending.tile_id if pending and pending.seat == number else None,
+        illegal_count=rules.illegal_mask(board).bit_count(),
+        online=online,
+    )
+
+
+def state_view(game: Game, state: rules.GameState, seats: list[SeatView], **extra) -> GameView:
+    """The view of `state` with these seats: the pool as it stands, and who views it."""
     return GameView(
         game=game,
-        seats=seat_views,
-        viewer_seat=viewer_seat,
+        seats=seats,
+        viewer_seat=next((seat for seat in seats if seat.is_viewer), None),
         columns=[[tile_view(tile) for tile in column] for column in state.columns],
         removed=[tile_view(tile) for tile in state.removed],
         draw_column=state.draw_column(),
-        selection=selection if viewer_seat else Selection(),
+        **extra,
     )
 
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from games import rules
 from games.models import Event, Game, Seat
-from games.selectors import GameView, SeatView, space_views, tile_view
+from games.selectors import GameView, seat_view, space_views, state_view, tile_view
 
 
 @dataclass(frozen=True)
@@ -140,29 +140,9 @@ def replay_view(game: Game, seats: list[Seat], state: rules.GameState) -> GameVi
     """
     seat_views = []
     for seat in seats:
-        number = seat.number
-        board = state.boards[number]
         shown = copy.copy(seat)
-        shown.finished = state.finished[number]
-        pending = state.pending
-        seat_views.append(
-            SeatView(
-                seat=shown,
-                spaces=space_views(board),
-                tray=[tile_view(tile) for tile in state.trays[number]],
-                score=state.score(number),
-                can_finish=rules.can_finish(board),
-                is_viewer=False,
-                is_current=state.phase == rules.DRAFTING and state.current == number,
-                pending_tile=pending.tile_id if pending and pending.seat == number else None,
-                illegal_count=rules.illegal_mask(board).bit_count(),
-            )
-        )
-    return GameView(
-        game=game,
-        seats=seat_views,
-        viewer_seat=None,
-        columns=[[tile_view(tile) for tile in column] for column in state.columns],
-        removed=[tile_view(tile) for tile in state.removed],
-        draw_column=state.draw_column(),
-    )
+        shown.finished = state.finished[seat.number]
+        current = state.phase == rules.DRAFTING and state.current == seat.number
+        spaces = space_views(state.boards[seat.number])
+        seat_views.append(seat_view(shown, state, spaces, is_viewer=False, is_current=current))
+    return state_view(game, state, seat_views)

@@ -43,9 +43,10 @@ class Inbox:
 
 
 @contextlib.contextmanager
-def smtp_server() -> Iterator[tuple[Inbox, int]]:
-    """Run an SMTP server on 127.0.0.1; yield its inbox and port."""
-    inbox = Inbox()
+def smtp_server(inbox: Inbox | None = None) -> Iterator[tuple[Inbox, int]]:
+    """Run an SMTP server on 127.0.0.1 that keeps what it receives in `inbox` (a new Inbox by
+    default); yield the inbox and the port."""
+    inbox = inbox or Inbox()
     port = free_port()
     controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()

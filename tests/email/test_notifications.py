@@ -16,7 +16,7 @@ from django.test import Client
 from games import presence, rules, tasks
 from games.models import Game, OutboxEmail
 from games.play import actions
-from tests.games.playing import current_state
+from tests.games.playing import current_state, draft_the_top_tile
 
 from .smtp import html_part, smtp_server, text_part
 
@@ -48,22 +48,6 @@ def get_as(user, url):
     if user is not None:
         client.force_login(user)
     return client.get(urlsplit(url).path)
-
-
-def first_draft(game, committed):
-    state = current_state(game)
-    user = seat_user(game, state.current)
-    committed(
-        actions.play,
-        game_id=game.pk,
-        user=user,
-        action=rules.Draft(state.draw_tiles()[0]),
-        seen_version=None,
-    )
-    committed(
-        actions.play, game_id=game.pk, user=user, action=rules.ConfirmDraft(), seen_version=None
-    )
-    return user
 
 
 # --- the game's life ---------------------------------------------------------------------------
@@ -104,7 +88,7 @@ def test_the_next_player_is_told_it_is_their_move_with_a_working_link(start_game
     second = seat_user(game, 1)
     mail.outbox.clear()
 
-    mover = first_draft(game, committed)
+    mover = draft_the_top_tile(game, committed)
 
     assert subjects(mover) == []
     [message] = to(second)
@@ -127,8 +111,8 @@ def test_times_are_shown_in_the_recipients_own_time_zone(start_game, committed, 
     first.save()
     mail.outbox.clear()
 
-    first_draft(game, committed)  # 12:00 UTC: the second player's move is due at 18:00 UTC
-    first_draft(game, committed)  # and then the first player's, also at 18:00 UTC
+    draft_the_top_tile(game, committed)  # 12:00 UTC: the second player's move is due at 18:00 UTC
+    draft_the_top_tile(game, committed)  # and then the first player's, also at 18:00 UTC
 
     assert "Draft a tile by Tuesday 15 January, 13:00 EST" in to(second)[0].body
     assert "13:00 EST" in html_part_of(to(second)[0])
@@ -145,7 +129,7 @@ def test_the_finishing_phase_and_the_end_are_told_to_everyone_with_place_and_sco
     game = start_game(3)
     mail.outbox.clear()
     while current_state(game).phase == rules.DRAFTING:
-        first_draft(game, committed)
+        draft_the_top_tile(game, committed)
     for seat in game.seats.select_related("user"):
         committed(
             actions.play, game_id=game.pk, user=seat.user, action=rules.Finish(), seen_version=None
@@ -203,7 +187,7 @@ def test_each_kind_of_email_can_be_switched_off(start_game, committed):
     second.save()
     mail.outbox.clear()
 
-    first_draft(game, committed)
+    draft_the_top_tile(game, committed)
 
     assert to(second) == []
 
@@ -214,12 +198,12 @@ def test_no_email_about_a_move_while_the_player_is_watching_the_game(start_game,
     mail.outbox.clear()
 
     presence.arrive(game.pk, second.pk, "tab-1")
-    first_draft(game, committed)  # the first player moves while the second one watches
+    draft_the_top_tile(game, committed)  # the first player moves while the second one watches
     assert to(second) == []
 
     presence.depart(game.pk, second.pk, "tab-1")
-    first_draft(game, committed)
-    first_draft(game, committed)  # the first player moves, and nobody watches now
+    draft_the_top_tile(game, committed)
+    draft_the_top_tile(game, committed)  # the first player moves, and nobody watches now
     assert subjects(first) == [f"Your move in {game.title}"]
     assert subjects(second) == [f"Your move in {game.title}"]
 
@@ -263,9 +247,9 @@ def test_digest_readers_get_one_morning_email_instead_of_one_per_turn(start_game
     reader.save()
     mail.outbox.clear()
 
-    first_draft(game, committed)
+    draft_the_top_tile(game, committed)
     if seat_user(other, 0) != reader:
-        first_draft(other, committed)
+        draft_the_top_tile(other, committed)
     assert to(reader) == []  # no email per turn
 
     clock.to(datetime(2030, 1, 15, 21, 30, tzinfo=UTC))  # 06:30 in Tokyo: too early
@@ -343,7 +327,7 @@ def test_an_smtp_failure_is_retried_and_the_email_goes_out(
 
     monkeypatch.setattr(EmailMultiAlternatives, "send", flaky_send)
 
-    first_draft(game, committed)
+    draft_the_top_tile(game, committed)
     assert failures == [[second.email]] and mail.outbox == []
     [email] = OutboxEmail.objects.filter(user=second, kind="your_turn")
     assert (email.status, email.attempts) == (OutboxEmail.Status.PENDING, 1)
@@ -370,7 +354,7 @@ def test_an_email_that_keeps_failing_never_breaks_the_move(start_game, committed
     monkeypatch.setattr(EmailMultiAlternatives, "send", broken_send)
     mail.outbox.clear()
 
-    mover = first_draft(game, committed)
+    mover = draft_the_top_tile(game, committed)
 
     game.refresh_from_db()
     assert game.current_seat == 1
@@ -435,12 +419,12 @@ def test_no_email_is_written_for_a_player_watching_the_game(start_game, committe
     since = last_row()
 
     presence.arrive(game.pk, second.pk, "tab-1")
-    first_draft(game, committed)  # the second player's turn, while they watch
+    draft_the_top_tile(game, committed)  # the second player's turn, while they watch
     assert emails_written(game, since) == []
 
     presence.depart(game.pk, second.pk, "tab-1")
-    first_draft(game, committed)  # the first player's turn: they are not watching either
-    first_draft(game, committed)  # and back to the second player, who has left
+    draft_the_top_tile(game, committed)  # the first player's turn: they are not watching either
+    draft_the_top_tile(game, committed)  # and back to the second player, who has left
     assert emails_written(game, since) == [("your_turn", first.pk), ("your_turn", second.pk)]
 
 
@@ -455,7 +439,7 @@ def test_the_email_is_written_when_presence_cannot_be_read(start_game, committed
         raise ConnectionError("the cache is down")
 
     monkeypatch.setattr(presence, "_redis", unreachable)
-    first_draft(game, committed)
+    draft_the_top_tile(game, committed)
 
     assert emails_written(game, since) == [("your_turn", second.pk)]
 
@@ -468,11 +452,11 @@ def test_no_email_is_written_when_the_players_own_settings_refuse_it(start_game,
     second.save()
     since = last_row()
 
-    first_draft(game, committed)
+    draft_the_top_tile(game, committed)
     assert emails_written(game, since) == []
 
     second.email_your_turn = True
     second.save()
-    first_draft(game, committed)  # the second player's move: the first one's turn
-    first_draft(game, committed)  # and back to the second player
+    draft_the_top_tile(game, committed)  # the second player's move: the first one's turn
+    draft_the_top_tile(game, committed)  # and back to the second player
     assert emails_written(game, since) == [("your_turn", first.pk), ("your_turn", second.pk)]

@@ -11,9 +11,7 @@ from django.test import Client
 
 from accounts import unsubscribe
 from accounts.models import User
-from games import rules
-from games.play import actions
-from tests.games.playing import current_state
+from tests.games.playing import draft_the_top_tile
 
 pytestmark = pytest.mark.django_db
 
@@ -37,21 +35,6 @@ def path_of(url):
     return urlsplit(url).path
 
 
-def move(game, committed):
-    state = current_state(game)
-    user = game.seats.get(number=state.current).user
-    committed(
-        actions.play,
-        game_id=game.pk,
-        user=user,
-        action=rules.Draft(state.draw_tiles()[0]),
-        seen_version=None,
-    )
-    committed(
-        actions.play, game_id=game.pk, user=user, action=rules.ConfirmDraft(), seen_version=None
-    )
-
-
 def press_the_button(client, path):
     """Follow the link with `client` and press the page's button, as a person does; return the
     page the button answers with."""
@@ -66,7 +49,7 @@ def press_the_button(client, path):
 def your_move_email(game, committed):
     """Return the player whose move comes next and the 'your move' email they got."""
     mail.outbox.clear()
-    move(game, committed)
+    draft_the_top_tile(game, committed)
     [message] = mail.outbox
     return User.objects.get(email=message.to[0]), message
 
@@ -93,8 +76,8 @@ def test_following_the_link_changes_nothing_and_asks_first(start_game, committed
     # Still sent: following the link a second time (a scanner, then a previewer) changes nothing.
     Client().get(path_of(link))
     mail.outbox.clear()
-    move(game, committed)
-    move(game, committed)
+    draft_the_top_tile(game, committed)
+    draft_the_top_tile(game, committed)
     assert [player.email] in [m.to for m in mail.outbox]
 
 
@@ -112,8 +95,8 @@ def test_the_pages_button_unsubscribes_from_that_kind_without_logging_in(start_g
                                 "email_daily_digest": False}  # fmt: skip
     # No more such emails.
     mail.outbox.clear()
-    move(game, committed)
-    move(game, committed)
+    draft_the_top_tile(game, committed)
+    draft_the_top_tile(game, committed)
     assert [m for m in mail.outbox if m.to == [player.email]] == []
 
 

@@ -13,18 +13,15 @@ The workers' EMAIL_TIMEOUT is 4 s, so a claim lasts 33 s (games/notices/outbox.p
 """
 
 import asyncio
-import contextlib
 import threading
 import time
 from datetime import timedelta
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from games.models import Game, OutboxEmail
 from games.play import actions
-from microchip_site.services import free_port
-from tests.email.smtp import Inbox
+from tests.email.smtp import Inbox, smtp_server
 
 from .conftest import Beat, wait_until
 
@@ -56,18 +53,6 @@ class StallingInbox(Inbox):
         return "221 Bye"
 
 
-@contextlib.contextmanager
-def stalling_smtp_server():
-    inbox = StallingInbox()
-    port = free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, port
-    finally:
-        controller.stop()
-
-
 def invite(make_player):
     """An invitation: an email written with the change, and its task queued to the workers."""
     host, guest = make_player("host"), make_player("guest")
@@ -95,7 +80,7 @@ def copies(inbox, guest):
 def test_an_email_whose_worker_is_killed_mid_send_is_delivered_again_by_the_sweep(
     stack, make_player, stall, delivered
 ):
-    with stalling_smtp_server() as (inbox, port):
+    with smtp_server(StallingInbox()) as (inbox, port):
         stack.env.update(EMAIL_URL=f"smtp://127.0.0.1:{port}", EMAIL_TIMEOUT=str(EMAIL_TIMEOUT))
         inbox.stall = stall
         worker = stack.worker()

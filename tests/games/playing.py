@@ -35,3 +35,15 @@ def next_move(game: Game):
         if not state.finished[seat]:
             return seat, rules.Finish()
     return None
+
+
+def draft_the_top_tile(game: Game, committed) -> object:
+    """The player whose turn it is drafts the draw column's top tile and confirms it, each
+    change committed with its effects; return that player."""
+    from games.play import actions
+
+    state = current_state(game)
+    user = game.seats.get(number=state.current).user
+    for action in (rules.Draft(state.draw_tiles()[0]), rules.ConfirmDraft()):
+        committed(actions.play, game_id=game.pk, user=user, action=action, seen_version=None)
+    return user

@@ -10,7 +10,7 @@ from games.models import Event, Game, OutboxEmail, Seat
 from games.play import actions
 from games.play import clock as turn_clock
 from games.rules.greedy import choose_draft
-from tests.games.playing import current_state
+from tests.games.playing import current_state, draft_the_top_tile
 
 from .helpers import rig_two_one_tile_columns, seat_user
 
@@ -27,21 +27,6 @@ def lost_forced_takes(lost_tasks):
 
 def subjects_to(user):
     return [message.subject for message in mail.outbox if message.to == [user.email]]
-
-
-def play_first_tile(game, committed):
-    state = current_state(game)
-    user = seat_user(game, state.current)
-    committed(
-        actions.play,
-        game_id=game.pk,
-        user=user,
-        action=rules.Draft(state.draw_tiles()[0]),
-        seen_version=None,
-    )
-    committed(
-        actions.play, game_id=game.pk, user=user, action=rules.ConfirmDraft(), seen_version=None
-    )
 
 
 # --- a turn's deadline -------------------------------------------------------------------------
@@ -158,7 +143,7 @@ def test_a_forced_take_turn_is_due_at_once_and_the_sweep_takes_it_when_the_task_
 ):
     game = start_game(2, time_per_move=HOUR)
     for _ in range(4):  # four drafts leave one tile in the draw column, for seat 0
-        play_first_tile(game, committed)
+        draft_the_top_tile(game, committed)
     game.refresh_from_db()
     assert current_state(game).forced_action() is not None
     assert game.deadline == clock.now()
@@ -217,7 +202,7 @@ def test_the_finishing_deadline_submits_unfinished_boards_with_illegal_tiles_ret
 ):
     game = start_game(2, time_per_move=HOUR)
     while current_state(game).phase == rules.DRAFTING:
-        play_first_tile(game, committed)
+        draft_the_top_tile(game, committed)
     game.refresh_from_db()
     assert game.deadline == clock.now() + HOUR
     slow, quick = seat_user(game, 0), seat_user(game, 1)
@@ -283,9 +268,9 @@ def test_a_reminder_goes_once_a_turn_when_a_fifth_of_the_time_is_left(clock, sta
     assert game.events.count() == game.version  # the reminder is not a move: no event
 
     # The second player moves before their reminder time: they get none.
-    play_first_tile(game, committed)
+    draft_the_top_tile(game, committed)
     clock.advance(timedelta(minutes=40))
-    play_first_tile(game, committed)
+    draft_the_top_tile(game, committed)
     clock.advance(timedelta(minutes=30))
     committed(tasks.sweep)
     assert not any("running out" in subject for subject in subjects_to(second))
@@ -297,7 +282,7 @@ def test_a_reminder_in_the_finishing_phase_goes_to_the_unfinished_only(
 ):
     game = start_game(2, time_per_move=HOUR)
     while current_state(game).phase == rules.DRAFTING:
-        play_first_tile(game, committed)
+        draft_the_top_tile(game, committed)
     committed(
         actions.play,
         game_id=game.pk,
