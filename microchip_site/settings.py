@@ -199,6 +199,9 @@ AUTHENTICATION_BACKENDS = [
 # Accounts: django-allauth runs sign-up, email confirmation, log in, password change and reset.
 SITE_ID = 1
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
+# allauth's emails name the site and link to it at SITE_URL, not by the Site row
+# (accounts/adapter.py).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # allauth's log-in form with a length limit on its "login" field (accounts/forms.py).
 ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
