@@ -459,3 +459,23 @@ def test_up_stopped_while_it_migrates_stops_there_and_exits_0(tmp_path):
     assert log.rstrip().endswith("Stopped (SIGINT) before the platform started."), log[-2000:]
     assert "Redis:" not in log  # nothing was started
     wait_for(lambda: not group_alive(shell.pid), 10, "up to exit")
+
+
+def test_up_stops_everything_and_exits_1_when_one_of_its_processes_dies(tmp_path):
+    shell, up = start_up_in_background(
+        tmp_path, unconfigured_env(tmp_path), "--port", str(free_port())
+    )
+    log_path = tmp_path / "up.log"
+    try:
+        wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 90, "up")
+        children = descendants(up)
+        (beat,) = [pid for pid in children if "celery -A microchip_site beat" in command_of(pid)]
+        os.kill(beat, signal.SIGKILL)
+        assert shell.wait(timeout=60) == 1
+    finally:
+        if shell.poll() is None:
+            os.killpg(shell.pid, signal.SIGKILL)
+            shell.wait()
+    assert "CommandError: The beat process exited (-9): stopped them all." in log_path.read_text()
+    wait_for(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in children), 10, "exits")
+    assert not group_alive(shell.pid)
