@@ -479,3 +479,21 @@ def test_up_stops_everything_and_exits_1_when_one_of_its_processes_dies(tmp_path
     assert "CommandError: The beat process exited (-9): stopped them all." in log_path.read_text()
     wait_for(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in children), 10, "exits")
     assert not group_alive(shell.pid)
+
+
+def test_what_an_up_killed_with_sigkill_left_running_still_holds_the_lock(tmp_path):
+    env = unconfigured_env(tmp_path)
+    shell, first = start_up_in_background(tmp_path, env, "--port", str(free_port()))
+    log_path = tmp_path / "up.log"
+    wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 90, "up")
+    orphans = descendants(first)
+
+    os.kill(first, signal.SIGKILL)  # its children live on: beat among them
+    shell.wait(timeout=30)
+    second = run_up(env, "--port", str(free_port()))
+
+    assert second.returncode == 1
+    assert f"What `manage.py up` (pid {first}, gone) started is still running on {tmp_path}" in (
+        second.stderr
+    ), second.stderr
+    assert any(os.path.exists(f"/proc/{pid}") for pid in orphans)

@@ -11,6 +11,12 @@ processes, and daphne's event loop is left to the websockets: under load a move'
 takes half the time it takes when daphne runs the view in a thread handed over from that loop.
 A reverse proxy in front sends ``/ws/`` to ``--port`` and the rest to ``--http-port`` (README,
 "Production layout").
+
+Before anything slow (migrate, collectstatic, Redis) the arguments are checked, ``up.lock`` in
+the var directory is locked, so that a second ``up`` there (a second beat on the same database)
+is refused, and the ports are bound (the web port is kept, and handed to daphne). SIGINT,
+SIGTERM and SIGHUP each stop every process it started, then ``up`` exits 0; if one of them
+exits by itself, the others are stopped and ``up`` exits 1.
 """
 
 import argparse
