@@ -1,21 +1,57 @@
-"""django-allauth's account adapter (settings.ACCOUNT_ADAPTER): its emails go through the
-outbox like every other email of the site (games/notices/outbox.py).
+"""django-allauth's account adapter (settings.ACCOUNT_ADAPTER): its emails (sign-up
+confirmation, password reset...) speak of the site at settings.SITE_URL, and leave through the
+site's outbox (games/notices/outbox.py), as every other email of the site does.
 
-allauth renders a confirmation, password-reset or notice email and sends it at once, inside the
-request: an SMTP server that is slow or down would fail the sign-up, and nothing would send it
-again. Here the rendered message is stored as a row of the outbox instead, in the request's
-transaction, and a task sends it after the commit, at least once and with one Message-ID.
+Left to itself, allauth names the site by the Site row (fixed by a migration at the first
+`migrate`, so `localhost:8000` on a site that runs elsewhere), links to the address of the
+request that caused the email, and sends it at once inside the request: an SMTP server that is
+slow or down would fail the sign-up, and nothing would send the email again. Here the rendered
+message is stored as a row of the outbox, in the request's transaction, and a task sends it
+after the commit, at least once and with one Message-ID.
 """
 
+from urllib.parse import urlsplit
+
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
+from django.conf import settings
+from django.contrib.sites.models import Site
 
 from games import effects
 from games.notices import outbox
 
 
+def public_site() -> Site:
+    """The site as emails name it (`current_site` in allauth's templates), from SITE_URL."""
+    return Site(domain=urlsplit(settings.SITE_URL).netloc, name=settings.SITE_NAME)
+
+
+def on_public_address(url: str, built_on: str) -> str:
+    """`url` moved to SITE_URL when allauth built it on the address `built_on`; else as it is."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or parts.netloc != built_on:
+        return url
+    query = f"?{parts.query}" if parts.query else ""
+    fragment = f"#{parts.fragment}" if parts.fragment else ""
+    return f"{settings.SITE_URL}{parts.path}{query}{fragment}"
+
+
 class AccountAdapter(DefaultAccountAdapter):
     def render_mail(self, template_prefix, email, context, headers=None):
-        message = super().render_mail(template_prefix, email, context, headers=headers)
+        # allauth builds its links (activate_url, password_reset_url...) on the request's
+        # address, or on the Site row's domain when there is no request.
+        request = allauth_context.request
+        built_on = request.get_host() if request else Site.objects.get_current().domain
+        context = {
+            **context,
+            "current_site": public_site(),
+            **{
+                key: on_public_address(value, built_on)
+                for key, value in context.items()
+                if key.endswith("_url") and isinstance(value, str)
+            },
+        }
+        message = super().render_mail(template_prefix, email, context, headers)
         return _ToOutbox(message)
 
 

@@ -199,10 +199,11 @@ AUTHENTICATION_BACKENDS = [
 # Accounts: django-allauth runs sign-up, email confirmation, log in, password change and reset.
 SITE_ID = 1
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
+# allauth's emails name the site and link to it at SITE_URL, not by the Site row, and leave
+# through the site's outbox (accounts/adapter.py).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # allauth's log-in form with a length limit on its "login" field (accounts/forms.py).
 ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
-# Its emails go through the site's outbox (accounts/adapter.py).
-ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_CONFIRM_EMAIL_ON_GET = True

@@ -1,16 +1,21 @@
 """`manage.py up` brings the whole platform up on a machine with nothing configured, and down."""
 
+import fcntl
+import http.cookiejar
 import json
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
 from microchip_site.services import free_port
@@ -54,6 +59,7 @@ def test_up_migrates_serves_runs_worker_and_beat_and_stops_everything(tmp_path):
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    _groups.append(process.pid)
     try:
         wait_for(lambda: port_open(port), 60, "daphne to listen")
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=30) as answer:
@@ -80,15 +86,53 @@ def test_up_migrates_serves_runs_worker_and_beat_and_stops_everything(tmp_path):
         assert f"Microchip Online is running at http://localhost:{port}/" in output
         assert "Demo players: ada" in output
         assert (tmp_path / "microchip.sqlite3").exists()
+
+        # A second `up` on the same var directory (the same database) would start a second
+        # beat: it is refused at once, naming the first.
+        second = run_up(env, "--port", str(free_port()))
+        assert second.returncode == 1
+        assert second.stderr.strip() == (
+            f"CommandError: Another `manage.py up` (pid {process.pid}) is still running on "
+            f"{tmp_path} (it holds {tmp_path / 'up.lock'}): stop it first, or give this one a "
+            "var directory of its own (MICROCHIP_VAR_DIR)."
+        ), second.stderr
+
+        # The sign-up email names the site where it runs (not localhost:8000) and links there,
+        # though the request came to 127.0.0.1.
+        sign_up_over_http(f"http://127.0.0.1:{port}", "zed", "zed@example.com")
+        wait_for(lambda: "Thank you for using" in (tmp_path / "up.log").read_text(), 30, "email")
+        email = (tmp_path / "up.log").read_text().split("To: zed@example.com", 1)[1]
+        assert f"register an account on localhost:{port}." in email
+        assert re.search(rf"go to http://localhost:{port}/accounts/confirm-email/\S+/", email)
+        assert f"Thank you for using Microchip Online!\nlocalhost:{port}\n" in email
+        assert "localhost:8000" not in email
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
         log.close()
 
+    assert process.returncode == 0
     assert not port_open(port)
     assert not port_open(redis_port)
     # Nothing it started is left running: the worker and beat went with it.
     wait_for(lambda: not group_alive(process.pid), 15, "every child to exit")
+
+
+def sign_up_over_http(base_url, username, email):
+    """Sign up through the site's form, as a browser would (its CSRF cookie and token)."""
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+    with opener.open(f"{base_url}/accounts/signup/", timeout=30) as page:
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.read().decode())[1]
+    password = "a-long-Passphrase-42"
+    form = {"csrfmiddlewaretoken": token, "username": username, "email": email,
+            "password1": password, "password2": password}  # fmt: skip
+    request = urllib.request.Request(
+        f"{base_url}/accounts/signup/", data=urllib.parse.urlencode(form).encode()
+    )
+    with opener.open(request, timeout=30) as answer:
+        assert "/accounts/confirm-email/" in answer.url, answer.url  # the "check your email" page
 
 
 def group_alive(group):
@@ -115,6 +159,7 @@ def test_up_runs_several_web_processes_behind_one_port_gunicorn_and_several_work
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    _groups.append(process.pid)
     try:
         wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 60, "up")
         output = log_path.read_text()
@@ -206,3 +251,249 @@ def test_up_refuses_several_web_processes_on_an_ipv6_address(tmp_path):
     assert answer.returncode == 1
     assert "--web above 1 needs an IPv4 --host" in answer.stderr
     assert not (tmp_path / "microchip.sqlite3").exists()  # refused before anything started
+
+
+_groups = []  # the process groups of the `up`s started below, reaped whatever the test did
+
+
+@pytest.fixture(autouse=True)
+def _reap_what_up_left():
+    yield
+    while _groups:
+        group = _groups.pop()
+        if group_alive(group):  # only after a failure: an `up` that left processes running
+            os.killpg(group, signal.SIGKILL)
+
+
+def run_up(env, *args) -> subprocess.CompletedProcess:
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "up", *args],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    _groups.append(process.pid)
+    try:
+        stdout, stderr = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        stdout, stderr = process.communicate()
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--port", "99999"], "--port must be a port number from 1 to 65535, not 99999"),
+        (["--port", "0"], "--port must be a port number from 1 to 65535, not 0"),
+        (
+            ["--port", "65535", "--http", "2"],
+            "--http-port (--port + 1) must be a port number from 1 to 65535, not 65536",
+        ),
+        (
+            ["--http", "1", "--http-port", "70000"],
+            "--http-port must be a port number from 1 to 65535, not 70000",
+        ),
+        (["--host", "no-such-host.invalid", "--port", "8765"], "Cannot listen on no-such-host"),
+    ],
+)
+def test_up_refuses_a_bad_address_in_one_line_before_anything_starts(tmp_path, args, error):
+    answer = run_up(unconfigured_env(tmp_path), *args)
+
+    assert answer.returncode == 1
+    assert answer.stderr.startswith(f"CommandError: {error}"), answer.stderr
+    assert len(answer.stderr.strip().splitlines()) == 1, answer.stderr  # no traceback
+    assert not (tmp_path / "microchip.sqlite3").exists()  # no migration ran
+
+
+@pytest.mark.parametrize("taken", ["--port", "--http-port"])
+def test_up_refuses_a_port_already_in_use_before_anything_starts(tmp_path, taken):
+    with socket.socket() as other:  # another server on the port
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        busy, free = other.getsockname()[1], free_port()
+        ports = {"--port": busy, "--http-port": free} if taken == "--port" else {
+            "--port": free, "--http-port": busy}  # fmt: skip
+        answer = run_up(unconfigured_env(tmp_path), "--http", "1",
+                        *(str(part) for item in ports.items() for part in item))  # fmt: skip
+
+    assert answer.returncode == 1
+    assert answer.stderr.strip() == (
+        f"CommandError: Cannot listen on 127.0.0.1:{busy}: [Errno 98] Address already in use"
+    ), answer.stderr
+    assert not (tmp_path / "microchip.sqlite3").exists()
+
+
+def start_up_in_background(tmp_path, env, *args):
+    """Start `up` as a background job of a non-interactive shell (`up ... &`), which starts it
+    with SIGINT ignored; return the shell (whose exit status is up's) and up's pid."""
+    pid_file = tmp_path / "up.pid"
+    up = shlex.join([sys.executable, "manage.py", "up", *args])
+    log = open(tmp_path / "up.log", "w")  # noqa: SIM115 - the shell has its own copy
+    shell = subprocess.Popen(
+        ["bash", "-c", f"{up} & echo $! > {shlex.quote(str(pid_file))}; wait $!"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    _groups.append(shell.pid)
+    log.close()
+    wait_for(lambda: pid_file.exists() and pid_file.read_text().strip(), 10, "the shell")
+    return shell, int(pid_file.read_text())
+
+
+def test_a_background_job_of_a_shell_starts_with_sigint_ignored():
+    # Why the tests below start `up` that way: Python then never raises KeyboardInterrupt.
+    status = subprocess.run(
+        ["bash", "-c", "grep SigIgn /proc/self/status & wait"],  # the job reads its own
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert int(status.split()[1], 16) & (1 << (signal.SIGINT - 1))
+
+
+@pytest.mark.parametrize(
+    "stop", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda stop: stop.name
+)
+def test_up_in_the_background_stops_everything_and_exits_0_on_a_signal(tmp_path, stop):
+    port, http_port = free_port(), free_port()
+    env = unconfigured_env(tmp_path)
+    log_path = tmp_path / "up.log"
+    shell, up = start_up_in_background(
+        tmp_path, env, "--port", str(port), "--http", "1", "--http-port", str(http_port)
+    )
+    try:
+        wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 90, "up")
+        redis_port = int(re.search(r"Redis: redis://127\.0\.0\.1:(\d+)/0", log_path.read_text())[1])
+        wait_for(lambda: port_open(port) and port_open(http_port), 60, "daphne and gunicorn")
+        wait_for(
+            lambda: " ready." in log_path.read_text() and "beat: Starting" in log_path.read_text(),
+            90,
+            "the worker and beat",
+        )
+        children = descendants(up)
+        commands = " ".join(command_of(pid) for pid in children)
+        for kind in ("daphne", "gunicorn", "celery -A microchip_site worker",
+                     "celery -A microchip_site beat", "redis-server"):  # fmt: skip
+            assert kind in commands, commands
+
+        os.kill(up, stop)
+        shell.wait(timeout=60)
+    finally:
+        if shell.poll() is None:
+            os.killpg(shell.pid, signal.SIGKILL)
+            shell.wait()
+
+    log = log_path.read_text()
+    assert shell.returncode == 0, log[-3000:]  # the shell's `wait` passes on up's status
+    assert f"{stop.name} received." in log and "Stopping ..." in log
+    assert not port_open(port) and not port_open(http_port) and not port_open(redis_port)
+    # Every process it started, and theirs (gunicorn's and Celery's workers), is gone.
+    wait_for(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in children), 10, "exits")
+    assert not group_alive(shell.pid)
+
+
+def descendants(pid: int) -> list[int]:
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if parent_of(int(entry.name)) == pid:
+                    children.append(int(entry.name))
+            except (OSError, AttributeError):
+                continue  # gone meanwhile
+    return children + [grandchild for child in children for grandchild in descendants(child)]
+
+
+def command_of(pid: int) -> str:
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def test_a_second_up_on_the_same_var_directory_is_refused_and_the_lock_dies_with_up(tmp_path):
+    env = unconfigured_env(tmp_path)
+    lock = tmp_path / "up.lock"
+    shell, first = start_up_in_background(tmp_path, env, "--port", str(free_port()))
+    try:
+        wait_for(lambda: lock.exists() and lock.read_text().strip() == str(first), 30, "a lock")
+
+        second = run_up(env, "--port", str(free_port()))
+
+        assert second.returncode == 1
+        assert f"Another `manage.py up` (pid {first}) is still running on {tmp_path}" in (
+            second.stderr
+        ), second.stderr
+        # Stopped whatever it was doing (migrating, starting, running): the lock goes with it.
+        os.kill(first, signal.SIGTERM)
+        assert shell.wait(timeout=60) == 0
+    finally:
+        if shell.poll() is None:
+            os.killpg(shell.pid, signal.SIGKILL)
+            shell.wait()
+    wait_for(lambda: not group_alive(shell.pid), 15, "every child to exit")
+    with open(lock) as free:
+        fcntl.flock(free, fcntl.LOCK_EX | fcntl.LOCK_NB)  # raises if anything still held it
+
+
+def test_up_stopped_while_it_migrates_stops_there_and_exits_0(tmp_path):
+    log_path = tmp_path / "up.log"
+    env = unconfigured_env(tmp_path)
+    shell, up = start_up_in_background(tmp_path, env, "--port", str(free_port()))
+    try:
+        wait_for(lambda: "Applying " in log_path.read_text(), 60, "the migration to begin")
+        os.kill(up, signal.SIGINT)
+        assert shell.wait(timeout=30) == 0
+    finally:
+        if shell.poll() is None:
+            os.killpg(shell.pid, signal.SIGKILL)
+            shell.wait()
+    log = log_path.read_text()
+    assert log.rstrip().endswith("Stopped (SIGINT) before the platform started."), log[-2000:]
+    assert "Redis:" not in log  # nothing was started
+    wait_for(lambda: not group_alive(shell.pid), 10, "up to exit")
+
+
+def test_up_stops_everything_and_exits_1_when_one_of_its_processes_dies(tmp_path):
+    shell, up = start_up_in_background(
+        tmp_path, unconfigured_env(tmp_path), "--port", str(free_port())
+    )
+    log_path = tmp_path / "up.log"
+    try:
+        wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 90, "up")
+        children = descendants(up)
+        (beat,) = [pid for pid in children if "celery -A microchip_site beat" in command_of(pid)]
+        os.kill(beat, signal.SIGKILL)
+        assert shell.wait(timeout=60) == 1
+    finally:
+        if shell.poll() is None:
+            os.killpg(shell.pid, signal.SIGKILL)
+            shell.wait()
+    assert "CommandError: The beat process exited (-9): stopped them all." in log_path.read_text()
+    wait_for(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in children), 10, "exits")
+    assert not group_alive(shell.pid)
+
+
+def test_what_an_up_killed_with_sigkill_left_running_still_holds_the_lock(tmp_path):
+    env = unconfigured_env(tmp_path)
+    shell, first = start_up_in_background(tmp_path, env, "--port", str(free_port()))
+    log_path = tmp_path / "up.log"
+    wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 90, "up")
+    orphans = descendants(first)
+
+    os.kill(first, signal.SIGKILL)  # its children live on: beat among them
+    shell.wait(timeout=30)
+    second = run_up(env, "--port", str(free_port()))
+
+    assert second.returncode == 1
+    assert f"What `manage.py up` (pid {first}, gone) started is still running on {tmp_path}" in (
+        second.stderr
+    ), second.stderr
+    assert any(os.path.exists(f"/proc/{pid}") for pid in orphans)

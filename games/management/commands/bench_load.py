@@ -9,10 +9,11 @@ It creates the players and their games in the database (signed in with server-si
 as a browser that logged in would be), opens every player's websocket, and plays each game to
 its end through the act endpoint (games/tools/loadtest/bench.py says how). Then it prints
 throughput, the 50th/95th/99th percentiles of the action round trip and of websocket delivery
-to the other players, the errors, and the peak memory and CPU of the server's processes
-(found by name on this machine, or given with --pids). It is a benchmark, not a test: it
-asserts nothing. At the end it deletes the players, games and sessions it created (--keep
-leaves them).
+to the other players, the errors, and the peak memory and CPU of the server's processes: the
+platform's own (games/tools/loadtest/processes.py says how they are found: by the addresses of
+--url, DATABASE_URL and REDIS_URL, never by name, since a shared machine runs other servers of
+the same kinds), or those given with --pids. It is a benchmark, not a test: it asserts nothing.
+At the end it deletes the players, games and sessions it created (--keep leaves them).
 """
 
 import asyncio
@@ -21,6 +22,7 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 import psutil
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
@@ -30,7 +32,13 @@ from games.models import Game
 from games.play import actions
 from games.state_store import load_state, read_game
 from games.tools.loadtest.bench import Bench, Player, Table, percentile
-from games.tools.loadtest.processes import Sampler
+from games.tools.loadtest.processes import (
+    Address,
+    Sampler,
+    database_address,
+    platform_processes,
+    redis_address,
+)
 from games.tools.loadtest.sessions import sign_in
 
 
@@ -47,7 +55,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--seconds", type=float, default=900.0, help="stop after this long if games go on"
         )
-        parser.add_argument("--pids", type=int, nargs="*", help="server processes to watch")
+        parser.add_argument(
+            "--pids",
+            type=int,
+            nargs="*",
+            help="server processes to watch (by default the platform's: those listening on "
+            "--url and their process trees, and the servers of DATABASE_URL and REDIS_URL)",
+        )
         parser.add_argument(
             "--keep",
             action="store_true",
@@ -71,7 +85,7 @@ class Command(BaseCommand):
 
     def _run(self, run, parts, games, players, think, seconds, pids):
         tables = [self._table(run, number, players) for number in range(games)]
-        sampler = Sampler(pids).start()
+        sampler = self._sampler(parts, pids).start()
         bench = Bench(
             parts.hostname,
             parts.port or 80,
@@ -87,6 +101,19 @@ class Command(BaseCommand):
         self.own_cpu = _cpu_seconds() - before
         sampler.stop()
         self._report(figures, sampler, games, players, think)
+
+    def _sampler(self, parts, pids) -> Sampler:
+        if pids:
+            return Sampler(pids)
+        roots, notes = platform_processes(
+            Address(parts.hostname, parts.port or 80),
+            database=database_address(settings.DATABASES["default"]),
+            redis=redis_address(settings.REDIS_URL),
+        )
+        self.stdout.write("Watching the server's processes:")
+        for note in notes:
+            self.stdout.write(f"  {note}")
+        return Sampler(roots=roots)
 
     def _delete(self, run: str) -> None:
         """Delete what this run created: its games (with their seats, events and rating

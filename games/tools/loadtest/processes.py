@@ -1,8 +1,24 @@
-"""The server's processes during a benchmark: peak memory and CPU time of each kind."""
+"""The server's processes during a benchmark: which they are, and the peak memory and CPU time
+of each kind.
 
+Only the platform's own processes are watched, never every server of their kinds on the
+machine (which may run other people's): those listening on the benchmark's address and their
+process trees (a gunicorn master and its workers, daphne processes sharing one socket, and when
+`manage.py up` started them, up's whole tree: its Celery worker and beat and its private
+Redis); behind an nginx listening there, the servers its configuration proxies to, found the
+same way; the PostgreSQL server of DATABASE_URL (the postmaster listening on its address and
+every backend) and the Redis server of REDIS_URL, when they run on this machine.
+"""
+
+import glob
 import os
+import re
+import socket
 import threading
 from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import psutil
 
@@ -14,6 +30,8 @@ KINDS = {
     "postgres": "PostgreSQL",
     "redis-server": "Redis",
 }
+NGINX = "proxy (nginx)"
+ANY_ADDRESS = {"0.0.0.0", "::"}
 
 
 def kind_of(process: psutil.Process) -> str | None:
@@ -27,12 +45,201 @@ def kind_of(process: psutil.Process) -> str | None:
     return None
 
 
-class Sampler:
-    """Sample the resident memory of the server's processes every `interval` seconds."""
+def is_up(process: psutil.Process) -> bool:
+    """Whether `process` is a `manage.py up`."""
+    try:
+        args = process.cmdline()
+    except (psutil.Error, OSError):
+        return False
+    return any(
+        arg.endswith("manage.py") and args[i + 1 : i + 2] == ["up"] for i, arg in enumerate(args)
+    )
 
-    def __init__(self, pids: list[int] | None = None, interval: float = 0.5):
+
+@dataclass(frozen=True)
+class Address:
+    """Where a server listens: a TCP host and port, or a Unix socket's path."""
+
+    host: str = ""
+    port: int = 0
+    path: str = ""
+
+    def __str__(self) -> str:
+        if self.path:
+            return self.path
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+def database_address(database: dict) -> Address | None:
+    """The address of a Django database's PostgreSQL server (None for another engine)."""
+    if "postgresql" not in database.get("ENGINE", ""):
+        return None
+    host, port = database.get("HOST") or "", int(database.get("PORT") or 5432)
+    if not host or host.startswith("/"):  # a Unix socket, in libpq's default directory on Debian
+        return Address(path=f"{host or '/var/run/postgresql'}/.s.PGSQL.{port}")
+    return Address(host, port)
+
+
+def redis_address(url: str) -> Address | None:
+    """The address of the Redis server of a REDIS_URL (None when there is none)."""
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        return Address(path=parts.path)
+    return Address(parts.hostname or "localhost", parts.port or 6379)
+
+
+class Listeners:
+    """Which process listens on which address on this machine, read once. (Another user's
+    processes show without their pid unless the benchmark runs as root or as that user.)"""
+
+    def __init__(self):
+        self.tcp: dict[int, set[tuple[str, int]]] = defaultdict(set)
+        self.unix: dict[str, set[int]] = defaultdict(set)
+        for connection in psutil.net_connections(kind="inet"):
+            if connection.status == psutil.CONN_LISTEN and connection.pid:
+                self.tcp[connection.laddr.port].add((connection.laddr.ip, connection.pid))
+        for connection in psutil.net_connections(kind="unix"):
+            if connection.laddr and connection.pid:
+                self.unix[connection.laddr].add(connection.pid)
+
+    def of(self, address: Address) -> list[psutil.Process]:
+        if address.path:
+            pids = self.unix.get(address.path, set())
+        else:
+            ips = _addresses_of(address.host)
+            pids = {pid for ip, pid in self.tcp.get(address.port, ()) if ip in ips | ANY_ADDRESS}
+        found = []
+        for pid in sorted(pids):
+            try:
+                found.append(psutil.Process(pid))
+            except psutil.Error:
+                continue
+        return found
+
+
+def _addresses_of(host: str) -> set[str]:
+    try:
+        return {info[4][0] for info in socket.getaddrinfo(host.strip("[]"), None)}
+    except OSError:
+        return set()
+
+
+def tree_root(process: psutil.Process) -> psutil.Process:
+    """The top of the tree a server's process belongs to: the `manage.py up` that started it,
+    or else its farthest ancestor of its own kind (gunicorn's master above a worker, the
+    postmaster above a backend, nginx's master above a worker)."""
+    kind, root = kind_of(process), process
+    try:
+        for parent in process.parents():
+            if is_up(parent):
+                return parent
+            if kind is not None and kind_of(parent) == kind:
+                root = parent
+    except psutil.Error:
+        pass
+    return root
+
+
+def nginx_upstreams(master: psutil.Process) -> list[Address]:
+    """The TCP addresses an nginx proxies to, read from the configuration on its command line."""
+    try:
+        args = " ".join(master.cmdline()).split()
+    except psutil.Error:
+        return []
+    prefix = _option(args, "-p")
+    config = Path(_option(args, "-c") or "/etc/nginx/nginx.conf")
+    if not config.is_absolute():
+        config = Path(prefix or "/etc/nginx") / config
+    return upstreams_in(config)
+
+
+def upstreams_in(config: Path) -> list[Address]:
+    """The TCP addresses of an nginx configuration's upstream `server` lines and of its
+    `proxy_pass` to an address (not to an upstream's name, whose servers are listed)."""
+    text = _config_text(config, depth=0)
+    found = re.findall(r"\bserver\s+([^\s;{}]+)[^;{}]*;", text)
+    found += re.findall(r"\bproxy_pass\s+https?://([^\s/;$]+)", text)
+    addresses = []
+    for value in found:
+        host, _, port = value.rpartition(":")
+        if value.startswith("unix:") or not host or not port.isdigit():
+            continue
+        address = Address(host.strip("[]"), int(port))
+        if address not in addresses:
+            addresses.append(address)
+    return addresses
+
+
+def _option(args: list[str], name: str) -> str | None:
+    return args[args.index(name) + 1] if name in args[:-1] else None
+
+
+def _config_text(path: Path, depth: int) -> str:
+    """An nginx configuration without comments, its `include`s inlined."""
+    try:
+        text = re.sub(r"#[^\n]*", "", path.read_text(errors="replace"))
+    except OSError:
+        return ""
+    if depth > 5:
+        return text
+
+    def inline(match):
+        pattern = match.group(1).strip("\"'")
+        if not os.path.isabs(pattern):
+            pattern = str(path.parent / pattern)
+        return "\n".join(_config_text(Path(name), depth + 1) for name in sorted(glob.glob(pattern)))
+
+    return re.sub(r"\binclude\s+([^;]+);", inline, text)
+
+
+def platform_processes(
+    web: Address, database: Address | None = None, redis: Address | None = None
+) -> tuple[list[psutil.Process], list[str]]:
+    """The roots of the platform's process trees, and a line on each server found or not."""
+    listeners = Listeners()
+    roots: dict[int, psutil.Process] = {}
+    notes = []
+
+    def add(what: str, address: Address, follow_nginx: bool = False) -> None:
+        found = [tree_root(process) for process in listeners.of(address)]
+        if not found:
+            notes.append(f"{what} on {address}: nothing on this machine listens there")
+            return
+        for root in found:
+            label = "manage.py up" if is_up(root) else kind_of(root) or root.name()
+            if root.pid in roots:
+                notes.append(f"{what} on {address}: {label}, pid {root.pid}, counted above")
+                continue
+            roots[root.pid] = root
+            notes.append(f"{what} on {address}: {label}, pid {root.pid}, and its processes")
+            if follow_nginx and kind_of(root) == NGINX:
+                for upstream in nginx_upstreams(root):
+                    add("  behind it", upstream)
+
+    add("the platform", web, follow_nginx=True)
+    if database is not None:
+        add("PostgreSQL", database)
+    if redis is not None:
+        add("Redis", redis)
+    return list(roots.values()), notes
+
+
+class Sampler:
+    """Sample the resident memory of the server's processes every `interval` seconds: those
+    named by `pids`, or every process of a known kind in the trees of `roots` (those that start
+    during the run included: a database connection's backend, a restarted gunicorn worker)."""
+
+    def __init__(
+        self,
+        pids: list[int] | None = None,
+        interval: float = 0.5,
+        roots: list[psutil.Process] | None = None,
+    ):
         self.interval = interval
         self.pids = pids
+        self.roots = roots or []
         self.processes: dict[int, tuple[str, psutil.Process]] = {}
         self.peak_rss: dict[int, int] = defaultdict(int)
         self.peak_total: dict[str, int] = defaultdict(int)
@@ -52,14 +259,13 @@ class Sampler:
         self._sample()
 
     def _discover(self, started: bool = False) -> None:
-        """Watch the server's processes: those named, or (by default) every one of a known
-        kind, including those that start during the run (a database connection's backend)."""
+        """Watch the processes named at the start, or those of the roots' trees as they are."""
         if self.pids:
             if not started:
                 return
             candidates = [psutil.Process(pid) for pid in self.pids if psutil.pid_exists(pid)]
         else:
-            candidates = psutil.process_iter()
+            candidates = self._trees()
         for process in candidates:
             if process.pid == os.getpid() or process.pid in self.processes:
                 continue
@@ -69,6 +275,25 @@ class Sampler:
             self.processes[process.pid] = (kind, process)
             # A process that was there at the start counts from then; a later one from birth.
             self.cpu_start[process.pid] = self._cpu_of(process) if started else 0.0
+
+    def _trees(self) -> list[psutil.Process]:
+        """The roots and all their descendants (one pass over the machine's parent links)."""
+        children: dict[int, list[int]] = defaultdict(list)
+        for process in psutil.process_iter(["ppid"]):
+            children[process.info["ppid"]].append(process.pid)
+        pids = [root.pid for root in self.roots if root.is_running()]
+        for pid in pids:  # grows as it goes
+            pids.extend(child for child in children.get(pid, ()) if child not in pids)
+        found = []
+        for pid in pids:
+            if pid in self.processes:
+                found.append(self.processes[pid][1])
+                continue
+            try:
+                found.append(psutil.Process(pid))
+            except psutil.Error:
+                continue
+        return found
 
     @staticmethod
     def _cpu_of(process: psutil.Process) -> float:

@@ -11,9 +11,17 @@ processes, and daphne's event loop is left to the websockets: under load a move'
 takes half the time it takes when daphne runs the view in a thread handed over from that loop.
 A reverse proxy in front sends ``/ws/`` to ``--port`` and the rest to ``--http-port`` (README,
 "Production layout").
+
+Before anything slow (migrate, collectstatic, Redis) the arguments are checked, ``up.lock`` in
+the var directory is locked, so that a second ``up`` there (a second beat on the same database)
+is refused, and the ports are bound (the web port is kept, and handed to daphne). SIGINT,
+SIGTERM and SIGHUP each stop every process it started, then ``up`` exits 0; if one of them
+exits by itself, the others are stopped and ``up`` exits 1.
 """
 
 import argparse
+import contextlib
+import fcntl
 import os
 import signal
 import socket
@@ -39,9 +47,12 @@ def is_ipv6(host: str) -> bool:
     return ":" in host.strip("[]")
 
 
-def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket:
-    """Bind and listen on (host, port) over IPv4; the socket can be passed to child processes."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+def listening_socket(
+    host: str, port: int, backlog: int = 1024, family: int = socket.AF_INET
+) -> socket.socket:
+    """Bind and listen on (host, port), over IPv4 unless told; the socket can be passed to child
+    processes."""
+    sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -53,11 +64,116 @@ def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket
     return sock
 
 
+def address(host: str, port: int) -> str:
+    return f"[{host.strip('[]')}]:{port}" if is_ipv6(host) else f"{host}:{port}"
+
+
+def check_port(name: str, port: int) -> None:
+    if not 1 <= port <= 65535:
+        raise CommandError(f"{name} must be a port number from 1 to 65535, not {port}")
+
+
+def can_listen(host: str, port: int) -> None:
+    """Raise CommandError unless (host, port) can be listened on now (for a process that binds
+    it itself later: gunicorn, or daphne on IPv6)."""
+    family = socket.AF_INET6 if is_ipv6(host) else socket.AF_INET
+    try:
+        listening_socket(host.strip("[]"), port, backlog=1, family=family).close()
+    except OSError as error:
+        raise CommandError(f"Cannot listen on {address(host, port)}: {error}") from None
+
+
+class UpLock:
+    """An exclusive lock on `path` (fcntl.flock) for as long as `up` and what it started run.
+
+    The kernel drops it when the last process holding it ends, so a crashed `up` leaves no stale
+    lock behind; its children inherit it, so the lock stays while any of them outlives an `up`
+    killed with SIGKILL (an orphaned beat would still be a beat). The file names the pid."""
+
+    def __init__(self, path):
+        self.path = path
+        self.fd = None
+
+    def acquire(self) -> None:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 64).decode(errors="replace").strip()
+            os.close(fd)
+            raise CommandError(self._refusal(holder)) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self.fd = fd
+
+    def _refusal(self, holder: str) -> str:
+        if not holder.isdigit():
+            who = "Another `manage.py up`"
+        elif pid_alive(int(holder)):
+            who = f"Another `manage.py up` (pid {holder})"
+        else:
+            who = f"What `manage.py up` (pid {holder}, gone) started"
+        return (
+            f"{who} is still running on {self.path.parent} (it holds {self.path}): stop it "
+            "first, or give this one a var directory of its own (MICROCHIP_VAR_DIR)."
+        )
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Stopped(BaseException):
+    """A stop signal arrived before the platform's processes were started (a BaseException, as
+    KeyboardInterrupt is, so that no `except Exception` on the way swallows it)."""
+
+
+class StopSignals:
+    """SIGINT, SIGTERM and SIGHUP all stop `up`. Each is handled explicitly: a background job of
+    a non-interactive shell starts with SIGINT ignored (so Python never raises KeyboardInterrupt),
+    and SIGHUP (the terminal closed) would otherwise end `up` alone, leaving its children.
+
+    Until the processes start, the first signal raises `Stopped` wherever `up` is (in a
+    migration, say), and `check()` between the steps raises it again in case it was raised where
+    Python ignores exceptions (a finalizer); from then on a signal only asks the watch loop to
+    stop them, so nothing interrupts the stopping."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+    def __init__(self):
+        self.received = None
+        self.raising = True
+
+    def install(self) -> None:
+        for signum in self.SIGNALS:
+            signal.signal(signum, self._handle)
+
+    def check(self) -> None:
+        if self.received is not None:
+            raise Stopped(signal.Signals(self.received).name)
+
+    def _handle(self, signum, frame):
+        first = self.received is None
+        self.received = signum
+        if first and self.raising:
+            self.check()
+
+
 def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
     """The gunicorn command line that serves the site's HTTP with `workers` WSGI processes."""
-    bind = f"[{host.strip('[]')}]:{port}" if is_ipv6(host) else f"{host}:{port}"
-    return [sys.executable, "-m", "gunicorn", "--bind", bind, "--workers", str(workers),
-            "microchip_site.wsgi:application"]  # fmt: skip
+    return [sys.executable, "-m", "gunicorn", "--bind", address(host, port),
+            "--workers", str(workers), "microchip_site.wsgi:application"]  # fmt: skip
 
 
 def daphne_command(sock: socket.socket) -> list[str]:
@@ -97,18 +213,52 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, host, port, web, http, http_port, workers, demo, **options):
+        # Everything that can be refused is refused here, before any slow step.
+        check_port("--port", port)
         if web > 1 and is_ipv6(host):
             raise CommandError("--web above 1 needs an IPv4 --host (e.g. 0.0.0.0)")
         if http < 0:
             raise CommandError("--http must be 0 or more")
+        http_port_name = "--http-port" if http_port is not None else "--http-port (--port + 1)"
         http_port = port + 1 if http_port is None else http_port
-        if http and http_port == port:
-            raise CommandError("--http-port must differ from --port")
+        if http:
+            check_port(http_port_name, http_port)
+            if http_port == port:
+                raise CommandError("--http-port must differ from --port")
         settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
+        self.lock = UpLock(settings.VAR_DIR / "up.lock")
+        self.lock.acquire()
+        self.signals = StopSignals()
+        self.signals.install()
+        sock = None
+        try:
+            if is_ipv6(host):
+                can_listen(host, port)  # daphne binds it itself
+            else:
+                # Bound now and held through the migration: the daphne processes adopt it.
+                try:
+                    sock = listening_socket(host, port)
+                except OSError as error:
+                    raise CommandError(f"Cannot listen on {address(host, port)}: {error}") from None
+            if http:
+                can_listen(host, http_port)
+            self._run(sock, host, port, web, workers, http, http_port, demo)
+        except Stopped as stopped:
+            self.stdout.write(f"Stopped ({stopped}) before the platform started.")
+        finally:
+            self.signals.raising = False
+            if sock is not None:
+                sock.close()
+            self.lock.release()
+
+    def _run(self, sock, host, port, web, workers, http, http_port, demo):
         call_command("migrate", interactive=False, verbosity=1)
+        self.signals.check()
         call_command("collectstatic", interactive=False, verbosity=0)
+        self.signals.check()
         if demo:
             call_command("demo_players")
+            self.signals.check()
 
         child_env = dict(os.environ)
         # A machine with no configuration is a developer's: show errors in the page and send
@@ -119,39 +269,36 @@ class Command(BaseCommand):
         with redis_for_this_run() as redis_url:
             child_env["REDIS_URL"] = redis_url
             self.stdout.write(f"Redis: {redis_url}")
-            processes = self._start(child_env, host, port, web, workers, http, http_port)
-            name = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-            if is_ipv6(name):
-                name = f"[{name.strip('[]')}]"
-            url = f"http://{name}:{port}/"
-            self.stdout.write(self.style.SUCCESS(f"Microchip Online is running at {url}"))
-            if http:
-                self.stdout.write(
-                    f"HTTP also from {http} gunicorn process{'es' if http > 1 else ''} on port "
-                    f"{http_port}: put a proxy in front that sends /ws/ to port {port}."
-                )
-            self.stdout.write(
-                f"{web} web process{'es' if web > 1 else ''} (daphne), "
-                f"{workers} worker{'s' if workers > 1 else ''}, 1 beat. Press Ctrl+C to stop."
-            )
+            processes = self._start(child_env, sock, host, port, web, workers, http, http_port)
             try:
-                self._watch(processes)
+                name = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+                if is_ipv6(name):
+                    name = f"[{name.strip('[]')}]"
+                url = f"http://{name}:{port}/"
+                self.stdout.write(self.style.SUCCESS(f"Microchip Online is running at {url}"))
+                if http:
+                    self.stdout.write(
+                        f"HTTP also from {http} gunicorn process{'es' if http > 1 else ''} on "
+                        f"port {http_port}: put a proxy in front that sends /ws/ to port {port}."
+                    )
+                self.stdout.write(
+                    f"{web} web process{'es' if web > 1 else ''} (daphne), "
+                    f"{workers} worker{'s' if workers > 1 else ''}, 1 beat. Press Ctrl+C to stop."
+                )
+                exited = self._watch(processes)
             finally:
                 self._stop(processes)
+        if exited:
+            raise CommandError(exited)
 
-    def _start(self, env, host, port, web, workers, http=0, http_port=None):
+    def _start(self, env, sock, host, port, web, workers, http=0, http_port=None):
         python = sys.executable
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
-        sock = None
-        if is_ipv6(host):
+        if sock is None:
             # daphne's --fd adopts IPv4 sockets only: one process binds the address itself.
             bind = ["-b", host.strip("[]"), "-p", str(port)]
             commands = {"web 1": [python, "-m", "daphne", *bind, "microchip_site.asgi:application"]}
         else:
-            try:
-                sock = listening_socket(host, port)
-            except OSError as error:
-                raise CommandError(f"Cannot listen on {host}:{port}: {error}") from None
             commands = {f"web {n}": daphne_command(sock) for n in range(1, web + 1)}
         if http:
             commands["http"] = gunicorn_command(host, http_port, http)
@@ -162,11 +309,16 @@ class Command(BaseCommand):
             ]  # fmt: skip
         commands["beat"] = [python, "-m", "celery", "-A", "microchip_site", "beat",
                             "--loglevel=INFO", "--schedule", beat_schedule]  # fmt: skip
+        # From here a stop signal no longer raises: the watch loop sees it and stops them all.
+        self.signals.raising = False
+        self.signals.check()
         processes = {}
         try:
             for name, command in commands.items():
-                # Only the daphne processes get the listening socket.
-                fds = [sock.fileno()] if sock is not None and name.startswith("web") else []
+                # Every child holds the lock; only the daphne processes get the socket.
+                fds = [self.lock.fd]
+                if sock is not None and name.startswith("web"):
+                    fds.append(sock.fileno())
                 processes[name] = subprocess.Popen(
                     command, env=env, cwd=settings.BASE_DIR, pass_fds=fds
                 )
@@ -178,30 +330,27 @@ class Command(BaseCommand):
                 sock.close()  # the daphne processes hold it; the port closes when they exit
         return processes
 
-    def _watch(self, processes):
-        stop = {"now": False}
+    def _watch(self, processes) -> str:
+        """Wait for a stop signal (return "") or for a process to exit by itself (return what
+        to say of it)."""
+        while self.signals.received is None:
+            for name, process in processes.items():
+                if process.poll() is not None and self.signals.received is None:
+                    return f"The {name} process exited ({process.returncode}): stopped them all."
+            time.sleep(0.2)
+        self.stdout.write(f"{signal.Signals(self.signals.received).name} received.")
+        return ""
 
-        def request_stop(signum, frame):
-            stop["now"] = True
-
-        signal.signal(signal.SIGTERM, request_stop)
-        try:
-            while not stop["now"]:
-                for name, process in processes.items():
-                    if process.poll() is not None:
-                        self.stderr.write(f"The {name} process exited ({process.returncode}).")
-                        return
-                time.sleep(0.5)
-        except KeyboardInterrupt:
-            pass
-
-    def _stop(self, processes):
+    def _stop(self, processes, timeout: float = 20.0):
         self.stdout.write("Stopping ...")
         for process in processes.values():
             if process.poll() is None:
                 process.terminate()
+        deadline = time.monotonic() + timeout
         for process in processes.values():
             try:
-                process.wait(timeout=15)
+                process.wait(timeout=max(deadline - time.monotonic(), 0.1))
             except subprocess.TimeoutExpired:
                 process.kill()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=5)
