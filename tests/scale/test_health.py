@@ -145,3 +145,15 @@ def test_worker_health_fails_at_once_when_the_broker_is_down(db):
     assert down.returncode == 1
     assert "worker: FAILED (the broker (Redis) does not answer)" in down.stdout
     assert time.monotonic() - started < 20
+
+
+@pytest.mark.django_db
+def test_the_worker_and_beat_checks_say_when_they_have_no_redis_to_look_in(settings):
+    """Run without the platform's REDIS_URL, the command could only look at a cache of its own."""
+    settings.REDIS_URL = ""
+
+    code, output = run_health()
+
+    assert code == 1
+    assert "worker: FAILED (no broker: REDIS_URL is not set)" in output
+    assert "beat: FAILED (no shared cache: REDIS_URL is not set)" in output

@@ -71,6 +71,8 @@ class Command(BaseCommand):
         return self._report("worker", ok, detail)
 
     def _beat(self) -> bool:
+        if not settings.REDIS_URL:  # the sweep stamps its time in the platform's Redis
+            return self._report("beat", False, "no shared cache: REDIS_URL is not set")
         limit = health.sweep_max_age()
         try:
             last = health.last_sweep()
