@@ -1,8 +1,8 @@
 """Make and keep the project's virtual environment, using only the standard library.
 
 `manage.py` calls `ensure_environment()` before it imports Django, so a fresh clone needs nothing
-but Python 3.11+: the first run creates `.venv`, installs `requirements.lock` (exact versions and
-hashes), and re-runs the same command inside it. A changed lock file is installed again.
+but Python 3.11+: the first run creates `.venv`, installs `requirements-dev.lock` (exact versions
+and hashes), and re-runs the same command inside it. A changed lock file is installed again.
 """
 
 import hashlib
@@ -13,7 +13,7 @@ import venv
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-LOCK_FILE = BASE_DIR / "requirements.lock"
+LOCK_FILE = BASE_DIR / "requirements-dev.lock"  # the production lock plus the dev tools
 MINIMUM_PYTHON = (3, 11)
 
 
