@@ -63,7 +63,9 @@ def run_pytest(pytest_args, **extra_env) -> int:
             if workers > 1:
                 others = [stack.enter_context(private_redis()) for _ in range(workers - 1)]
                 env["MICROCHIP_TEST_REDIS_URLS"] = ",".join([redis_url, *others])
-                xdist = ["-n", str(workers), "--dist", "loadfile"]
+                # In collection order (no reordering by size): the browser tests must come
+                # last in a worker, after every test that runs an event loop of its own.
+                xdist = ["-n", str(workers), "--dist", "loadfile", "--no-loadscope-reorder"]
                 args = ["-p", "tests.xdist_workers", *xdist, *args]
             redis = env.get("MICROCHIP_TEST_REDIS_URLS", redis_url)
             print(f"$ pytest {' '.join(args)}  (Redis: {redis}; var: {var_dir})", flush=True)
