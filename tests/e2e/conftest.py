@@ -2,7 +2,8 @@
 
 The server under test is daphne (HTTP and websockets) with a Celery worker, both started as
 processes on the test database and the Redis of the run. Each test gets browser contexts logged
-in as its players. Screenshots go to docs/screenshots/ for the README.
+in as its players. The README's screenshots (docs/screenshots/) are written only when
+MICROCHIP_SCREENSHOTS is set, as `manage.py screenshots` sets it: a test run writes no tracked file.
 """
 
 import os
@@ -171,6 +172,8 @@ def _session_cookie(user, url):
 
 
 def screenshot(page, name):
+    if not os.environ.get("MICROCHIP_SCREENSHOTS"):
+        return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
