@@ -597,9 +597,9 @@ def _apply(
 ) -> tuple[list[Event], Change]:
     """Apply a checked-in action to the locked game, write everything, schedule the rest.
 
-    `seats` are every seat in order, with their users (`state_store.seats_in_order`). Only the columns
-    that the action changed are written: a placement rewrites one board, not the pool and
-    every seat."""
+    `seats` are every seat in order, with their users (`state_store.seats_in_order`). Only the
+    columns that the action changed are written: a placement rewrites one board, not the pool
+    and every seat."""
     before = load_state(game, seats)
     try:
         after = before.apply(action, seat.number)
