@@ -125,14 +125,18 @@ class _Select:
     concrete columns) once per process and database alias, then run with only its one parameter,
     a game id, changed.
 
-    Kept beside the ORM because compiling the equivalent querysets on every call costs more CPU
-    than running them: measured in one process on PostgreSQL (10,000 calls each, CPU per call),
-    the seats joined with their game, its creator and their users 0.43-0.57 ms this way against
-    2.6-2.9 ms as a queryset with select_related; the locked game and its seats in a transaction
-    0.84-0.86 ms against 3.3-3.6 ms. Every move reads the locked game and its seats, and each
-    web process that holds the game's sockets reads the joined seats once per version: some 2 to
-    4 ms of CPU per move. `build(connection)` returns the SQL (with one %s) and the
-    `_Columns` of each model in the order of the row; `make(rows)` makes the instances."""
+    Kept beside the ORM because compiling the equivalent querysets on every call costs several
+    times the CPU of running them. Measured in one process on PostgreSQL and Redis on the shared
+    2-core machine (CPU per call, games/tools/loadtest/inprocess.py and a queryset loop of
+    3,000): the seats joined with their game, its creator and their users 0.42-0.64 ms this way
+    (0.54-0.61 ms with the compiler-internals select it replaced) against 2.6-2.9 ms as a
+    queryset with select_related; the locked game and its seats in a transaction 0.89-1.25 ms
+    (0.81-1.19 ms before) against 3.3-3.6 ms. Every move reads the locked game and its seats,
+    and each daphne process holding the game's sockets reads the joined seats once per
+    version: the ORM would add some 2.5 ms of CPU per move in gunicorn and as much per daphne
+    process. `build(connection)` returns the SQL (with one %s) and the `_Columns` of each
+    model in the order of the row; `rows(value)` runs it, and each `_Columns` makes its
+    instance of a row."""
 
     def __init__(self, build: Callable):
         self.build = build
