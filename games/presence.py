@@ -20,7 +20,8 @@ import threading
 import time
 
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
+from django_redis import get_redis_connection
+from django_redis.cache import RedisCache
 
 TTL = 60
 
@@ -34,10 +35,11 @@ def _key(game_id: int, user_id: int) -> str:
 
 
 def _redis():
-    """Return (backend, client) when the cache is Redis, else (backend, None)."""
+    """Return (backend, client) when the cache is Redis, else (backend, None): django-redis's
+    own redis-py client, on its per-process connection pool."""
     backend = caches["default"]
     if isinstance(backend, RedisCache):
-        return backend, backend._cache.get_client(write=True)
+        return backend, get_redis_connection("default")
     return backend, None
 
 
@@ -54,7 +56,7 @@ def arrive(game_id: int, user_id: int, connection: str) -> bool:
     try:
         backend, client = _redis()
         if client is not None:
-            key = backend.make_and_validate_key(_key(game_id, user_id))
+            key = backend.make_key(_key(game_id, user_id))
             pipe = client.pipeline(transaction=True)
             pipe.zremrangebyscore(key, "-inf", now)
             pipe.zcard(key)
@@ -79,7 +81,7 @@ def depart(game_id: int, user_id: int, connection: str) -> bool:
     try:
         backend, client = _redis()
         if client is not None:
-            key = backend.make_and_validate_key(_key(game_id, user_id))
+            key = backend.make_key(_key(game_id, user_id))
             pipe = client.pipeline(transaction=True)
             pipe.zremrangebyscore(key, "-inf", now)
             pipe.zrem(key, connection)
@@ -116,7 +118,7 @@ def watching(game_id: int, user_ids) -> set[int]:
         if client is not None:
             pipe = client.pipeline(transaction=False)
             for user_id in user_ids:
-                key = backend.make_and_validate_key(_key(game_id, user_id))
+                key = backend.make_key(_key(game_id, user_id))
                 pipe.zcount(key, f"({now}", "+inf")
             counts = pipe.execute()
             return {user_id for user_id, count in zip(user_ids, counts, strict=True) if count}

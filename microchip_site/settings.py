@@ -118,12 +118,15 @@ AUTH_USER_MODEL = "accounts.User"
 # Redis carries the channel layer, the cache (shared rate-limit counters) and Celery's broker.
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
+    # django-redis keeps one connection pool per process and URL (its ConnectionFactory) and
+    # one redis-py client per cache object; presence uses that client (get_redis_connection).
+    # It raises redis-py's own errors when Redis is down (IGNORE_EXCEPTIONS stays off): the
+    # rate limits and the session store catch them, and a log-out fails loudly.
     CACHES = {
         "default": {
-            "BACKEND": "microchip_site.redis_cache.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "microchip",
-            "OPTIONS": {"pool_class": "microchip_site.redis_pool.SharedConnectionPool"},
         }
     }
     # Sessions stay in the database (they outlive a Redis restart) and are read from Redis.

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 REDIS_DOWN = {
     "default": {
-        "BACKEND": "microchip_site.redis_cache.RedisCache",
+        "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
     }
 }

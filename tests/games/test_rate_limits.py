@@ -201,7 +201,7 @@ def test_when_the_cache_cannot_count_moves_go_through(start_game, settings, capl
     settings.ACTION_RATE_LIMIT = "1/h"
     settings.CACHES = {
         "default": {
-            "BACKEND": "microchip_site.redis_cache.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
         }
     }

@@ -1,4 +1,3 @@
-
 import pytest
 
 from games.rules import ConfirmDraft, Draft, TakeLast, drafts_per_player, new_game, replay

@@ -18,7 +18,7 @@ def redis_cache(settings, redis_url):
     """The cache on the run's Redis, as every process of a deployment shares it."""
     settings.CACHES = {
         "default": {
-            "BACKEND": "microchip_site.redis_cache.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": with_database(redis_url, 12),
             "KEY_PREFIX": "test-presence",
         }
