@@ -26,6 +26,10 @@ def best_for_seat(seat: Seat, time_limit: float | None) -> dict:
     colours = colours_from_names(seat.colours)
     tiles = list(seat.tray) + [cell[0] for cell in seat.board if cell is not None]
     best = rules.best_arrangement(colours, tiles, time_limit=time_limit)
+    if seat.score is not None and best.score < seat.score:
+        # Out of time (a loaded machine) before it found what the player built: the best known
+        # is the player's own board, not proved optimal.
+        return {"best_score": seat.score, "best_board": seat.board, "best_optimal": False}
     cells = [None if c is None else [c.tile, c.rotation] for c in best.board.cells]
     return {"best_score": best.score, "best_board": cells, "best_optimal": best.optimal}
 
