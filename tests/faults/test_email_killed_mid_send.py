@@ -13,6 +13,7 @@ The workers' EMAIL_TIMEOUT is 4 s, so a claim lasts 33 s (games/notices/outbox.p
 """
 
 import asyncio
+import logging
 import threading
 import time
 from datetime import timedelta
@@ -26,6 +27,7 @@ from tests.email.smtp import Inbox, smtp_server
 from .conftest import Beat, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
+logger = logging.getLogger(__name__)
 
 EMAIL_TIMEOUT = 4  # the workers' (settings.EMAIL_TIMEOUT): a claim lasts 2 * 4 + 10 + 15 s
 STALL = 60.0  # longer than the test waits before it kills the worker
@@ -94,6 +96,7 @@ def test_an_email_whose_worker_is_killed_mid_send_is_delivered_again_by_the_swee
 
             wait_until(lambda: len(copies(inbox, guest)) == delivered, 150, "the delivery")
             took = time.monotonic() - killed
+            logger.info("stalled at %s: delivered %.1f s after the kill", stall, took)
             wait_until(
                 lambda: OutboxEmail.objects.get(pk=email.pk).status == OutboxEmail.Status.SENT,
                 30,
