@@ -1,8 +1,9 @@
 """Which server processes the load benchmark watches: the platform's own, found by the
 addresses it was pointed at, and none of the other servers of the same kinds on the machine
 (which is shared: other people run their own daphne, Redis and PostgreSQL here). Checked
-against real processes: stand-ins named like the servers that listen where the real ones would,
-real redis-servers, a real nginx, and the test database's PostgreSQL."""
+against real processes: stand-ins started as the servers are (`python -m daphne`, `python -m
+gunicorn`, `python -m celery`, modules of the test's own directory) that listen where the real
+ones would, real redis-servers, a real nginx, and the test database's PostgreSQL."""
 
 import contextlib
 import os
@@ -22,32 +23,39 @@ from games.tools.loadtest.processes import (
     Address,
     Sampler,
     database_address,
+    kind_of,
     platform_processes,
     redis_address,
     upstreams_in,
 )
 from microchip_site.services import free_port, redis_server_executable
 
-# A stand-in server: listens on a port (argv[2]), forks argv[3] children that share the socket
-# (as gunicorn's workers do), and waits. Its argv[1] ("daphne", "gunicorn"...) names its kind.
+# A stand-in server, run as `python -m daphne` (or gunicorn) from the test's directory: listens
+# on a port (argv[1]), forks argv[2] children that share the socket (as gunicorn's workers do),
+# and waits. The stand-in Celery only waits.
 SERVER = """
 import os, socket, sys, time
 sock = socket.socket()
 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-sock.bind(("127.0.0.1", int(sys.argv[2])))
+sock.bind(("127.0.0.1", int(sys.argv[1])))
 sock.listen()
-for _ in range(int(sys.argv[3])):
+for _ in range(int(sys.argv[2])):
     if os.fork() == 0:
         break
 time.sleep(600)
 """
+STAND_INS = {
+    "daphne.py": SERVER,
+    "gunicorn.py": SERVER,
+    "celery.py": "import time\ntime.sleep(600)\n",
+}
 
 # A stand-in `manage.py up`: a daphne on argv[2], a Celery worker, and a real Redis on argv[3].
 UP = f"""
 import subprocess, sys, time
 children = [
-    subprocess.Popen([sys.executable, "-c", {SERVER!r}, "daphne", sys.argv[2], "0"]),
-    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", "celery", "worker"]),
+    subprocess.Popen([sys.executable, "-m", "daphne", sys.argv[2], "0"]),
+    subprocess.Popen([sys.executable, "-m", "celery", "worker"]),
     subprocess.Popen([{redis_server_executable()!r}, "--port", sys.argv[3], "--bind",
                       "127.0.0.1", "--save", "", "--appendonly", "no"]),
 ]
@@ -59,6 +67,9 @@ time.sleep(600)
 def start(tmp_path):
     """Start a command in a process group of its own; every group is killed at the end."""
     groups = []
+
+    for name, code in STAND_INS.items():
+        (tmp_path / name).write_text(code)
 
     def run(*command, listens_on=()):
         process = subprocess.Popen(
@@ -83,7 +94,7 @@ def listening(port: int) -> bool:
 
 
 def server(start, kind: str, port: int, forks: int = 0):
-    return start(sys.executable, "-c", SERVER, kind, str(port), str(forks), listens_on=[port])
+    return start(sys.executable, "-m", kind, str(port), str(forks), listens_on=[port])
 
 
 def redis_server(start, port: int):
@@ -98,7 +109,7 @@ def decoys(start):
     return {
         server(start, "daphne", free_port()).pid,
         server(start, "gunicorn", free_port(), forks=1).pid,
-        start(sys.executable, "-c", "import time; time.sleep(600)", "celery", "beat").pid,
+        start(sys.executable, "-m", "celery", "beat").pid,
         redis_server(start, free_port()).pid,
     }
 
@@ -256,3 +267,15 @@ def test_the_pids_given_are_watched_alone(start, decoys):
     sampler.stop()
 
     assert set(sampler.processes) == {pid}
+
+
+def test_a_process_is_of_a_kind_by_the_program_it_runs_not_by_words_in_its_command_line(start):
+    """`pytest -k nginx` above the benchmark's nginx is not an nginx: the tree of a server is
+    climbed only through processes that run its program."""
+    daphne = server(start, "daphne", free_port())
+    talker = start(sys.executable, "-c", "import time; time.sleep(600)", "-k", "nginx daphne")
+    redis = redis_server(start, port := free_port())
+
+    assert kind_of(psutil.Process(daphne.pid)) == "web (daphne)"
+    assert kind_of(psutil.Process(redis.pid)) == "Redis", port
+    assert kind_of(psutil.Process(talker.pid)) is None

@@ -35,14 +35,26 @@ ANY_ADDRESS = {"0.0.0.0", "::"}
 
 
 def kind_of(process: psutil.Process) -> str | None:
+    """The kind of server `process` is, by the program it runs: its executable, or for Python
+    the module (`-m daphne`) or script (`.venv/bin/gunicorn`) it was started with. Never by
+    words elsewhere in its command line: `pytest -k nginx` is not an nginx."""
+    program = program_of(process)
+    return next((kind for marker, kind in KINDS.items() if program == marker), None)
+
+
+def program_of(process: psutil.Process) -> str:
     try:
-        command = " ".join(process.cmdline()) or process.name()
+        name, args = process.name(), process.cmdline()
     except (psutil.Error, OSError):
-        return None
-    for marker, kind in KINDS.items():
-        if marker in command:
-            return kind
-    return None
+        return ""
+    if name.startswith("python") and len(args) > 1:
+        rest = args[1:]
+        if "-m" in rest[:-1]:
+            return rest[rest.index("-m") + 1]
+        return Path(rest[0]).name
+    if args:  # servers that retitle themselves: "nginx: master process ...", "postgres: ..."
+        return Path(args[0].split(":")[0].split()[0]).name if args[0].strip() else name
+    return name
 
 
 def is_up(process: psutil.Process) -> bool:
