@@ -83,3 +83,14 @@ def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 10.0) 
             return
         time.sleep(0.05)
     raise RuntimeError(f"redis-server did not listen on port {port} within {timeout:.0f} s")
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id exists (perhaps another user's)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

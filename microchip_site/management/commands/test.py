@@ -25,7 +25,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from microchip_site.services import private_redis, redis_for_this_run
+from microchip_site.services import pid_alive, private_redis, redis_for_this_run
 
 
 class Command(BaseCommand):
@@ -97,7 +97,7 @@ def _take_workers(args):
 def _var_dir_for_this_run():
     runs = Path(settings.VAR_DIR) / "test-runs"
     for stale in runs.glob("*"):  # left by a run that was killed
-        if stale.name.isdigit() and not _running(int(stale.name)):
+        if stale.name.isdigit() and not pid_alive(int(stale.name)):
             shutil.rmtree(stale, ignore_errors=True)
     var_dir = runs / str(os.getpid())
     # static/ too: a conftest may build the ASGI app (and whitenoise look there) on import.
@@ -106,13 +106,3 @@ def _var_dir_for_this_run():
         yield var_dir
     finally:
         shutil.rmtree(var_dir, ignore_errors=True)
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -33,7 +33,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from microchip_site.services import redis_for_this_run
+from microchip_site.services import pid_alive, redis_for_this_run
 
 
 def at_least_one(value: str) -> int:
@@ -122,16 +122,6 @@ class UpLock:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class Stopped(BaseException):
