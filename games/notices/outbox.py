@@ -160,7 +160,13 @@ def send(email_id: int) -> str:
     if not claimed:
         return "not due"  # sent, dropped, being sent, waiting out a back-off, or no such row
     email = OutboxEmail.objects.select_related("user", "game").get(pk=email_id)
-    message = build(email)
+    if email.attempts > MAX_ATTEMPTS:  # its senders kept dying before they could say so
+        return _failed(email, RuntimeError("no attempt finished"))
+    try:
+        message = build(email)
+    except Exception as error:  # a bug: the row is tried again later, and given up in the end
+        _failed(email, error)
+        raise
     if message is None:
         _close(email, Status.DROPPED)
         return "dropped"
@@ -206,7 +212,7 @@ def _close(email: OutboxEmail, status: str) -> None:
 
 def _failed(email: OutboxEmail, error: Exception) -> str:
     attempts = email.attempts
-    wait = min(FIRST_RETRY * 2 ** (attempts - 1), LAST_RETRY)
+    wait = min(FIRST_RETRY * 2 ** (min(attempts, MAX_ATTEMPTS) - 1), LAST_RETRY)
     gave_up = attempts >= MAX_ATTEMPTS
     logger.warning(
         "outbox: email %s (%s) not sent, attempt %d: %r%s",

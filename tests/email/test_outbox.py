@@ -195,3 +195,34 @@ def test_account_emails_go_through_the_outbox_and_keep_no_links_once_sent(player
     assert (email.address, email.status) == (players[0].email, Status.SENT)
     assert message.extra_headers["Message-ID"] == email.message_id
     assert email.data == {}
+
+
+def test_a_row_whose_senders_keep_dying_is_given_up_in_the_end(players, lost_tasks, clock):
+    lost_tasks("games.send_email")
+    email = invitation(players)
+    # Every attempt so far claimed it and died before it could say how it went.
+    OutboxEmail.objects.filter(pk=email.pk).update(attempts=outbox.MAX_ATTEMPTS)
+
+    assert outbox.send(email.pk) == "failed"
+
+    email.refresh_from_db()
+    assert email.status == Status.FAILED and "no attempt finished" in email.last_error
+    assert mail.outbox == []
+
+
+def test_a_row_that_cannot_be_built_is_tried_again_later_not_at_once(
+    players, lost_tasks, monkeypatch, clock
+):
+    lost_tasks("games.send_email")
+    email = invitation(players)
+
+    def broken(row):
+        raise KeyError("a template's context")
+
+    monkeypatch.setattr(outbox, "build", broken)
+    with pytest.raises(KeyError):
+        outbox.send(email.pk)
+
+    email.refresh_from_db()
+    assert (email.status, email.claimed_until) == (Status.PENDING, None)
+    assert email.due_at > clock.now() and "KeyError" in email.last_error
