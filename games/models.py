@@ -132,6 +132,12 @@ class Seat(models.Model):
     # older version (another tab moved the same tiles) is stale and refused.
     board_version = models.PositiveIntegerField(default=0)
     timeouts = models.PositiveSmallIntegerField(default=0)
+    # The newest version of the game its player has seen (opened the page, watched it live, or
+    # acted): what "since your last visit" starts from.
+    seen_version = models.PositiveIntegerField(default=0)
+    # The version of the last "your move" the player was sent (email or push): no new one until
+    # they have seen the game since (seen_version at least this), one unread a game.
+    notified_version = models.PositiveIntegerField(default=0)
 
     # Filled in when the game ends.
     score = models.IntegerField(null=True, blank=True)
