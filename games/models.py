@@ -138,6 +138,9 @@ class Seat(models.Model):
     # The version of the last "your move" the player was sent (email or push): no new one until
     # they have seen the game since (seen_version at least this), one unread a game.
     notified_version = models.PositiveIntegerField(default=0)
+    # The notices on the player's page of what happened to them (a forced take, a timeout, the
+    # finishing deadline) are those of later versions: dismissing them moves this on.
+    dismissed_version = models.PositiveIntegerField(default=0)
 
     # Filled in when the game ends.
     score = models.IntegerField(null=True, blank=True)
