@@ -15,12 +15,14 @@ a live page's log costs only the new events.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from games import rules
 from games.models import Event
 from games.rules.replay import turn_number
+from microchip_site.lru import LRU
 
 Cause = Event.Cause
 
@@ -230,6 +232,31 @@ def read_log(game, seats) -> Log:
     log = Log(names={seat.user_id: seat.user.username for seat in seats})
     log.extend(game.events.select_related("actor").order_by("number"))
     return log
+
+
+# The logs of the games this process drew lately, each as far as it has read: a page or a push
+# then reads only the events after it (one query; none when the move that made them is here).
+_logs = LRU(512)
+_extending = threading.Lock()
+
+
+def log_of(game, seats, known=()) -> Log:
+    """The log of `game` up to its version at least, from this process's copy extended with
+    `known` (the events a change made here, in order) or else with the events after it. The
+    returned log must not be changed."""
+    key = (game.pk, game.created_at)  # an id alone may come again (tests that roll back)
+    with _extending:
+        log = _logs.get(key)
+        if log is None:
+            log = Log(names={})
+        log.names.update({seat.user_id: seat.user.username for seat in seats})
+        if known and known[0].number == log.version + 1:
+            log.extend(known)
+        if log.version < game.version:
+            newer = game.events.filter(number__gt=log.version).select_related("actor")
+            log.extend(newer.order_by("number"))
+        _logs.put(key, log)
+        return log
 
 
 def summary(entries: list[Entry], reader: int | None) -> str:

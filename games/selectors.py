@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from django.db.models import BooleanField, Case, Count, F, Prefetch, When
 
-from games import presence, rules
+from games import moves, presence, rules
 from games.models import Game, Invitation, Seat, waiting_for_move
 from games.rules.analysis import SpaceStatus
 from games.rules.tiles import TILE_PATHS, TILES, paths_to_letters
@@ -50,6 +50,8 @@ class SpaceView:
     selected: bool = False
     # With a tray tile selected: the rotation that fits here legally, or None.
     legal_rotation: int | None = None
+    # "chip" (the structure that scores), "closed" (another closed one), or "" (open, or empty).
+    structure: str = ""
 
     @property
     def row(self):
@@ -65,9 +67,24 @@ class SpaceView:
         if self.tile is None:
             return f"empty {self.colour} space, {where}"
         status = self.status.status if self.status else "ok"
-        reasons = ", ".join(reason.replace("_", " ") for reason in self.status.reasons)
+        reasons = reasons_in_words(self.status.reasons)
         detail = f" ({reasons})" if reasons and status != "ok" else ""
-        return f"{self.tile.label} on {self.colour} space, {where}: {status}{detail}"
+        part = STRUCTURE_WORDS.get(self.structure, "")
+        return f"{self.tile.label} on {self.colour} space, {where}: {status}{detail}{part}"
+
+
+STRUCTURE_WORDS = {"chip": ", in the chip", "closed": ", in a closed structure"}
+# Why a tile is marked, as the marker's tooltip and the screen reader say it.
+REASON_WORDS = {
+    "wrong_colour": "not on its colour",
+    "off_board": "a path runs off the board",
+    "mismatch": "a path meets a blank side",
+    "open_path": "a path is open",
+}
+
+
+def reasons_in_words(reasons) -> str:
+    return "; ".join(REASON_WORDS.get(reason, reason.replace("_", " ")) for reason in reasons)
 
 
 @dataclass
@@ -83,6 +100,8 @@ class SeatView:
     illegal_count: int
     # Whether the player has this game open now (games/presence.py); pushes keep it current.
     online: bool = False
+    # The tile the player got last (their draft, a forced take, a timeout's), marked on the board.
+    last_tile: int | None = None
 
     @property
     def user(self):
@@ -133,6 +152,27 @@ class GameView:
     error: str = ""
     error_space: int | None = None
     error_tile: int | None = None
+    log: moves.Log | None = None  # what happened (games/moves.py), as far as it is known
+
+    @property
+    def reader(self) -> int | None:
+        """The viewer's seat number, to whom the log says "you"."""
+        return self.viewer_seat.number if self.viewer_seat else None
+
+    def log_page(self, page: int = 1) -> "LogPage":
+        return log_page(self.log, self.reader, page) if self.log else LogPage([], 1, 1)
+
+    @property
+    def notices(self) -> list["LogRow"]:
+        """What the server did to the viewer since they last dismissed it (the page's notices)."""
+        seat = self.viewer_seat
+        if self.log is None or seat is None:
+            return []
+        return [
+            log_row(entry, seat.number)
+            for entry in self.log.entries
+            if entry.number > seat.seat.dismissed_version and entry.concerns(seat.number)
+        ]
 
     @property
     def current_seat(self):
@@ -160,9 +200,16 @@ class GameView:
 
 
 def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
-    """Return the 25 spaces of a rules Board as drawn: tile, marker, selection, where it fits."""
+    """Return the 25 spaces of a rules Board as drawn: tile, marker, selection, where it fits,
+    and the structure it is part of."""
     statuses = rules.diagnose(board)
     legal = legal or {}
+    chip = rules.find_chip(board.occ, board.n, board.e, board.s, board.w).mask
+    closed = 0
+    for structure in rules.structures(board):
+        if structure.closed:
+            closed |= structure.mask
+    closed &= ~chip
     return [
         SpaceView(
             index=index,
@@ -171,6 +218,7 @@ def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
             status=statuses[index],
             selected=selected == index,
             legal_rotation=legal.get(index),
+            structure="chip" if chip >> index & 1 else "closed" if closed >> index & 1 else "",
         )
         for index, cell in enumerate(board.cells)
     ]
@@ -195,6 +243,8 @@ class SpaceControl:
     selected: bool
     legal: bool  # the selected tray tile fits here
     error: bool  # the refused move was about this space of the viewer's own board
+    structure: str  # "chip", "closed" or "": drawn outlined, or not
+    last: bool  # its tile is the one the board's player got last
     # What clicking it does: "" (nothing), "select" (a link) or an action posted with `vals`.
     action: str
     # The button's aria-label; with no button, the tile's (an empty space names itself).
@@ -209,6 +259,7 @@ class TrayControl:
     tile: TileView
     selected: bool
     pending: bool  # drafted, not yet confirmed
+    last: bool  # the tile its player got last
     action: str  # "" (nothing), "select" or "deselect" (links)
 
 
@@ -230,10 +281,15 @@ def space_controls(view: GameView, seat: SeatView) -> list[SpaceControl]:
     """Return what each space of `seat`'s board shows `view`'s viewer, in board order."""
     selection = view.selection if arranging(view, seat) else None
     error_space = view.error_space if seat.is_viewer else None
-    return [_space_control(space, selection, space.index == error_space) for space in seat.spaces]
+    return [
+        _space_control(space, selection, space.index == error_space, seat.last_tile)
+        for space in seat.spaces
+    ]
 
 
-def _space_control(space: SpaceView, selection: Selection | None, error: bool) -> SpaceControl:
+def _space_control(
+    space: SpaceView, selection: Selection | None, error: bool, last_tile: int | None
+) -> SpaceControl:
     label, index, tile = space.label, space.index, space.tile
     vals = ()
     if selection is None:  # not the viewer's board to arrange: a drawing only
@@ -262,10 +318,12 @@ def _space_control(space: SpaceView, selection: Selection | None, error: bool) -
         colour=space.colour,
         tile=tile,
         status=status.status if status else "empty",
-        reasons=", ".join(status.reasons) if status else "",
+        reasons=reasons_in_words(status.reasons) if status else "",
         selected=space.selected,
         legal=space.legal_rotation is not None,
         error=error,
+        structure=space.structure if tile is not None else "",
+        last=tile is not None and tile.id == last_tile,
         action=action,
         # A tile inside a button describes itself; alone, it says where it is and how it fares.
         label=label if action or tile is not None else "",
@@ -282,6 +340,7 @@ def tray_controls(view: GameView, seat: SeatView) -> list[TrayControl]:
             tile=tile,
             selected=tile.id == chosen,
             pending=tile.id == seat.pending_tile,
+            last=tile.id == seat.last_tile,
             action=("deselect" if tile.id == chosen else "select") if mine else "",
         )
         for tile in seat.tray
@@ -308,16 +367,21 @@ def pool_controls(view: GameView) -> list[list[PoolControl]]:
     ]
 
 
-def game_view(game: Game, viewer, selection: Selection | None = None, seats=None) -> GameView:
+def game_view(
+    game: Game, viewer, selection: Selection | None = None, seats=None, known_events=()
+) -> GameView:
     """Return what `viewer` sees of a started game, as of one moment.
 
     Pass `seats` only with the game they were read with by `state_store.read_game`, or as the
-    transaction that changed both left them (games/play/actions.py `Played`); otherwise both are
-    read again together, whatever the caller loaded before.
+    transaction that changed both left them (games/play/actions.py `Played`, whose new events
+    are `known_events`: the move log need not read them); otherwise both are read again
+    together, whatever the caller loaded before.
     """
     if seats is None:
         game, seats = read_game(game.pk)
     state = load_state(game, seats)
+    log = moves.log_of(game, seats, known_events)
+    last_taken = log.last_taken()
     selection = selection or Selection()
     viewer_id = getattr(viewer, "pk", None)
     online = presence.watching(game.pk, [seat.user_id for seat in seats])
@@ -346,14 +410,23 @@ def game_view(game: Game, viewer, selection: Selection | None = None, seats=None
                 is_viewer=is_viewer,
                 is_current=game.is_playing and state.current == seat.number,
                 online=seat.user_id in online,
+                last_tile=last_taken.get(seat.number),
             )
         )
     viewer_seat = next((seat for seat in seat_views if seat.is_viewer), None)
-    return state_view(game, state, seat_views, selection=selection if viewer_seat else Selection())
+    chosen = selection if viewer_seat else Selection()
+    return state_view(game, state, seat_views, selection=chosen, log=log)
 
 
 def seat_view(
-    seat: Seat, state: rules.GameState, spaces, *, is_viewer: bool, is_current: bool, online=False
+    seat: Seat,
+    state: rules.GameState,
+    spaces,
+    *,
+    is_viewer: bool,
+    is_current: bool,
+    online=False,
+    last_tile=None,
 ) -> SeatView:
     """The view of one seat of `state`, its board's spaces drawn already."""
     number, board, pending = seat.number, state.boards[seat.number], state.pending
@@ -368,6 +441,7 @@ def seat_view(
         pending_tile=pending.tile_id if pending and pending.seat == number else None,
         illegal_count=rules.illegal_mask(board).bit_count(),
         online=online,
+        last_tile=last_tile,
     )
 
 
@@ -457,4 +531,69 @@ def invitations_for(user):
         Invitation.objects.filter(user=user, game__status=Game.Status.WAITING)
         .select_related("game", "invited_by")
         .order_by("-created_at")
+    )
+
+
+# --- the move log, as a page draws it ----------------------------------------------------------
+
+LOG_TURNS_PER_PAGE = 8
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One entry of the move log, in words for its reader."""
+
+    number: int
+    when: object
+    text: str
+    kind: str
+    servers: bool  # the server's doing (a forced take, a timeout, a deadline)
+    mine: bool  # the reader's own, or done to them
+
+
+@dataclass(frozen=True)
+class LogTurn:
+    label: str
+    rows: list[LogRow]
+
+
+@dataclass(frozen=True)
+class LogPage:
+    """A page of the move log: its turns, newest first."""
+
+    turns: list[LogTurn]
+    page: int
+    pages: int
+
+    @property
+    def newer(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+    @property
+    def older(self) -> int | None:
+        return self.page + 1 if self.page < self.pages else None
+
+
+def log_row(entry: moves.Entry, reader: int | None) -> LogRow:
+    text = entry.text(reader)
+    return LogRow(
+        number=entry.number,
+        when=entry.when,
+        text=text[:1].upper() + text[1:],
+        kind=entry.kind,
+        servers=entry.kind in moves.SERVERS_WORK,
+        mine=reader is not None and entry.seat == reader,
+    )
+
+
+def log_page(log: moves.Log, reader: int | None, page: int = 1) -> LogPage:
+    """Page `page` (1: the newest turns) of the log, for the player at seat `reader`."""
+    turns = log.turns()
+    pages = max(1, -(-len(turns) // LOG_TURNS_PER_PAGE))
+    page = min(max(page, 1), pages)
+    shown = turns[(page - 1) * LOG_TURNS_PER_PAGE : page * LOG_TURNS_PER_PAGE]
+    return LogPage(
+        [LogTurn(turn.label, [log_row(e, reader) for e in turn.entries]) for turn in shown],
+        page,
+        pages,
     )

@@ -26,6 +26,11 @@ class Change:
     # (user id, whether the game now waits for their move) of each player for whom it began or
     # stopped waiting: their count of waiting games (the nav badge) changed, nobody else's did.
     waiting_changed: tuple[tuple[int, bool], ...] = ()
+    # The version adds to the move log (a draft, a forced take, a finish...): its pages redraw it.
+    logged: bool = False
+    # The seats the server did something to (a forced take, a timeout, a deadline): their
+    # players' pages show a notice of it.
+    concerns: tuple[int, ...] = ()
 
     def event(self) -> dict:
         """The ``game.changed`` event of the channel layer (games/live/consumers.py)."""
@@ -37,6 +42,8 @@ class Change:
             "pool": self.pool,
             "ended": self.ended,
             "answered": self.answered_page,
+            "logged": self.logged,
+            "concerns": list(self.concerns),
         }
 
 

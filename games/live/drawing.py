@@ -11,8 +11,6 @@ page's own markup for that viewer.
 """
 
 import functools
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -24,6 +22,7 @@ from accounts.models import zone_named
 from games import selectors
 from games.models import Game, Invitation, Seat, waiting_for_move
 from games.state_store import read_game
+from microchip_site.lru import LRU
 
 
 @dataclass
@@ -183,41 +182,12 @@ def _render(name: str, context: dict, **extra) -> str:
     return render_to_string(f"games/partials/{name}.html", {**context, **extra})
 
 
-class _LRU:
-    """A small thread-safe least-recently-used cache of one process."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.items: OrderedDict = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get_or_make(self, key, make: Callable):
-        with self.lock:
-            if key in self.items:
-                self.items.move_to_end(key)
-                return self.items[key]
-        value = make()
-        self.put(key, value)
-        return value
-
-    def put(self, key, value) -> None:
-        with self.lock:
-            self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-    def clear(self):
-        with self.lock:
-            self.items.clear()
-
-
 # One drawn-for-no-one view per (game, version), and the fragments drawn from it. A push only
 # needs them for the moment its viewers draw it, so small bounds are plenty.
-_snapshots = _LRU(256)
+_snapshots = LRU(256)
 
 
-_fragments = _LRU(1024)
+_fragments = LRU(1024)
 
 
 # Whether this process holds open pages' sockets (games/live/consumers.py says so when one

@@ -50,6 +50,8 @@ MOVE_GAME_FIELDS = (
     *GAME_STATE_FIELDS,
 )
 RESULT_FIELDS = ("score", "place", "chip_tiles", "chip_value", "penalty_tiles")
+# The rules events that add to the move log (games/moves.py): their pushes redraw it.
+LOGGED = {"confirm_draft", "take_last", "finish"}
 
 
 @dataclass
@@ -154,7 +156,9 @@ def apply_action(
         _end(game, seats, after, now)
     _save(game, seats, unsaved, changed, ended=moved.ended)
 
-    table.effects.changes.append(_change(table, seat, action, after, moved, changed, answered_page))
+    table.effects.changes.append(
+        _change(table, seat, action, after, moved, changed, answered_page, cause)
+    )
     notify(table, _notices(table, moved))
     table.effects.tasks += _handed_on(table, seat, action, moved)
     return event
@@ -191,7 +195,7 @@ def _end(game: Game, seats: list[Seat], state: rules.GameState, now) -> None:
     ratings.rate_game(game=game, seats=seats)
 
 
-def _change(table, seat, action, after, moved, changed, answered_page) -> Change:
+def _change(table, seat, action, after, moved, changed, answered_page, cause) -> Change:
     """What the new version touched on anyone's page (games/live/changes.py)."""
     redrawn = set(changed)
     drafting = isinstance(action, DRAFTING_ACTIONS)
@@ -212,6 +216,8 @@ def _change(table, seat, action, after, moved, changed, answered_page) -> Change
         waiting_changed=tuple(
             (user_of[number], number in moved.waiting) for number in sorted(moved.waiting_changed)
         ),
+        logged=action.type in LOGGED,
+        concerns=() if cause == Event.Cause.PLAYER else (seat.number,),
     )
 
 

@@ -271,7 +271,8 @@ def test_a_space_drawing_escapes_its_label():
     tile = selectors.tile_view(0)
     control = selectors.SpaceControl(
         index=3, colour="red", tile=tile, status="illegal", reasons='<i>"x"</i>', selected=False,
-        legal=False, error=False, action="select", label='<b onclick="x">&</b>',
+        legal=False, error=False, structure="", last=False, action="select",
+        label='<b onclick="x">&</b>',
     )  # fmt: skip
     urls = game_parts.GameUrls('/a?"<', "/f", "/g")
 
