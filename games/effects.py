@@ -70,11 +70,13 @@ class Effects:
 
     `game` and `seats` (with their users) are the game as the transaction leaves it: the pushes
     of this process draw from them instead of reading the game again (games/live/pushes.py).
-    `users` are the notices' recipients by id, for drawing their notices."""
+    `users` are the notices' recipients by id, for drawing their notices. `events` are the
+    game's new events the changes appended, in order (the move log need not read them)."""
 
     game: object = None
     seats: list | None = None
     changes: list[Change] = field(default_factory=list)
+    events: list = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     users: dict = field(default_factory=dict)
     badges: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
@@ -82,7 +84,7 @@ class Effects:
 
     def push_change(self) -> None:
         for change in self.changes:
-            pushes.game_changed(change, game=self.game, seats=self.seats)
+            pushes.game_changed(change, game=self.game, seats=self.seats, events=self.events)
 
     def push_notices(self) -> None:
         pushes.push_notices(self.notices, users=self.users, game=self.game, seats=self.seats)

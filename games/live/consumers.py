@@ -20,8 +20,10 @@ Server to browser, JSON text messages:
     the nav badge and/or a notice (never a notice about the game the page shows).
 
 Browser to server, JSON text: ``{"type": "sync", "version": v}`` ("I show version v": sent after
-a gap and when the page wakes up) and ``{"type": "ping"}`` (a heartbeat that keeps the presence
-fresh). Anything else is logged and ignored.
+a gap and when the page wakes up) and ``{"type": "ping", "version": v, "visible": b}`` (a
+heartbeat: a visible page keeps the presence fresh and records that its player has seen version
+v, games/seen.py; a hidden one leaves the presence, so emails are no longer held back).
+Anything else is logged and ignored.
 
 Close codes: 4401 not signed in (``ws/live/``), 4403 not allowed to see this game, 4404 no such
 game, 4408 too many messages, 4503 the channel layer is unreachable (the page reconnects later).
@@ -40,7 +42,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 from redis.exceptions import RedisError
 
-from games import presence
+from games import presence, seen
 from games.live import drawing
 from games.live import pushes as live
 from games.live.changes import page_id
@@ -104,6 +106,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.badge: drawing.Badge | None = None  # what the nav badge counts, once read
         self.started = False
         self.last_resync = 0.0
+        self.seen = 0  # the version this socket last recorded as seen (games/seen.py)
         self.tokens, self.tokens_at = float(BURST), time.monotonic()
 
         drawing.holds_sockets()  # the moves made in this process keep their versions for pushes
@@ -157,12 +160,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
             except Exception:
                 logger.info("live: cannot leave %s", group, exc_info=True)
         self.joined = []
-        if self.game_id is not None and self.user.is_authenticated:
-            left = await database_sync_to_async(presence.depart)(
-                self.game_id, self.user.pk, self.channel_name
-            )
-            if left and self._seated():
-                await self._broadcast_presence()
+        if self.game_id is not None:
+            await self._depart()
 
     # --- from the browser ----------------------------------------------------------------------
 
@@ -178,8 +177,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return self._ignore("not JSON", text_data)
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "ping":
-            if self.game_id is not None:
+            if self.game_id is None:
+                pass
+            elif message.get("visible") is False:  # a hidden tab is not watching (emails go)
+                await self._depart()
+            else:
                 await self._arrive()
+                await self._see(_version(message.get("version")))
         elif kind == "sync":
             version = _version(message.get("version"))
             if version is None:
@@ -295,6 +299,28 @@ class LiveConsumer(AsyncWebsocketConsumer):
         )
         if arrived and self._seated():
             await self._broadcast_presence()
+
+    async def _depart(self):
+        """Forget this page in the presence; tell the game when a dot turns off."""
+        if not self.user.is_authenticated:
+            return
+        left = await database_sync_to_async(presence.depart)(
+            self.game_id, self.user.pk, self.channel_name
+        )
+        if left and self._seated():
+            await self._broadcast_presence()
+
+    async def _see(self, version: int | None):
+        """Record that the player saw the version their visible page shows (games/seen.py),
+        once per version: as far as this socket brought the page, whatever the page says."""
+        if version is None or self.version is None or not self._seated():
+            return
+        version = min(version, self.version)
+        if version > self.seen:
+            self.seen = version
+            await database_sync_to_async(seen.see_game)(
+                game_id=self.game_id, user=self.user.pk, version=version
+            )
 
     def _seated(self) -> bool:
         return any(user_id == self.user.pk for _, user_id, _ in self.seats)

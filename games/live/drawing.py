@@ -200,11 +200,11 @@ def holds_sockets() -> None:
     _holds_sockets = True
 
 
-def keep_made(version: int, game, seats) -> None:
+def keep_made(version: int, game, seats, events=()) -> None:
     """Keep the game and seats as the move that made `version` left them, for the pushes this
     process's sockets draw next (only where there are sockets)."""
     if _holds_sockets:
-        _snapshots.put((game.pk, version), _Made(game, list(seats)))
+        _snapshots.put((game.pk, version), _Made(game, list(seats), list(events)))
 
 
 @dataclass(frozen=True)
@@ -214,6 +214,7 @@ class _Made:
 
     game: Game
     seats: list[Seat]
+    events: list  # the new events of the transaction, for the move log
 
 
 def _snapshot(game_id: int, version: int) -> selectors.GameView:
@@ -225,7 +226,7 @@ def _snapshot(game_id: int, version: int) -> selectors.GameView:
 
     view = _snapshots.get_or_make((game_id, version), load)
     if isinstance(view, _Made):  # no need to read it: the move that made it left it here
-        view = selectors.game_view(view.game, None, seats=view.seats)
+        view = selectors.game_view(view.game, None, seats=view.seats, known_events=view.events)
         _snapshots.put((game_id, version), view)
     return view
 

@@ -148,17 +148,17 @@ _sender = PushSender(_send_or_pause)
 at_exit_flush(_sender)
 
 
-def game_changed(change: Change, *, game=None, seats=None) -> None:
+def game_changed(change: Change, *, game=None, seats=None, events=()) -> None:
     """Tell every open page of the game what `change` touched; refresh the badges of the players
     whose count of waiting games it changed.
 
     `game` and `seats` (with their users), when given, are the game as the change's own
     transaction left it: if this process holds open pages (daphne serving both the moves and
     the sockets), they draw the push from them instead of reading the game again
-    (`_snapshot`)."""
+    (`_snapshot`), with `events`, the change's new events, for the move log."""
     made_here = game is not None and seats is not None and game.version == change.version
     if made_here:
-        drawing.keep_made(change.version, game, seats)
+        drawing.keep_made(change.version, game, seats, events)
     messages = [(game_group(change.game_id), change.event())]
     for user_id, waiting in change.waiting_changed:
         event = badge_event(change.game_id, version=change.version, waiting=waiting)

@@ -154,8 +154,12 @@ def apply_action(
     clock.follow(game, moved, now)
     if moved.ended:
         _end(game, seats, after, now)
+    if cause == Event.Cause.PLAYER and seat.number in changed:  # they act on what they see
+        seat.seen_version = game.version
+        changed[seat.number] = [*changed[seat.number], "seen_version"]
     _save(game, seats, unsaved, changed, ended=moved.ended)
 
+    table.effects.events.append(event)
     table.effects.changes.append(
         _change(table, seat, action, after, moved, changed, answered_page, cause)
     )

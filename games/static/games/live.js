@@ -189,6 +189,9 @@
 
   document.addEventListener("htmx:wsOpen", function (event) {
     wrapper = event.detail.socketWrapper;
+    if (document.hidden) {
+      beat(); // opened in the background: not watching yet
+    }
   });
 
   document.addEventListener("htmx:wsClose", function (event) {
@@ -205,11 +208,15 @@
     }
   });
 
-  setInterval(function () {
-    send({ type: "ping" });
-  }, HEARTBEAT_MS);
+  // A hidden tab is not watching: the server stops holding back emails for it (the Page
+  // Visibility API); a visible one says which version its player has seen.
+  function beat() {
+    send({ type: "ping", version: shownVersion(), visible: !document.hidden });
+  }
+  setInterval(beat, HEARTBEAT_MS);
 
   document.addEventListener("visibilitychange", function () {
+    beat();
     if (!document.hidden) {
       wake();
     }
