@@ -195,6 +195,11 @@ class Log:
 
     # --- reading -------------------------------------------------------------------------------
 
+    def until(self, version: int) -> Log:
+        """A copy of the log as it was at `version`, to read while this one goes on growing."""
+        entries = [entry for entry in self.entries if entry.number <= version]
+        return Log(dict(self.names), list(self.seat_names), entries, min(version, self.version))
+
     def since(self, version: int, *, besides: int | None = None) -> list[Entry]:
         """The entries after `version`, oldest first, not counting those of seat `besides`'s own
         doing (what they did themselves is no news to them)."""
@@ -243,7 +248,7 @@ _extending = threading.Lock()
 def log_of(game, seats, known=()) -> Log:
     """The log of `game` up to its version at least, from this process's copy extended with
     `known` (the events a change made here, in order) or else with the events after it. The
-    returned log must not be changed."""
+    returned log is a copy at the game's version."""
     key = (game.pk, game.created_at)  # an id alone may come again (tests that roll back)
     with _extending:
         log = _logs.get(key)
@@ -256,7 +261,7 @@ def log_of(game, seats, known=()) -> Log:
             newer = game.events.filter(number__gt=log.version).select_related("actor")
             log.extend(newer.order_by("number"))
         _logs.put(key, log)
-        return log
+        return log.until(game.version)
 
 
 def summary(entries: list[Entry], reader: int | None) -> str:

@@ -153,6 +153,32 @@ class GameView:
     error_space: int | None = None
     error_tile: int | None = None
     log: moves.Log | None = None  # what happened (games/moves.py), as far as it is known
+    # What happened since the viewer last saw the game, besides their own doing (a page load
+    # tells it once: `since_last_visit`).
+    since_visit: list[moves.Entry] = field(default_factory=list)
+
+    @property
+    def since_visit_words(self) -> str:
+        return sentence(moves.summary(self.since_visit, self.reader)) if self.since_visit else ""
+
+    @property
+    def news_tiles(self) -> str:
+        """The tiles that moved since the last visit, for the page to highlight ("12 40")."""
+        return " ".join(str(e.tile) for e in self.since_visit if e.tile is not None)
+
+    @property
+    def news_columns(self) -> str:
+        """The pool's columns that lost a tile since the last visit ("3 9", 0-based)."""
+        columns = sorted({e.column for e in self.since_visit if e.column is not None})
+        return " ".join(str(column) for column in columns)
+
+    @property
+    def fits_nowhere(self) -> bool:
+        """The selected tray tile fits no space of the viewer's board legally."""
+        seat = self.viewer_seat
+        if seat is None or self.selection.tray_tile is None:
+            return False
+        return all(space.legal_rotation is None for space in seat.spaces)
 
     @property
     def reader(self) -> int | None:
@@ -161,6 +187,10 @@ class GameView:
 
     def log_page(self, page: int = 1) -> "LogPage":
         return log_page(self.log, self.reader, page) if self.log else LogPage([], 1, 1)
+
+    @property
+    def log_first_page(self) -> "LogPage":
+        return self.log_page(1)
 
     @property
     def notices(self) -> list["LogRow"]:
@@ -291,6 +321,9 @@ def _space_control(
     space: SpaceView, selection: Selection | None, error: bool, last_tile: int | None
 ) -> SpaceControl:
     label, index, tile = space.label, space.index, space.tile
+    last = tile is not None and tile.id == last_tile
+    if last:
+        label += ", the last tile this player got"
     vals = ()
     if selection is None:  # not the viewer's board to arrange: a drawing only
         action = ""
@@ -323,7 +356,7 @@ def _space_control(
         legal=space.legal_rotation is not None,
         error=error,
         structure=space.structure if tile is not None else "",
-        last=tile is not None and tile.id == last_tile,
+        last=last,
         action=action,
         # A tile inside a button describes itself; alone, it says where it is and how it fares.
         label=label if action or tile is not None else "",
@@ -471,7 +504,22 @@ def as_seen_by(view: GameView, viewer) -> GameView:
         seats=seats,
         viewer_seat=next((seat for seat in seats if seat.is_viewer), None),
         selection=Selection(),
+        since_visit=[],
     )
+
+
+def since_last_visit(view: GameView) -> GameView:
+    """`view` with what happened since its viewer last saw the game (their seat's
+    `seen_version`, games/seen.py), told by the page they open now."""
+    seat = view.viewer_seat
+    if seat is None or view.log is None:
+        return view
+    news = view.log.since(seat.seat.seen_version, besides=seat.number)
+    return replace(view, since_visit=[entry for entry in news if entry.kind in NEWS])
+
+
+# What the since-your-last-visit summary tells (not the lobby, which the page shows anyway).
+NEWS = {"draft", "forced_take", "timeout", "finish", "deadline", "ended"}
 
 
 def can_view(game: Game, user) -> bool:
@@ -575,15 +623,24 @@ class LogPage:
 
 
 def log_row(entry: moves.Entry, reader: int | None) -> LogRow:
-    text = entry.text(reader)
     return LogRow(
         number=entry.number,
         when=entry.when,
-        text=text[:1].upper() + text[1:],
+        text=sentence(entry.text(reader)),
         kind=entry.kind,
         servers=entry.kind in moves.SERVERS_WORK,
         mine=reader is not None and entry.seat == reader,
     )
+
+
+def sentence(text: str) -> str:
+    """`text` as a sentence's start: "You took...", "The server...", but a player's name as
+    they wrote it ("brian took...")."""
+    first = text.split(" ", 1)[0]
+    return text[:1].upper() + text[1:] if first in OWN_WORDS else text
+
+
+OWN_WORDS = {"you", "your", "the"}
 
 
 def log_page(log: moves.Log, reader: int | None, page: int = 1) -> LogPage:

@@ -152,6 +152,12 @@ def draw_change(change: dict, viewer) -> str:
             owner = mine if seat.is_viewer else None  # the owner's board is interactive
             key = (game_id, version, "seat", number, owner, colour_blind)
             parts.append(_fragment(key, lambda seat=seat: _render("seat", context, seat=seat)))
+        if change.get("logged"):  # in words for its reader ("you") and in their time zone
+            key = (game_id, version, "log", mine, zone.key)
+            log = view.log_first_page
+            parts.append(_fragment(key, lambda: _render("move_log", context, log=log)))
+        if mine is not None and mine in change.get("concerns", ()):
+            parts.append(_render("my_notices", context))
     return "".join(parts)
 
 

@@ -3,13 +3,13 @@ or games/selectors.py, and renders the same partials as every other way of drawi
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import selectors
+from games import seen, selectors
 from games.live.changes import page_id
 from games.models import Game
 from games.play import actions
@@ -68,8 +68,40 @@ def game_page(request, game_id):
         return _waiting_room(request, game)
     selection = selectors.Selection.parse(request.GET.get("sel"))
     view = selectors.game_view(game, request.user, selection, seats=seats)
-    template = "games/partials/game.html" if request.htmx else "games/game.html"
-    return render(request, template, {"view": view})
+    if request.htmx:
+        return render(request, "games/partials/game.html", {"view": view})
+    if view.viewer_seat is not None:  # a player opens the game: tell what happened meanwhile
+        view = selectors.since_last_visit(view)
+        seen.see_game(game_id=game.pk, user=request.user, version=game.version)
+    return render(request, "games/game.html", {"view": view})
+
+
+@require_GET
+def move_log(request, game_id):
+    """A page of the move log (?page=2: older turns), for the log's own buttons."""
+    game, seats = _viewable_game(request, game_id)
+    if game.is_waiting or game.status == Game.Status.CANCELLED:
+        raise Http404("The game has not started.")
+    view = selectors.game_view(game, request.user, seats=seats)
+    page = request.GET.get("page", "1")
+    page = int(page) if page.isascii() and page.isdigit() and len(page) < 6 else 1
+    return render(
+        request, "games/partials/move_log.html", {"view": view, "log": view.log_page(page)}
+    )
+
+
+@login_required
+@require_POST
+def dismiss_notices(request, game_id):
+    """Put away the notices of what the server did for the player, as far as the page showed."""
+    game, seats = _viewable_game(request, game_id)
+    version = request.POST.get("version", "")
+    if not (version.isascii() and version.isdigit() and len(version) < 11):
+        return HttpResponseBadRequest("The version must be a number.")
+    seen.dismiss_notices(game_id=game.pk, user=request.user, version=int(version))
+    game, seats = read_game(game.pk)
+    view = selectors.game_view(game, request.user, seats=seats)
+    return render(request, "games/partials/my_notices.html", {"view": view})
 
 
 def game_fragment(request, game_id):
@@ -106,7 +138,9 @@ def act(request, game_id):
         selection = selectors.Selection(space=action.get("space"))
     if not request.htmx:
         return redirect(_game_url(game, selection))
-    view = selectors.game_view(game, request.user, selection, seats=played.seats)
+    view = selectors.game_view(
+        game, request.user, selection, seats=played.seats, known_events=played.events
+    )
     if _page_is_one_behind(request, played):
         response = _changed_parts(request, view, played)
     else:  # other changes came in between, or the game ended: the whole game

@@ -108,3 +108,50 @@ def test_passing_the_turn_reads_nothing_after_the_commit_in_a_game_without_bots(
     [email] = OutboxEmail.objects.filter(game=game, kind="your_turn")
     assert (email.user_id, email.version) == (game.seats.get(number=1).user_id, game.version)
     assert [(task.name, task.args) for task in queued] == [("games.send_email", (email.pk,))]
+
+
+def page_queries(game, user, *, cold: bool) -> int:
+    from games import moves
+
+    client = Client()
+    client.force_login(user)
+    client.get(reverse("games:game", args=[game.pk]))  # the session, and the log read once
+    if cold:  # another process, which never drew this game
+        moves._logs.clear()
+    return queries_of(lambda: client.get(reverse("games:game", args=[game.pk])))
+
+
+def play_events(game, count):
+    """Play sensibly (a few turns), then turn a placed tile round and round, until the game
+    has at least `count` events: drafts, forced takes and arrangements, as players make them."""
+    from .playing import next_move
+
+    game.refresh_from_db()
+    while game.version < min(count, 40):
+        move = next_move(game)
+        assert move is not None, f"the game ended after {game.version} events"
+        seat, action = move
+        user = game.seats.get(number=seat).user
+        actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
+        if current_state(game).forced_action() is not None:
+            actions.take_last_tile(game_id=game.pk)
+        game.refresh_from_db()
+    board = current_state(game).boards[0]
+    space = next(index for index, cell in enumerate(board.cells) if cell is not None)
+    user = game.seats.get(number=0).user
+    while game.version < count:
+        actions.play(game_id=game.pk, user=user, action=rules.Rotate(space), seen_version=None)
+        game.refresh_from_db()
+
+
+def test_the_game_page_with_its_move_log_costs_the_same_from_10_to_300_events(start_game):
+    short, long = start_game(2), start_game(5)
+    play_events(short, 10)
+    play_events(long, 300)
+    short_user, long_user = short.seats.get(number=0).user, long.seats.get(number=0).user
+
+    cold = page_queries(short, short_user, cold=True), page_queries(long, long_user, cold=True)
+    warm = page_queries(short, short_user, cold=False), page_queries(long, long_user, cold=False)
+
+    assert cold[0] == cold[1] and warm[0] == warm[1], (cold, warm)
+    assert warm[0] < cold[0]  # a process that drew the game reads none of its events again
