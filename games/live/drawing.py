@@ -166,6 +166,38 @@ def draw_game(game_id: int, viewer) -> tuple[int, str] | None:
     return view.game.version, html
 
 
+@dataclass(frozen=True)
+class Lobby:
+    """A table's waiting room as one viewer sees it now (`draw_lobby`)."""
+
+    version: int
+    status: str
+    html: str
+
+    @property
+    def started(self) -> bool:
+        return self.status in (Game.Status.PLAYING, Game.Status.ENDED)
+
+
+# What a waiting room's push swaps besides its seats once the table no longer waits: the join,
+# leave and invite forms go (games/partials/seats.html says why).
+NO_SEAT_ACTIONS = '<div id="seat-actions"></div>'
+
+
+def draw_lobby(game_id: int, viewer) -> Lobby | None:
+    """Draw, for `viewer`, the seats of a table's waiting room as they are now (two queries):
+    the same partial as the page (templates/games/partials/seats.html)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    context = {**selectors.waiting_room(game, viewer), "user": viewer}
+    with timezone.override(_zone_of(viewer)):
+        html = _render("seats", context)
+    if not game.is_waiting:
+        html += NO_SEAT_ACTIONS
+    return Lobby(game.version, game.status, html)
+
+
 def draw_presence(seats, online) -> str:
     """Draw the online dots of `seats` ((number, user id, username) each)."""
     return "".join(_draw_dot(number, user_id in online, name) for number, user_id, name in seats)

@@ -195,10 +195,9 @@ def _viewable_game(request, game_id) -> tuple[Game, list]:
 
 
 def _waiting_room(request, game, token=None):
-    seats = list(game.seats.select_related("user").order_by("number"))
-    seated = any(seat.user_id == request.user.pk for seat in seats)
+    room = selectors.waiting_room(game, request.user)
     invite_link = None
-    if seated:
+    if room["seated"]:
         invite_link = request.build_absolute_uri(
             reverse("games:join_by_link", args=[game.invite_token])
         )
@@ -206,14 +205,13 @@ def _waiting_room(request, game, token=None):
         request,
         "games/waiting.html",
         {
-            "game": game,
-            "seats": seats,
-            "seated": seated,
-            "is_creator": request.user.pk == game.created_by_id,
+            **room,
             "token": token,
             "invite_link": invite_link,
             "invite_form": InviteForm(),
-            "free_seats": max(game.player_count - len(seats), 0),
+            # Its socket shows the seats live, if the viewer may watch the table (a visitor with
+            # the link to an invitation table may not before taking a seat).
+            "watchable": selectors.can_view(game, request.user),
         },
     )
 
