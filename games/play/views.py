@@ -45,7 +45,16 @@ def lobby(request):
     games = selectors.open_games(
         player_count=criteria.get("player_count"), rated=criteria.get("rated")
     )
-    return render(request, "games/lobby.html", {"games": games[:100], "filters": filters})
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "games": games[:100],
+            "filters": filters,
+            "playing": selectors.games_to_watch(request.user),
+            "watch_limit": selectors.WATCH_LIMIT,
+        },
+    )
 
 
 @login_required
