@@ -145,6 +145,8 @@ def join_by_link(request, token):
             game.pk,
             lambda: actions.join_game(game_id=game.pk, user=request.user, invite_token=token),
         )
+    if game.status in (Game.Status.PLAYING, Game.Status.ENDED):
+        return redirect("games:game", game.pk)  # too late to join; anyone may watch it
     return _waiting_room(request, game, token=token)
 
 

@@ -67,6 +67,11 @@ def test_a_visitor_with_the_link_to_an_invitation_table_gets_no_live_seats(playe
     assert f"/ws/games/{game.pk}/" not in page  # they may not watch it (yet): their own socket
     assert 'ws-connect="/ws/live/"' in page
 
+    actions.join_game(game_id=game.pk, user=brian, invite_token=game.invite_token)
+    actions.start_game(game_id=game.pk, user=ada)
+    late = client_for(players[2]).get(link)  # the link of a game that started: the game itself
+    assert late.status_code == 302 and late.url == reverse("games:game", args=[game.pk])
+
 
 def test_each_lobby_change_pushes_its_seats_once_after_the_commit(
     players, lobby_pushes, django_capture_on_commit_callbacks
