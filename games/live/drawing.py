@@ -84,9 +84,10 @@ def _draw_badge(turns: int, invitations: int) -> str:
     )
 
 
-def draw_notice(user, kind: str, game: Game, *, seat: Seat | None = None) -> str:
+def draw_notice(user, kind: str, game: Game, *, seat: Seat | None = None, seats=None) -> str:
     """The notice of `kind` about `game` for `user`; `seat`, the user's seat at the game if the
-    caller has it (the end's notice shows its place and score)."""
+    caller has it (the end's notice shows its place and score), and `seats`, all of them (a
+    shared place says so)."""
     context = {"notice": kind, "game": game, "user": user}
     if kind == "invitation":
         invitation = (
@@ -94,7 +95,10 @@ def draw_notice(user, kind: str, game: Game, *, seat: Seat | None = None) -> str
         )
         context["inviter"] = invitation.invited_by.username if invitation else ""
     elif kind == "game_over":
-        context["seat"] = seat or Seat.objects.filter(game=game, user=user).first()
+        if seats is None:
+            seats = list(Seat.objects.filter(game=game))
+        context["seat"] = seat or next((s for s in seats if s.user_id == user.pk), None)
+        context["seats"] = seats
     with timezone.override(_zone_of(user)):
         return render_to_string("games/partials/notice.html", context)
 

@@ -194,7 +194,9 @@ def push_notices(notices, *, users, game, seats) -> None:
         for user_id in notice.user_ids:
             user = users.get(user_id)
             if user is not None:
-                html = drawing.draw_notice(user, notice.kind, game, seat=seat_of.get(user_id))
+                html = drawing.draw_notice(
+                    user, notice.kind, game, seat=seat_of.get(user_id), seats=seats
+                )
                 messages.append((user_group(user_id), {**event, "notice": html}))
     send(messages)
 

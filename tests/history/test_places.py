@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.live.drawing import draw_notice
 from games.models import Game
 from games.templatetags.game_extras import place_words, winner_line
 from microchip_site.words import and_list
@@ -90,3 +91,13 @@ def test_the_dashboard_archive_and_profile_say_shared_places(players, ended_game
         page = client.get(url).content.decode()
         assert page.count('<span class="place">1st (shared)</span>') == 2, url
         assert "1st (shared) of 3" in page and "2nd of 2" in page, url
+
+
+def test_the_game_over_notice_says_a_shared_place(players, ended_game):
+    ada, brian, chloe = players[:3]
+    game = ended_game([(ada, 1, 10, 4, 12), (brian, 1, 10, 4, 12), (chloe, 3, 2, 1, 3)])
+    seats = list(game.seats.all())
+
+    assert "you placed 1st (shared) with 10 points" in draw_notice(ada, "game_over", game)
+    pushed = draw_notice(chloe, "game_over", game, seat=seats[2], seats=seats)
+    assert "you placed 3rd with 2 points" in pushed
