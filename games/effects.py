@@ -1,9 +1,10 @@
 """The one way a change's side effects leave: after its commit, each on its own.
 
 A state change (games/play/actions.py) collects what it caused in an `Effects` while it runs,
-inside its transaction: the versions to push to open pages, the notices to push to their
-recipients' pages, the badges to count again, and the Celery tasks to queue (the forced take,
-the computer players' moves, the post-game analysis, the emails of the outbox). `after_commit`
+inside its transaction: the versions to push to open pages, the seats of a waiting table to
+redraw on its waiting-room pages, the notices to push to their recipients' pages, the badges to
+count again, and the Celery tasks to queue (the forced take, the computer players' moves, the
+post-game analysis, the emails of the outbox). `after_commit`
 hands each to Django's `transaction.on_commit(..., robust=True)`, in that order:
 
 - nothing leaves for a change that rolled back;
@@ -24,7 +25,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games.live import pushes
-from games.live.changes import Change
+from games.live.changes import Change, LobbyChange
 from games.notices.notice import Notice
 from microchip_site.celery import app
 
@@ -76,6 +77,7 @@ class Effects:
     game: object = None
     seats: list | None = None
     changes: list[Change] = field(default_factory=list)
+    lobby: list[LobbyChange] = field(default_factory=list)  # a waiting table's seats changed
     events: list = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     users: dict = field(default_factory=dict)
@@ -85,6 +87,10 @@ class Effects:
     def push_change(self) -> None:
         for change in self.changes:
             pushes.game_changed(change, game=self.game, seats=self.seats, events=self.events)
+
+    def push_lobby(self) -> None:
+        for change in self.lobby:
+            pushes.lobby_changed(change)
 
     def push_notices(self) -> None:
         pushes.push_notices(self.notices, users=self.users, game=self.game, seats=self.seats)
@@ -99,6 +105,8 @@ def after_commit(effects: Effects) -> None:
     sends: list[Callable[[], None]] = []
     if effects.changes:
         sends.append(effects.push_change)
+    if effects.lobby:
+        sends.append(effects.push_lobby)
     if effects.notices:
         sends.append(effects.push_notices)
     if effects.badges:

@@ -5,7 +5,7 @@ Every function here runs a fixed number of queries whatever the number of player
 
 from dataclasses import dataclass, field, replace
 
-from django.db.models import BooleanField, Case, Count, F, Prefetch, When
+from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
 
 from games import moves, presence, rules
 from games.models import Game, Invitation, Seat, waiting_for_move
@@ -544,6 +544,45 @@ def open_games(*, player_count=None, rated=None, exclude_user=None):
     if rated is not None:
         games = games.filter(rated=rated)
     return games.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+
+def waiting_room(game: Game, viewer, seats=None) -> dict:
+    """What the waiting room of a table shows its viewer: the seats (with their users), whether
+    the viewer has one and created the table, the free seats. One query, none with `seats`; the
+    same for the page and for its pushes (games/live/drawing.py `draw_lobby`)."""
+    if seats is None:
+        seats = list(game.seats.select_related("user").order_by("number"))
+    user_id = getattr(viewer, "pk", None)
+    return {
+        "game": game,
+        "seats": seats,
+        "seated": user_id is not None and any(seat.user_id == user_id for seat in seats),
+        "is_creator": user_id is not None and user_id == game.created_by_id,
+        "free_seats": max(game.player_count - len(seats), 0) if game.is_waiting else 0,
+    }
+
+
+WATCH_LIMIT = 50
+
+
+def games_to_watch(user, *, limit=WATCH_LIMIT):
+    """Games being played now that `user` may watch, the most recent turn first (at most
+    `limit`): every open table, and the invitation-only ones where the user has a seat or an
+    invitation. Two queries (the games, their seats with their players), however many."""
+    games = Game.objects.filter(status=Game.Status.PLAYING)
+    if user.is_authenticated:
+        mine = Q(seats__user=user) | Q(invitations__user=user)
+        private = Game.objects.filter(mine, access=Game.Access.INVITATION).values("pk")
+        games = games.filter(Q(access=Game.Access.OPEN) | Q(pk__in=private))
+    else:
+        games = games.filter(access=Game.Access.OPEN)
+    return list(
+        games.order_by(
+            F("turn_started_at").desc(nulls_last=True), "-started_at", "-pk"
+        ).prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
+        )[:limit]
+    )
 
 
 def dashboard_seats(user):

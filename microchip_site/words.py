@@ -44,3 +44,18 @@ def ordinal(number: int) -> str:
     """A place in English: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 111th."""
     suffix = "th" if 10 <= number % 100 <= 20 else SUFFIXES.get(number % 10, "th")
     return f"{number}{suffix}"
+
+
+def place_words(place: int, places=()) -> str:
+    """A player's place among the game's `places` (every seat's, theirs included): "1st", or
+    "1st (shared)" when another seat has the same place."""
+    shared = sum(1 for other in places if other == place) > 1
+    return f"{ordinal(place)} (shared)" if shared else ordinal(place)
+
+
+def and_list(items) -> str:
+    """ "ada", "ada and brian", "ada, brian and chloe"."""
+    items = [str(item) for item in items]
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"

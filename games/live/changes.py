@@ -52,3 +52,25 @@ def page_id(value: object) -> str:
     if isinstance(value, str) and PAGE_ID.fullmatch(value):
         return value
     return ""
+
+
+@dataclass(frozen=True)
+class LobbyChange:
+    """A change to a table that waited for players: a seat taken or given up, the start, the
+    cancellation. Every open waiting-room page redraws its seats (games/live/drawing.py
+    `draw_lobby`); the start turns those pages into the game page, the cancellation says so."""
+
+    game_id: int
+    version: int
+    kind: str  # "joined", "left", "started" or "cancelled"
+    seats: tuple[tuple[int, int, str], ...]  # (number, user id, username), as the change left them
+
+    def event(self) -> dict:
+        """The ``game.lobby_changed`` event of the channel layer (games/live/consumers.py)."""
+        return {
+            "type": "game.lobby_changed",
+            "game": self.game_id,
+            "version": self.version,
+            "kind": self.kind,
+            "seats": [list(seat) for seat in self.seats],
+        }

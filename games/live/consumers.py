@@ -14,6 +14,10 @@ Server to browser, JSON text messages:
     the whole game area (``#game``) at version v, and the online dots.
 ``{"type": "synced", "version": v}``
     the answer to a sync when the page is up to date (also proves the socket is alive).
+``{"type": "lobby", "version": v, "html": ..., "started": b, "url": ...}``
+    a waiting room's seats at version v (a seat taken or given up, the cancellation); with
+    ``started`` the table has started and the page loads the game page (``url``) in place,
+    then syncs. A waiting room connects with ``?lobby=<version>`` instead of ``?v=``.
 ``{"type": "presence", "html": ...}``
     online dots that changed.
 ``{"type": "user", "html": ...}``
@@ -40,6 +44,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
+from django.urls import reverse
 from redis.exceptions import RedisError
 
 from games import presence, seen
@@ -147,7 +152,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.online = await database_sync_to_async(presence.watching)(self.game_id, user_ids)
             query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
             self.page_id = page_id((query.get("page") or [None])[0])
-            await self._catch_up(_version((query.get("v") or [None])[0]))
+            lobby = _version((query.get("lobby") or [None])[0])
+            if lobby is not None:  # a waiting room: its seats, or the game if it started since
+                await self._lobby_catch_up(lobby)
+            else:
+                await self._catch_up(_version((query.get("v") or [None])[0]))
             if self.seats and self.started:
                 # The page's dots were drawn before this socket: send them as they are now.
                 html = drawing.draw_presence(self.seats, self.online)
@@ -228,11 +237,20 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "push", "version": version, "html": html})
 
     async def presence_changed(self, event):
+        if not self.started:
+            return  # a waiting room shows no dots
         online = set(event["online"])
         seats = [seat for seat in self.seats if (seat[1] in online) != (seat[1] in self.online)]
         self.online = online
         if seats:
             await self._send({"type": "presence", "html": drawing.draw_presence(seats, online)})
+
+    async def game_lobby_changed(self, event):
+        """A waiting table's seats changed, it started or it was cancelled: redraw its seats for
+        this viewer (games/live/pushes.py `lobby_changed`)."""
+        self.seats = tuple(tuple(seat) for seat in event["seats"])
+        if not self.started:
+            await self._send_lobby()
 
     async def user_notify(self, event):
         html = ""
@@ -270,6 +288,30 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return await self._send({"type": "synced", "version": current})
         self.version = version  # what the page says it shows, whatever this socket sent it
         await self._resync()
+
+    async def _lobby_catch_up(self, version: int):
+        """A waiting room that shows `version` connects: redraw its seats if they changed since,
+        or tell it that the game started (or was cancelled) meanwhile."""
+        current = await database_sync_to_async(drawing.current_version)(self.game_id)
+        if current is not None and current > version:
+            await self._send_lobby()
+
+    async def _send_lobby(self):
+        """Send the seats of the waiting room as they are now: ``{"type": "lobby", "version": v,
+        "html": ..., "started": b, "url": ...}``. On the start the page loads the game page
+        (``url``) in place, and this socket carries that game's pushes from then on."""
+        try:
+            lobby = await database_sync_to_async(drawing.draw_lobby)(self.game_id, self.user)
+        except Exception:
+            logger.exception("live: cannot draw the waiting room of game %s", self.game_id)
+            return
+        if lobby is None:
+            return
+        message = {"type": "lobby", "version": lobby.version, "html": lobby.html}
+        if lobby.started:
+            self.started, self.version = True, None  # the game page syncs once it is loaded
+            message.update(started=True, url=reverse("games:game", args=[self.game_id]))
+        await self._send(message)
 
     async def _resync(self):
         wait = self.last_resync + RESYNC_INTERVAL - time.monotonic()

@@ -84,9 +84,10 @@ def _draw_badge(turns: int, invitations: int) -> str:
     )
 
 
-def draw_notice(user, kind: str, game: Game, *, seat: Seat | None = None) -> str:
+def draw_notice(user, kind: str, game: Game, *, seat: Seat | None = None, seats=None) -> str:
     """The notice of `kind` about `game` for `user`; `seat`, the user's seat at the game if the
-    caller has it (the end's notice shows its place and score)."""
+    caller has it (the end's notice shows its place and score), and `seats`, all of them (a
+    shared place says so)."""
     context = {"notice": kind, "game": game, "user": user}
     if kind == "invitation":
         invitation = (
@@ -94,7 +95,10 @@ def draw_notice(user, kind: str, game: Game, *, seat: Seat | None = None) -> str
         )
         context["inviter"] = invitation.invited_by.username if invitation else ""
     elif kind == "game_over":
-        context["seat"] = seat or Seat.objects.filter(game=game, user=user).first()
+        if seats is None:
+            seats = list(Seat.objects.filter(game=game))
+        context["seat"] = seat or next((s for s in seats if s.user_id == user.pk), None)
+        context["seats"] = seats
     with timezone.override(_zone_of(user)):
         return render_to_string("games/partials/notice.html", context)
 
@@ -170,6 +174,38 @@ def draw_game(game_id: int, viewer) -> tuple[int, str] | None:
     with timezone.override(_zone_of(viewer)):
         html = _render("game", {"view": view, "user": viewer})
     return view.game.version, html
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """A table's waiting room as one viewer sees it now (`draw_lobby`)."""
+
+    version: int
+    status: str
+    html: str
+
+    @property
+    def started(self) -> bool:
+        return self.status in (Game.Status.PLAYING, Game.Status.ENDED)
+
+
+# What a waiting room's push swaps besides its seats once the table no longer waits: the join,
+# leave and invite forms go (games/partials/seats.html says why).
+NO_SEAT_ACTIONS = '<div id="seat-actions"></div>'
+
+
+def draw_lobby(game_id: int, viewer) -> Lobby | None:
+    """Draw, for `viewer`, the seats of a table's waiting room as they are now (two queries):
+    the same partial as the page (templates/games/partials/seats.html)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    context = {**selectors.waiting_room(game, viewer), "user": viewer}
+    with timezone.override(_zone_of(viewer)):
+        html = _render("seats", context)
+    if not game.is_waiting:
+        html += NO_SEAT_ACTIONS
+    return Lobby(game.version, game.status, html)
 
 
 def draw_presence(seats, online) -> str:

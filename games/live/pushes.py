@@ -13,6 +13,10 @@ After every accepted move (games/play/actions.py -> games/effects.py, after the 
    own viewer (games/live/drawing.py), from the partials that draw the page.
 3. The page (games/static/games/live.js with htmx's ws extension) swaps them in by id.
 
+A table still waiting for players (join, leave, start, cancel) sends `lobby_changed` instead: a
+``game.lobby_changed`` event that each open waiting-room page's consumer draws as the seats
+partial; on the start the page loads the game page in place.
+
 Nothing here may break or slow a move, on any channel layer: pushes leave through the process's
 own sender loop (games/live/push_sender.py) while the request answers; a sender that cannot
 reach the channel layer logs, and pauses sending for a few seconds, keeping the newest push of
@@ -29,7 +33,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.live import drawing
-from games.live.changes import Change
+from games.live.changes import Change, LobbyChange
 from games.live.push_sender import PushSender, at_exit_flush
 
 logger = logging.getLogger(__name__)
@@ -166,6 +170,13 @@ def game_changed(change: Change, *, game=None, seats=None, events=()) -> None:
     send(messages)
 
 
+def lobby_changed(change: LobbyChange) -> None:
+    """Tell every open waiting-room page of the table that its seats changed, that it started
+    (the pages become the game page) or that it was cancelled; each page's consumer draws it
+    for its viewer (games/live/drawing.py `draw_lobby`)."""
+    send([(game_group(change.game_id), change.event())])
+
+
 def refresh_badges(game_id: int, user_ids) -> None:
     """Ask the open pages of these players to count their waiting games again (e.g. their
     invitation to this game stopped counting: it started or was cancelled)."""
@@ -183,7 +194,9 @@ def push_notices(notices, *, users, game, seats) -> None:
         for user_id in notice.user_ids:
             user = users.get(user_id)
             if user is not None:
-                html = drawing.draw_notice(user, notice.kind, game, seat=seat_of.get(user_id))
+                html = drawing.draw_notice(
+                    user, notice.kind, game, seat=seat_of.get(user_id), seats=seats
+                )
                 messages.append((user_group(user_id), {**event, "notice": html}))
     send(messages)
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 from accounts.bots import NoFreeBot, free_bot
 from accounts.models import User
 from games import rules
-from games.live.changes import Change
+from games.live.changes import Change, LobbyChange
 from games.models import MAX_TIME_PER_MOVE, MIN_TIME_PER_MOVE, Event, Game, Invitation, Seat
 from games.notices.notice import GAME_STARTED, INVITATION, REMINDER, TIMEOUT, YOUR_TURN, Notice
 from games.play import clock
@@ -147,6 +147,7 @@ def join_game(*, game_id: int, user: User, invite_token: str | None = None) -> G
         if len(seats) == game.player_count:
             _start(table)
         game.save()
+        _lobby_changed(table, "started" if game.is_playing else "joined")
     return game
 
 
@@ -163,6 +164,7 @@ def leave_game(*, game_id: int, user: User) -> Game:
         table.seats = [seat for seat in table.seats if seat.user_id != user.pk]
         record(game, "left", actor=user)
         game.save(update_fields=["version"])
+        _lobby_changed(table, "left")
     return game
 
 
@@ -178,6 +180,7 @@ def cancel_game(*, game_id: int, user: User) -> Game:
         record(game, "cancelled", actor=user)
         game.save(update_fields=["status", "ended_at", "version"])
         _recount_invitees_badges(table)
+        _lobby_changed(table, "cancelled")
     return game
 
 
@@ -192,6 +195,7 @@ def start_game(*, game_id: int, user: User) -> Game:
             raise ActionRefused("A game needs at least 2 players to start.", code="too_few")
         _start(table)
         game.save()
+        _lobby_changed(table, "started")
     return game
 
 
@@ -479,6 +483,13 @@ def _start(table: Table) -> None:
         ],
     )
     table.effects.tasks += wake_bots(table, state.to_move())
+
+
+def _lobby_changed(table: Table, kind: str) -> None:
+    """Have the table's open waiting-room pages redraw its seats after the commit (and, when it
+    started, become the game page): games/live/pushes.py `lobby_changed`."""
+    seats = tuple((seat.number, seat.user_id, seat.user.username) for seat in table.seats)
+    table.effects.lobby.append(LobbyChange(table.game.pk, table.game.version, kind, seats))
 
 
 def _recount_invitees_badges(table: Table) -> None:

@@ -45,7 +45,16 @@ def lobby(request):
     games = selectors.open_games(
         player_count=criteria.get("player_count"), rated=criteria.get("rated")
     )
-    return render(request, "games/lobby.html", {"games": games[:100], "filters": filters})
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "games": games[:100],
+            "filters": filters,
+            "playing": selectors.games_to_watch(request.user),
+            "watch_limit": selectors.WATCH_LIMIT,
+        },
+    )
 
 
 @login_required
@@ -170,6 +179,8 @@ def join_by_link(request, token):
             game.pk,
             lambda: actions.join_game(game_id=game.pk, user=request.user, invite_token=token),
         )
+    if game.status in (Game.Status.PLAYING, Game.Status.ENDED):
+        return redirect("games:game", game.pk)  # too late to join; anyone may watch it
     return _waiting_room(request, game, token=token)
 
 
@@ -229,10 +240,9 @@ def _viewable_game(request, game_id) -> tuple[Game, list]:
 
 
 def _waiting_room(request, game, token=None):
-    seats = list(game.seats.select_related("user").order_by("number"))
-    seated = any(seat.user_id == request.user.pk for seat in seats)
+    room = selectors.waiting_room(game, request.user)
     invite_link = None
-    if seated:
+    if room["seated"]:
         invite_link = request.build_absolute_uri(
             reverse("games:join_by_link", args=[game.invite_token])
         )
@@ -240,14 +250,13 @@ def _waiting_room(request, game, token=None):
         request,
         "games/waiting.html",
         {
-            "game": game,
-            "seats": seats,
-            "seated": seated,
-            "is_creator": request.user.pk == game.created_by_id,
+            **room,
             "token": token,
             "invite_link": invite_link,
             "invite_form": InviteForm(),
-            "free_seats": max(game.player_count - len(seats), 0),
+            # Its socket shows the seats live, if the viewer may watch the table (a visitor with
+            # the link to an invitation table may not before taking a seat).
+            "watchable": selectors.can_view(game, request.user),
         },
     )
 

@@ -2,6 +2,7 @@ import json
 
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from microchip_site import words
 
@@ -22,6 +23,39 @@ def duration_words(duration) -> str:
 
 
 @register.filter
-def place_words(place) -> str:
-    """1 -> "1st", 2 -> "2nd", 3 -> "3rd", 4 -> "4th"."""
-    return "" if place is None else words.ordinal(place)
+def place_words(place, seats=None) -> str:
+    """1 -> "1st", 2 -> "2nd", 3 -> "3rd", 4 -> "4th"; with the game's seats (Seats or a game
+    view's SeatViews, prefetched: no query), a place two seats share is "1st (shared)":
+    ``{{ seat.place|place_words:game.seats.all }}``."""
+    if place is None:
+        return ""
+    return words.place_words(place, [_place_of(seat) for seat in seats or ()])
+
+
+@register.filter
+def winners(seats) -> list:
+    """The seats in first place (Seats or SeatViews), in the order given."""
+    return [seat for seat in seats or () if _place_of(seat) == 1]
+
+
+@register.filter
+def winner_line(seats) -> str:
+    """Who won, leading a game's results: "<strong>ada</strong> wins with 23 points", or
+    "<strong>ada</strong> and <strong>brian</strong> share 1st place with 23 points"."""
+    first = winners(seats)
+    if not first:
+        return ""
+    names = [format_html("<strong>{}</strong>", _seat(seat).user.username) for seat in first]
+    score = _seat(first[0]).score
+    points = f"{score} point{'' if score in (1, -1) else 's'}"
+    verb = "wins" if len(first) == 1 else "share 1st place"
+    return format_html("{} {} with {}", mark_safe(words.and_list(names)), verb, points)
+
+
+def _seat(seat):
+    """The Seat of a Seat or of a game view's SeatView."""
+    return getattr(seat, "seat", seat)
+
+
+def _place_of(seat):
+    return _seat(seat).place

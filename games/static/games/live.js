@@ -13,6 +13,8 @@
  *   back) syncs too, and reconnects when the socket turns out to be dead.
  * - A heartbeat keeps the player's presence (the dot on their board) alive.
  * - A message on the player's own channel (badge, notice) fires "live:user" on <body>.
+ * - A waiting room (#seats, no #game) swaps its seats as players join and leave; when the table
+ *   starts it loads the game page in place of its own content and syncs.
  */
 (function () {
   "use strict";
@@ -44,13 +46,23 @@
     return isNaN(version) ? null : version;
   }
 
+  // A waiting room shows its seats at a version of the table (#seats[data-version]).
+  function lobbyVersion() {
+    var element = document.getElementById("seats");
+    var version = element && !game() ? parseInt(element.getAttribute("data-version"), 10) : NaN;
+    return isNaN(version) ? null : version;
+  }
+
   // Every connection and reconnection says which version the page shows.
   var createWebSocket = htmx.createWebSocket;
   htmx.createWebSocket = function (url) {
     var version = shownVersion();
+    var lobby = lobbyVersion();
     url += (url.indexOf("?") < 0 ? "?" : "&") + "page=" + pageId;
     if (version !== null) {
       url += "&v=" + version;
+    } else if (lobby !== null) {
+      url += "&lobby=" + lobby;
     }
     socket = createWebSocket(url);
     return socket;
@@ -114,6 +126,48 @@
     }, 150);
   }
 
+  // The waiting room's table has started: load the game page and put its content in place of
+  // the waiting room's (no reload: this socket stays and carries the game from now on), with the
+  // "The game has started" line of the last seats push above it; then sync with the server.
+  var becoming = false;
+  function becomeGamePage(url) {
+    if (becoming) return;
+    becoming = true;
+    var started = document.querySelector("#seats .started");
+    var note = started ? started.textContent : "";
+    window
+      .fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (text) {
+        var page = new DOMParser().parseFromString(text, "text/html");
+        var main = page.getElementById("main");
+        var here = document.getElementById("main");
+        if (!main || !here || !page.getElementById("game")) throw new Error("not a game page");
+        if (note) {
+          var list = document.createElement("ul");
+          list.className = "messages";
+          list.setAttribute("role", "status");
+          var item = document.createElement("li");
+          item.className = "message success";
+          item.textContent = note;
+          list.appendChild(item);
+          main.insertBefore(list, main.firstChild);
+        }
+        main = document.importNode(main, true);
+        here.replaceWith(main);
+        document.title = page.title;
+        if (window.location.pathname !== url) window.history.replaceState(null, "", url);
+        htmx.process(main);
+        requestSync();
+      })
+      .catch(function () {
+        window.location.assign(url); // the plain way: a page load
+      });
+  }
+
   htmx.defineExtension("live", {
     transformResponse: function (text, xhr) {
       if (xhr) {
@@ -151,6 +205,16 @@
           }, 0);
           return message.html;
         case "presence":
+          return message.html;
+        case "lobby":
+          var lobby = lobbyVersion();
+          if (lobby === null) return ""; // not (or no longer) a waiting room
+          if (!message.started && message.version < lobby) return ""; // older than the page
+          if (message.started) {
+            setTimeout(function () {
+              becomeGamePage(message.url);
+            }, 0);
+          }
           return message.html;
         default:
           return ""; // "synced", or something newer than this page
