@@ -21,7 +21,9 @@ from games.notices.notice import (
     INVITATION,
     TIMEOUT,
     TOPIC,
+    WATCHED,
     held_while_watching,
+    seen_since,
     still_true,
     wanted,
 )
@@ -36,6 +38,8 @@ def notice_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
         return None
     if held_while_watching(kind) and presence.is_watching(game.pk, user.pk):
         return None
+    if email.data.get(WATCHED) and seen_since(game.seats.filter(user=user).first(), email.version):
+        return None  # written while they watched, and their page has shown it since
     if not still_true(kind, game, user, email.version):
         return None
     context = _context_for(kind, game, user, email.version, email.data)

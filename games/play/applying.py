@@ -123,7 +123,8 @@ def notify(table: Table, notices: list[Notice], users: dict[int, User] | None = 
     users = {**table.users, **(users or {})}
     table.effects.notices += notices
     table.effects.users.update(users)
-    table.effects.tasks += [effects.send_email(pk) for pk in outbox.add_notices(notices, users)]
+    written = outbox.add_notices(notices, users, table.seats)
+    table.effects.tasks += [effects.send_email(pk) for pk in written]
 
 
 # --- one rules action --------------------------------------------------------------------------
