@@ -14,14 +14,17 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url
 from games import presence, rules
-from games.models import Event, Game, Invitation, OutboxEmail
+from games.models import Event, Game, Invitation, OutboxEmail, Seat
+from games.moves import read_log, summary_parts
 from games.notices.notice import (
+    FINISH,
     GAME_OVER,
     GAME_STARTED,
     INVITATION,
     TIMEOUT,
     TOPIC,
     WATCHED,
+    YOUR_TURN,
     held_while_watching,
     seen_since,
     still_true,
@@ -87,6 +90,36 @@ def build_message(
     return message
 
 
+# What a "your move" email tells of the game since the player's own last move, at most this
+# many lines (each player's drafts make one).
+NEWS = {"draft", "forced_take", "timeout", "finish", "deadline"}
+MAX_NEWS_LINES = 8
+
+
+def since_last_move(game: Game, seats: list[Seat], seat: Seat, version: int):
+    """The lines of what happened in the game after the player's own last move (their draft or
+    finish) up to `version`, in words for them ("you"): the others' drafts, forced takes and
+    timeouts, theirs included. Also whether they had moved at all (else: since the start)."""
+    log = read_log(game, seats)
+    own = [
+        entry.number
+        for entry in log.entries
+        if entry.seat == seat.number
+        and entry.kind in ("draft", "finish")
+        and entry.number <= version
+    ]
+    news = [
+        entry
+        for entry in log.since(own[-1] if own else 0, besides=seat.number)
+        if entry.number <= version and entry.kind in NEWS
+    ]
+    lines = summary_parts(news, seat.number)
+    if len(lines) > MAX_NEWS_LINES:
+        more = len(lines) - MAX_NEWS_LINES + 1
+        lines = [*lines[: MAX_NEWS_LINES - 1], f"and {more} more: the game's move log has them all"]
+    return lines, bool(own)
+
+
 def _context_for(kind: str, game: Game, user: User, version: int, data: dict) -> dict | None:
     seats = list(game.seats.select_related("user").order_by("number"))
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
@@ -112,6 +145,8 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
         # The first turn's deadline, while the first turn lasts.
         still_first = game.is_playing and game.pool_version == version
         context["deadline"] = game.deadline if still_first else None
+    elif kind in (YOUR_TURN, FINISH) and mine is not None:
+        context["since"], context["moved_before"] = since_last_move(game, seats, mine, version)
     elif kind == TIMEOUT:
         tile = data.get("tile")
         context["tile"] = rules.TILES[tile] if tile is not None else None
