@@ -120,6 +120,12 @@ def since_last_move(game: Game, seats: list[Seat], seat: Seat, version: int):
     return lines, bool(own)
 
 
+def place_words(place: int, places: list[int]) -> str:
+    """A place as the results say it: "2nd", or "1st (shared)" when another player has it too
+    (a tie on score and on the chip's size)."""
+    return f"{ordinal(place)} (shared)" if places.count(place) > 1 else ordinal(place)
+
+
 def _context_for(kind: str, game: Game, user: User, version: int, data: dict) -> dict | None:
     seats = list(game.seats.select_related("user").order_by("number"))
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
@@ -155,11 +161,13 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
     elif kind == GAME_OVER:
         if mine is None or mine.place is None:
             return None
-        context["place"] = ordinal(mine.place)
+        places = [seat.place for seat in seats]
+        context["place"] = place_words(mine.place, places)
         context["standings"] = [
-            {"place": ordinal(seat.place), "seat": seat}
+            {"place": place_words(seat.place, places), "seat": seat}
             for seat in sorted(seats, key=lambda seat: (seat.place, seat.number))
         ]
+        context["replay_url"] = f"{settings.SITE_URL}{reverse('games:replay', args=[game.pk])}"
         # Whether their finishing time ran out (the board was submitted for them).
         context["late"] = game.events.filter(seat=mine.number, cause=Event.Cause.DEADLINE).exists()
     return context
