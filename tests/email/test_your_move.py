@@ -18,23 +18,12 @@ from games.play import actions
 from tests.conftest import new_player
 from tests.games.playing import current_state, draft_the_top_tile
 
-from .smtp import html_part, smtp_server, text_part
+from .smtp import html_part, text_part
 
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "a-long-Passphrase-42"  # tests/conftest.py new_player
 SITE = "http://localhost:8000"
-
-
-@pytest.fixture
-def inbox(settings):
-    """Every email of the test goes through a real SMTP server on the loopback."""
-    with smtp_server() as (received, port):
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
-        settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
-        settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
-        yield received
 
 
 def your_moves(inbox, user, game=None) -> list:
