@@ -15,12 +15,13 @@ commit, the task `games.send_email`, one per row):
 Sending (`send`): the task claims the row until `CLAIM` from now, longer than a send may take (the
 task's hard time limit, `SEND_TIME_LIMIT`), so that the sweep leaves a row being sent alone; builds
 the message, or drops the row if it is no longer due (the player moved, watches the game or has
-looked at it since, switched that email off); sends it with the row's own Message-ID; marks it sent. When the SMTP server fails
-(or the message cannot be built), the row is released and due again after a back-off; after
-MAX_ATTEMPTS attempts, finished or not, it is marked failed. A sender killed in the middle leaves
-its claim to run out, and the sweep (`due`, run every minute by games.sweep) queues the row again:
-a message the server had already accepted is sent once more with the same Message-ID, which mail
-clients show once.
+looked at it since, switched that email off); sends it with the row's own Message-ID; marks it
+sent. When the SMTP server fails (or the message cannot be built), the row is released and due
+again after a back-off; after MAX_ATTEMPTS attempts, finished or not, it is marked failed. A
+sender killed in the middle leaves its claim to run out, and the sweep (`due`, run every minute
+by games.sweep) queues the row again: a message the server had already accepted is sent once
+more with the same Message-ID, which mail clients show once. The sweep also sends a watcher's
+delayed row once it is due.
 """
 
 import logging
