@@ -35,12 +35,17 @@ TOPICS = {
     "invitation": (("email_invitation",), "invitations to games"),
     "game_started": (("email_game_started",), "emails when a game you joined starts"),
     "game_over": (("email_game_over",), "emails when a game you played ends"),
-    # The digest replaces the per-turn emails: stopping it must not bring those back.
+    # The digest replaces the "your move" emails: stopping it must not bring those back. (The
+    # reminders near a deadline reach digest readers too: they stay as they are.)
     "digest": (
-        ("email_daily_digest", "email_your_turn", "email_reminder"),
-        "the daily digest (and the per-turn emails it replaces)",
+        ("email_daily_digest", "email_your_turn"),
+        'the daily digest (and the "your move" emails it replaces)',
     ),
-    "all": (tuple(NOTIFICATION_FIELDS), f"every email from {settings.SITE_NAME}"),
+    # Each name fits "press the button to get no more ..." and "you will get no more ...".
+    "all": (
+        tuple(NOTIFICATION_FIELDS),
+        f"emails from {settings.SITE_NAME} (but those your account needs, like a password reset)",
+    ),
 }
 
 

@@ -4,6 +4,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from games.history import archive, chart
+from games.notices.digest import digest_time
+from games.notices.notice import WATCHER_DELAY
 
 from .forms import SettingsForm
 from .models import User
@@ -36,4 +38,9 @@ def settings_page(request):
         form.save()
         messages.success(request, "Your settings are saved.")
         return redirect("accounts:settings")
-    return render(request, "accounts/settings.html", {"form": form})
+    context = {
+        "form": form,
+        "digest_time": digest_time(),
+        "watcher_delay_minutes": round(WATCHER_DELAY.total_seconds() / 60, 1),
+    }
+    return render(request, "accounts/settings.html", context)

@@ -267,6 +267,12 @@ def log_of(game, seats, known=()) -> Log:
 def summary(entries: list[Entry], reader: int | None) -> str:
     """A few words for a list of entries, for the player at seat `reader`: "brian took a red
     cross and a blue corner; the server took the last tile of column 9 for you"."""
+    return "; ".join(summary_parts(entries, reader))
+
+
+def summary_parts(entries: list[Entry], reader: int | None) -> list[str]:
+    """The clauses of `summary`, in order: each player's drafts in one, every other entry in
+    its own (the "your move" email puts one on each line)."""
     parts: list[str] = []
     drafts: dict[str, list[str]] = {}  # who: tiles, in order, merged into one clause
     order: list[tuple[str, str]] = []
@@ -285,4 +291,4 @@ def summary(entries: list[Entry], reader: int | None) -> str:
             parts.append(f"{value} took {listed}")
         else:
             parts.append(value)
-    return "; ".join(parts)
+    return parts

@@ -16,6 +16,12 @@ from games.notices.notice import DIGEST, wanted
 DIGEST_HOURS = range(8, 12)
 
 
+def digest_time() -> str:
+    """When the digest comes, in the reader's own time zone, as the email and the settings page
+    say it: "8:00"."""
+    return f"{DIGEST_HOURS.start}:00"
+
+
 def digest_recipients(now: datetime) -> list[tuple[int, str]]:
     """Return (user id, local date) for digest readers whose local time is in DIGEST_HOURS."""
     readers = User.objects.filter(is_active=True, email_daily_digest=True)
@@ -54,5 +60,10 @@ def digest_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
         }
         for seat in seats
     ]
-    context = {"games": games, "day": date.fromisoformat(email.data["date"])}
+    context = {
+        "games": games,
+        "day": date.fromisoformat(email.data["date"]),
+        "digest_time": digest_time(),
+        "time_zone": user.time_zone,
+    }
     return build_message(DIGEST, user, context, message_id=email.message_id)

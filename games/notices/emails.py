@@ -14,14 +14,19 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url
 from games import presence, rules
-from games.models import Event, Game, Invitation, OutboxEmail
+from games.models import Event, Game, Invitation, OutboxEmail, Seat
+from games.moves import read_log, summary_parts
 from games.notices.notice import (
+    FINISH,
     GAME_OVER,
     GAME_STARTED,
     INVITATION,
     TIMEOUT,
     TOPIC,
+    WATCHED,
+    YOUR_TURN,
     held_while_watching,
+    seen_since,
     still_true,
     wanted,
 )
@@ -36,6 +41,8 @@ def notice_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
         return None
     if held_while_watching(kind) and presence.is_watching(game.pk, user.pk):
         return None
+    if email.data.get(WATCHED) and seen_since(game.seats.filter(user=user).first(), email.version):
+        return None  # written while they watched, and their page has shown it since
     if not still_true(kind, game, user, email.version):
         return None
     context = _context_for(kind, game, user, email.version, email.data)
@@ -83,6 +90,42 @@ def build_message(
     return message
 
 
+# What a "your move" email tells of the game since the player's own last move, at most this
+# many lines (each player's drafts make one).
+NEWS = {"draft", "forced_take", "timeout", "finish", "deadline"}
+MAX_NEWS_LINES = 8
+
+
+def since_last_move(game: Game, seats: list[Seat], seat: Seat, version: int):
+    """The lines of what happened in the game after the player's own last move (their draft or
+    finish) up to `version`, in words for them ("you"): the others' drafts, forced takes and
+    timeouts, theirs included. Also whether they had moved at all (else: since the start)."""
+    log = read_log(game, seats)
+    own = [
+        entry.number
+        for entry in log.entries
+        if entry.seat == seat.number
+        and entry.kind in ("draft", "finish")
+        and entry.number <= version
+    ]
+    news = [
+        entry
+        for entry in log.since(own[-1] if own else 0, besides=seat.number)
+        if entry.number <= version and entry.kind in NEWS
+    ]
+    lines = summary_parts(news, seat.number)
+    if len(lines) > MAX_NEWS_LINES:
+        more = len(lines) - MAX_NEWS_LINES + 1
+        lines = [*lines[: MAX_NEWS_LINES - 1], f"and {more} more: the game's move log has them all"]
+    return lines, bool(own)
+
+
+def place_words(place: int, places: list[int]) -> str:
+    """A place as the results say it: "2nd", or "1st (shared)" when another player has it too
+    (a tie on score and on the chip's size)."""
+    return f"{ordinal(place)} (shared)" if places.count(place) > 1 else ordinal(place)
+
+
 def _context_for(kind: str, game: Game, user: User, version: int, data: dict) -> dict | None:
     seats = list(game.seats.select_related("user").order_by("number"))
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
@@ -108,6 +151,8 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
         # The first turn's deadline, while the first turn lasts.
         still_first = game.is_playing and game.pool_version == version
         context["deadline"] = game.deadline if still_first else None
+    elif kind in (YOUR_TURN, FINISH) and mine is not None:
+        context["since"], context["moved_before"] = since_last_move(game, seats, mine, version)
     elif kind == TIMEOUT:
         tile = data.get("tile")
         context["tile"] = rules.TILES[tile] if tile is not None else None
@@ -116,11 +161,13 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
     elif kind == GAME_OVER:
         if mine is None or mine.place is None:
             return None
-        context["place"] = ordinal(mine.place)
+        places = [seat.place for seat in seats]
+        context["place"] = place_words(mine.place, places)
         context["standings"] = [
-            {"place": ordinal(seat.place), "seat": seat}
+            {"place": place_words(seat.place, places), "seat": seat}
             for seat in sorted(seats, key=lambda seat: (seat.place, seat.number))
         ]
+        context["replay_url"] = f"{settings.SITE_URL}{reverse('games:replay', args=[game.pk])}"
         # Whether their finishing time ran out (the board was submitted for them).
         context["late"] = game.events.filter(seat=mine.number, cause=Event.Cause.DEADLINE).exists()
     return context

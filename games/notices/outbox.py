@@ -5,20 +5,23 @@ Writing, inside the change's transaction (its rows are queued by games/effects.p
 commit, the task `games.send_email`, one per row):
 
 - `add_notices`: a row for each recipient of a notice who may get its email now
-  (games/notices/notice.py: their settings ask for it and they are not watching the game);
+  (games/notices/notice.py: their settings ask for it, no "your move" of the game is unread,
+  and they are not watching the game; a timeout or the end, for a watcher, is written due
+  WATCHER_DELAY later and dropped then if they saw it);
 - `add_message`: an email made elsewhere, stored as it is (allauth's account emails,
   accounts/adapter.py);
 - `add_digests`: the daily digests (at most one row per reader and local date).
 
 Sending (`send`): the task claims the row until `CLAIM` from now, longer than a send may take (the
 task's hard time limit, `SEND_TIME_LIMIT`), so that the sweep leaves a row being sent alone; builds
-the message, or drops the row if it is no longer due (the player moved, watches the game, switched
-that email off); sends it with the row's own Message-ID; marks it sent. When the SMTP server fails
-(or the message cannot be built), the row is released and due again after a back-off; after
-MAX_ATTEMPTS attempts, finished or not, it is marked failed. A sender killed in the middle leaves
-its claim to run out, and the sweep (`due`, run every minute by games.sweep) queues the row again:
-a message the server had already accepted is sent once more with the same Message-ID, which mail
-clients show once.
+the message, or drops the row if it is no longer due (the player moved, watches the game or has
+looked at it since, switched that email off); sends it with the row's own Message-ID; marks it
+sent. When the SMTP server fails (or the message cannot be built), the row is released and due
+again after a back-off; after MAX_ATTEMPTS attempts, finished or not, it is marked failed. A
+sender killed in the middle leaves its claim to run out, and the sweep (`due`, run every minute
+by games.sweep) queues the row again: a message the server had already accepted is sent once
+more with the same Message-ID, which mail clients show once. The sweep also sends a watcher's
+delayed row once it is due.
 """
 
 import logging
@@ -33,10 +36,20 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games import presence
-from games.models import OutboxEmail
+from games.models import OutboxEmail, Seat
 from games.notices.digest import digest_message
 from games.notices.emails import notice_message
-from games.notices.notice import DIGEST, Notice, held_while_watching, wanted
+from games.notices.notice import (
+    DIGEST,
+    HELD_UNTIL_SEEN,
+    ONE_UNREAD,
+    WATCHED,
+    WATCHER_DELAY,
+    Notice,
+    held_while_watching,
+    unread_move,
+    wanted,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -64,18 +77,25 @@ def new_message_id() -> str:
 # --- writing -----------------------------------------------------------------------------------
 
 
-def add_notices(notices: list[Notice], users: dict) -> list[int]:
+def add_notices(notices: list[Notice], users: dict, seats=()) -> list[int]:
     """Write the email of each notice for each of its recipients who may get it now (`users`:
-    the recipients by id); return the new rows' ids. One query, one presence read per game."""
+    the recipients by id; `seats`: the game's seats, as the change has them); return the ids of
+    the new rows due now (a watcher's delayed row is left to the sweep). One query, one presence
+    read per game, and one UPDATE of the seats whose "your move" is written (ONE_UNREAD)."""
+    seat_of = {(seat.game_id, seat.user_id): seat for seat in seats}
     due = [
         (notice, users[user_id])
         for notice in notices
         for user_id in notice.user_ids
-        if user_id in users and wanted(users[user_id], notice.kind, notice.data)
+        if user_id in users
+        and wanted(users[user_id], notice.kind, notice.data)
+        and not (notice.kind in ONE_UNREAD and unread_move(seat_of.get((notice.game_id, user_id))))
     ]
     watching = _watching(due)
-    rows = [
-        OutboxEmail(
+    later = timezone.now() + WATCHER_DELAY
+    rows, notified = [], []
+    for notice, user in due:
+        row = OutboxEmail(
             kind=notice.kind,
             user=user,
             game_id=notice.game_id,
@@ -83,15 +103,36 @@ def add_notices(notices: list[Notice], users: dict) -> list[int]:
             data=notice.data or {},
             message_id=new_message_id(),
         )
-        for notice, user in due
-        if (notice.game_id, user.pk) not in watching
-    ]
-    return [row.pk for row in OutboxEmail.objects.bulk_create(rows)] if rows else []
+        if (notice.game_id, user.pk) in watching:
+            if notice.kind not in HELD_UNTIL_SEEN:
+                continue  # their page shows it
+            # Their page shows it too, but they may leave before it does: sent if they do.
+            row.due_at, row.data = later, {**row.data, WATCHED: True}
+        rows.append(row)
+        seat = seat_of.get((notice.game_id, user.pk))
+        if notice.kind in ONE_UNREAD and seat is not None:
+            notified.append((seat, notice.version))
+    if not rows:
+        return []
+    OutboxEmail.objects.bulk_create(rows)
+    _mark_notified(notified)
+    return [row.pk for row in rows if not row.data.get(WATCHED)]
+
+
+def _mark_notified(notified: list[tuple]) -> None:
+    """Record on each seat the version of the "your move" just written for it."""
+    by_version: dict[int, list] = {}
+    for seat, version in notified:
+        seat.notified_version = version
+        by_version.setdefault(version, []).append(seat.pk)
+    for version, pks in by_version.items():  # one version, in every change there is
+        Seat.objects.filter(pk__in=pks).update(notified_version=version)
 
 
 def _watching(due) -> set[tuple[int, int]]:
     """(game id, user id) of the recipients who have the game open now, of those whose email
-    would be held back then: their pages show it, so no row is written."""
+    would be held back then: their pages show it, so no row is written (or, for HELD_UNTIL_SEEN,
+    one due later)."""
     by_game: dict[int, set[int]] = {}
     for notice, user in due:
         if held_while_watching(notice.kind):

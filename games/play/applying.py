@@ -123,7 +123,8 @@ def notify(table: Table, notices: list[Notice], users: dict[int, User] | None = 
     users = {**table.users, **(users or {})}
     table.effects.notices += notices
     table.effects.users.update(users)
-    table.effects.tasks += [effects.send_email(pk) for pk in outbox.add_notices(notices, users)]
+    written = outbox.add_notices(notices, users, table.seats)
+    table.effects.tasks += [effects.send_email(pk) for pk in written]
 
 
 # --- one rules action --------------------------------------------------------------------------
@@ -177,6 +178,10 @@ def _save(game, seats, unsaved: dict, changed: dict[int, list[str]], *, ended: b
     game.save(update_fields=[name for name, was in unsaved.items() if getattr(game, name) != was])
     if ended:
         Seat.objects.bulk_update(seats, [*SEAT_STATE_FIELDS, "board_version", *RESULT_FIELDS])
+        for seat in seats:  # the last move counts as seen by its player (not the others' seen:
+            # a heartbeat may have moved theirs on since they were read)
+            if "seen_version" in changed.get(seat.number, ()):
+                Seat.objects.filter(pk=seat.pk).update(seen_version=seat.seen_version)
         return
     for seat in seats:  # one board or tray at most: a plain UPDATE of what changed
         if seat.number in changed:

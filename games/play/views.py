@@ -1,8 +1,11 @@
 """Game pages. Each view is thin: it parses the request, calls one function of games/play/actions.py
 or games/selectors.py, and renders the same partials as every other way of drawing the game."""
 
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -71,6 +74,25 @@ def create(request):
     return render(request, "games/create.html", {"form": form})
 
 
+def _signed_out_to_log_in(view):
+    """A signed-out visitor whom the view would answer 404 (a private table, or no such game:
+    the same answer for both, so nobody learns which private games exist) goes to the log-in
+    page, and back here after it: an invitation's link works for an invitee not yet signed
+    in. A signed-in user still gets the 404."""
+
+    @wraps(view)
+    def view_or_log_in(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except Http404:
+            if request.user.is_authenticated:
+                raise
+            return redirect_to_login(request.get_full_path())
+
+    return view_or_log_in
+
+
+@_signed_out_to_log_in
 def game_page(request, game_id):
     game, seats = _viewable_game(request, game_id)
     if game.is_waiting or game.status == Game.Status.CANCELLED:

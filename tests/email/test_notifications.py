@@ -137,11 +137,14 @@ def test_the_finishing_phase_and_the_end_are_told_to_everyone_with_place_and_sco
 
     game.refresh_from_db()
     assert game.status == Game.Status.ENDED
+    places = [seat.place for seat in game.seats.all()]
     for seat in game.seats.select_related("user"):
         names = subjects(seat.user)
         assert f"Finish your board in {game.title}" in names
         [over] = [m for m in to(seat.user) if "is over" in m.subject]
         place = {1: "1st", 2: "2nd", 3: "3rd"}[seat.place]
+        if places.count(seat.place) > 1:  # a tie on score and chip size
+            place += " (shared)"
         assert over.subject == f"{PREFIX}{game.title} is over: you came {place}"
         assert f"You came {place} with {seat.score} point" in over.body
         for other in game.seats.select_related("user"):

@@ -176,7 +176,8 @@ def test_stop_everything_and_undo(players):
 
     page = press_the_button(client, path_of(url))
 
-    assert b"every email from Microchip Online" in page.content
+    assert b"you will get no more emails from Microchip Online (but those" in page.content
+    assert b"no more every" not in page.content
     assert set(switches(player).values()) == {False}
     undo = re.search(rb'action="([^"]+/undo/)"', page.content)[1].decode()
     csrf = client.cookies["csrftoken"].value
@@ -186,7 +187,9 @@ def test_stop_everything_and_undo(players):
     assert switches(player) == before
 
 
-def test_stopping_the_digest_does_not_bring_back_the_per_turn_emails(players):
+def test_stopping_the_digest_does_not_bring_back_the_your_move_emails(players):
+    """The digest replaced the "your move" emails: they stay off. The reminders near a deadline
+    came to the digest reader anyway, and stay as they were."""
     player = players[1]
     player.email_daily_digest = True
     player.save()
@@ -195,8 +198,8 @@ def test_stopping_the_digest_does_not_bring_back_the_per_turn_emails(players):
 
     after = switches(player)
     assert not after["email_daily_digest"]
-    assert not after["email_your_turn"] and not after["email_reminder"]
-    assert after["email_game_over"]
+    assert not after["email_your_turn"]
+    assert after["email_reminder"] and after["email_game_over"]
 
 
 def test_a_token_cannot_be_forged_for_another_user(players):

@@ -102,11 +102,16 @@ def test_passing_the_turn_reads_nothing_after_the_commit_in_a_game_without_bots(
 
     assert len(statements(sql, "SELECT")) == 2  # the game (locked) and its seats
     assert len(statements(sql, "INSERT")) == 2  # the event, and the next player's email
-    assert len(statements(sql, "UPDATE")) == 1  # the game: no board changed
+    # The game (no board changed), and the next player's seat: the version of the "your move"
+    # just written, so that no other is written before they have looked (one unread a game).
+    game_update, seat_update = statements(sql, "UPDATE")
+    assert "games_game" in game_update
+    assert 'UPDATE "games_seat" SET "notified_version"' in seat_update
     game.refresh_from_db()
     assert game.current_seat == 1
     [email] = OutboxEmail.objects.filter(game=game, kind="your_turn")
     assert (email.user_id, email.version) == (game.seats.get(number=1).user_id, game.version)
+    assert game.seats.get(number=1).notified_version == game.version
     assert [(task.name, task.args) for task in queued] == [("games.send_email", (email.pk,))]
 
 
@@ -155,3 +160,28 @@ def test_the_game_page_with_its_move_log_costs_the_same_from_10_to_300_events(st
 
     assert cold[0] == cold[1] and warm[0] == warm[1], (cold, warm)
     assert warm[0] < cold[0]  # a process that drew the game reads none of its events again
+
+
+def test_passing_the_turn_to_a_player_with_an_unread_your_move_writes_no_email_and_no_seat(
+    start_game, committed
+):
+    """The next player has not looked at the game since their last "your move": the move
+    writes no email, and so does not touch their seat either."""
+    game = start_game(2)
+    waiting = game.seats.get(number=1)
+    waiting.notified_version = game.version  # a "your move" they have not seen the game since
+    waiting.save(update_fields=["notified_version"])
+    me = game.seats.get(number=0).user
+    tile = current_state(game).draw_tiles()[0]
+    committed(actions.play, game_id=game.pk, user=me, action=rules.Draft(tile), seen_version=None)
+    before = OutboxEmail.objects.count()
+
+    sql = sql_of(
+        lambda: committed(
+            actions.play, game_id=game.pk, user=me, action=rules.ConfirmDraft(), seen_version=None
+        )
+    )
+
+    assert OutboxEmail.objects.count() == before
+    assert len(statements(sql, "INSERT")) == 1  # the event
+    assert len(statements(sql, "UPDATE")) == 1  # the game
