@@ -104,9 +104,9 @@ def test_the_owner_selects_tiles_and_everyone_else_sees_a_labelled_drawing(game,
     assert button["class"] == "tile-button" and button["data-rotate"] == str(placed)
     assert button["hx-get"] == f"{urls[0]}?sel=s{placed}"
     assert button["hx-push-url"] == f"{urls[1]}?sel=s{placed}"
-    assert (
-        button["aria-label"] == f"Select the {mine.viewer_seat.spaces[placed].label} (R rotates it)"
-    )
+    space = mine.viewer_seat.spaces[placed]
+    last = ", the last tile this player got" if space.tile.id == mine.viewer_seat.last_tile else ""
+    assert button["aria-label"] == f"Select the {space.label}{last} (R rotates it)"
     assert not elements(own, "button", id=f"my-space-{an_empty_space(mine)}")
     # The same board, drawn for someone else after the owner's drawing was cached: no controls.
     assert "my-space-" not in seen and "hx-get" not in seen and "hx-post" not in seen
