@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import selectors
-from games.live import pushes
+from games.live import drawing, pushes
 from games.models import Game
 from games.play import actions
 from games.play.errors import ActionRefused
@@ -179,3 +179,18 @@ def test_the_lobby_shows_games_in_progress_with_players_and_whose_turn(players):
     own = client_for(first).get(reverse("games:lobby")).content.decode()
     assert "Your turn" in own[own.index('id="watch-heading"') :]
     assert "Private" in own
+
+
+def test_a_waiting_rooms_push_is_drawn_with_two_queries_per_viewer(
+    players, django_assert_num_queries
+):
+    ada, brian, chloe = players[:3]
+    game = new_table(ada, count=5)
+    for user in (brian, chloe):
+        actions.join_game(game_id=game.pk, user=user)
+
+    with django_assert_num_queries(2):
+        lobby = drawing.draw_lobby(game.pk, ada)
+    assert lobby.version == game.version + 2 and not lobby.started
+    assert lobby.html.count('class="free"') == 2 and "Start now with 3 players" in lobby.html
+    assert drawing.draw_lobby(999_999, ada) is None
