@@ -110,7 +110,7 @@ def test_the_owner_selects_tiles_and_everyone_else_sees_a_labelled_drawing(game,
     assert not elements(own, "button", id=f"my-space-{an_empty_space(mine)}")
     # The same board, drawn for someone else after the owner's drawing was cached: no controls.
     assert "my-space-" not in seen and "hx-get" not in seen and "hx-post" not in seen
-    label = theirs.seats[0].spaces[placed].label
+    label = theirs.seats[0].spaces[placed].label + last
     assert elements(seen, "svg", **{"aria-label": label})
     # And for its owner again, after someone else's: the controls are back.
     assert seat_html(mine, mine.viewer_seat, owner) == own
