@@ -11,6 +11,7 @@ from games import rules
 from games.models import Game
 from games.play import actions
 
+from .conftest import screenshot
 from .helpers import TIMEOUT, game_state, settled, shows_version
 
 
@@ -75,6 +76,7 @@ def test_coming_back_after_a_forced_take_and_a_timeout(open_page, make_player):
     page.goto(f"/games/{game.pk}/")
     shows_version(page, game.version)
 
+    screenshot(page, "coming-back")
     summary = page.locator("#since-visit").inner_text()
     assert "the server took the last tile of column" in summary and "for you" in summary
     assert "your time ran out" in summary.lower()
