@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
@@ -36,4 +37,5 @@ def settings_page(request):
         form.save()
         messages.success(request, "Your settings are saved.")
         return redirect("accounts:settings")
-    return render(request, "accounts/settings.html", {"form": form})
+    context = {"form": form, "vapid_public_key": settings.VAPID_PUBLIC_KEY}
+    return render(request, "accounts/settings.html", context)
