@@ -62,7 +62,6 @@ function openGame(url) {
     return self.clients.openWindow(target.href);
   });
 }
-self.openGame = openGame; // for a test, which cannot click a notification
 
 self.addEventListener("notificationclick", function (event) {
   event.notification.close();

@@ -44,8 +44,13 @@
     return bytes;
   }
 
+  // The registration once its worker is active (subscribing needs an active one).
   function registration() {
-    return navigator.serviceWorker.register(box.getAttribute("data-worker"), { scope: "/" });
+    return navigator.serviceWorker
+      .register(box.getAttribute("data-worker"), { scope: "/" })
+      .then(function () {
+        return navigator.serviceWorker.ready;
+      });
   }
 
   function show(subscription, problem) {
