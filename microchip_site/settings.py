@@ -278,6 +278,18 @@ VAPID_SUBJECT = env.str(
 # How long a push service may keep a push for a device that is offline, and wait for it.
 PUSH_TTL = env.int("PUSH_TTL", default=12 * 3600)
 PUSH_TIMEOUT = env.int("PUSH_TIMEOUT", default=10)
+# The push services a browser's subscription may name (a host or its parent domain): the
+# worker posts to that address, so not to any a player makes up. "*" allows every https host.
+PUSH_SERVICE_HOSTS = env.list(
+    "PUSH_SERVICE_HOSTS",
+    default=[
+        "fcm.googleapis.com",  # Chrome, Edge on Android, Samsung Internet, Opera, Brave
+        "android.googleapis.com",
+        "push.services.mozilla.com",  # Firefox
+        "push.apple.com",  # Safari
+        "notify.windows.com",  # Edge on Windows
+    ],
+)
 # An SMTP server that hangs must not hold a worker past the email task's time limit (it retries).
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 

@@ -9,7 +9,9 @@ CSRF-protected (the X-CSRFToken header the pages send).
 import base64
 import binascii
 import json
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.http import JsonResponse
@@ -44,6 +46,13 @@ def _decoded(value, size: int) -> bool:
         return False
 
 
+def _known_push_service(endpoint: str) -> bool:
+    """Whether the endpoint's host is one of settings.PUSH_SERVICE_HOSTS or below one."""
+    allowed = settings.PUSH_SERVICE_HOSTS
+    host = (urlsplit(endpoint).hostname or "").lower()
+    return "*" in allowed or any(host == h or host.endswith("." + h) for h in allowed)
+
+
 def _json(request):
     if not request.user.is_authenticated:
         return None, JsonResponse({"error": "not signed in"}, status=403)
@@ -69,6 +78,8 @@ def subscribe(request):
         _https_url(endpoint)
     except (ValidationError, TypeError):
         return JsonResponse({"error": "the endpoint is not an https URL"}, status=400)
+    if not _known_push_service(endpoint):
+        return JsonResponse({"error": "not a push service this site sends to"}, status=400)
     if (
         len(endpoint) > 1000
         or not isinstance(keys, dict)

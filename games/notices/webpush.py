@@ -23,6 +23,7 @@ from pywebpush import WebPushException, webpush
 
 from games.models import OutboxEmail, PushSubscription
 from games.notices.emails import game_url, notice_subject
+from games.notices.notice import FINISH, GAME_STARTED, REMINDER, YOUR_TURN
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ def payload(row: OutboxEmail, context: dict) -> dict:
     if context.get("opponents"):
         body.append("Against " + ", ".join(context["opponents"]) + ".")
     deadline = context.get("deadline")
-    if deadline and row.kind in ("your_turn", "finish", "reminder", "game_started"):
+    if deadline and row.kind in (YOUR_TURN, FINISH, REMINDER, GAME_STARTED):
         with timezone.override(user.zone):
             when = formats.date_format(timezone.localtime(deadline), "D j M, H:i")
         body.append(f"Deadline: {when}.")

@@ -127,3 +127,30 @@ def test_a_visible_tab_or_a_player_who_did_not_opt_in_gets_no_notification(
     w.wait_for_function("() => document.title.startsWith('(1)')", timeout=TIMEOUT)
     w.wait_for_timeout(1500)
     assert w.evaluate("() => window.__notifications") == []
+
+
+def test_a_hidden_page_of_the_game_itself_notifies_from_the_badge(open_page, start_game, server):
+    """The page of the game gets no notice about it (it shows the game), only the badge: a count
+    that grows while the tab is hidden shows a general notification."""
+    game, mover, waiter = mover_and_waiter(start_game)
+    m, w = open_page(mover), open_page(waiter)
+    w.context.grant_permissions(["notifications"], origin=server.url)
+    w.context.add_init_script(RECORD_NOTIFICATIONS)
+    w.goto("/settings/")
+    w.locator("#notifications-toggle").click()
+    w.wait_for_function(
+        "() => document.getElementById('notifications-state').textContent.startsWith('On')"
+    )
+
+    w.goto(f"/games/{game.pk}/")
+    shows_version(w, game.version)
+    w.evaluate(HIDE)
+    m.goto(f"/games/{game.pk}/")
+    draft_and_confirm(m, game.pk)
+
+    w.wait_for_function("() => window.__notifications.length > 0", timeout=TIMEOUT)
+    w.wait_for_timeout(1000)
+    assert w.evaluate("() => window.__notifications") == [
+        {"title": "Your move", "body": "A game waits for your move.", "tag": "turns"}
+    ]
+    assert w.title().startswith("(1) Your move · ")

@@ -112,7 +112,7 @@ FAKE_PUSH_MANAGER = """
     window.__applicationServerKey = Array.from(new Uint8Array(options.applicationServerKey));
     window.__userVisibleOnly = options.userVisibleOnly;
     current = {
-      endpoint: "https://push.example/send/device-1",
+      endpoint: "https://fcm.googleapis.com/fcm/send/device-1",
       toJSON() { return {endpoint: this.endpoint, keys: {p256dh: "%s", auth: "%s"}}; },
       unsubscribe() { current = null; return Promise.resolve(true); },
     };
@@ -142,7 +142,7 @@ def test_the_settings_page_subscribes_this_browser_and_unsubscribes_it(
     assert page.inner_text("#push-state").startswith("On: ")
     [subscription] = PushSubscription.objects.filter(user=ada)
     assert (subscription.endpoint, subscription.p256dh, subscription.auth) == (
-        "https://push.example/send/device-1",
+        "https://fcm.googleapis.com/fcm/send/device-1",
         p256dh,
         auth,
     )

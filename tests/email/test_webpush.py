@@ -241,7 +241,7 @@ def test_no_push_while_the_player_watches_the_game(start_game, committed):
 # --- the browser's side: subscribing, the service worker, the setting --------------------------
 
 
-def subscription_json(endpoint="https://push.example/send/abc", browser=None):
+def subscription_json(endpoint="https://fcm.googleapis.com/fcm/send/abc", browser=None):
     browser = browser or Browser()
     return {"endpoint": endpoint, "keys": {"p256dh": browser.p256dh, "auth": b64url(browser.auth)}}
 
@@ -283,12 +283,14 @@ def test_subscribing_refuses_what_is_not_a_push_subscription(players):
     client, token = csrf_client(players[0])
     browser = Browser()
     bad = [
-        subscription_json("http://push.example/plain-http"),
+        subscription_json("http://fcm.googleapis.com/plain-http"),
         subscription_json("file:///etc/passwd"),
-        {"endpoint": "https://push.example/x", "keys": {"p256dh": "short", "auth": "x"}},
-        {"endpoint": "https://push.example/x"},
+        {"endpoint": "https://fcm.googleapis.com/x", "keys": {"p256dh": "short", "auth": "x"}},
+        {"endpoint": "https://fcm.googleapis.com/x"},
         ["not", "an", "object"],
-        subscription_json("https://push.example/" + "x" * 1000, browser),
+        subscription_json("https://fcm.googleapis.com/" + "x" * 1000, browser),
+        subscription_json("https://intranet.example/not-a-push-service"),
+        subscription_json("https://fcm.googleapis.com.evil.example/send/x"),
     ]
     for data in bad:
         answer = post_json(client, "/push/subscribe/", data, HTTP_X_CSRFTOKEN=token)
@@ -350,3 +352,22 @@ def test_a_local_vapid_key_pair_is_made_once_and_kept(tmp_path):
     key = ec.derive_private_key(int.from_bytes(unb64url(private), "big"), ec.SECP256R1())
     point = key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
     assert b64url(point) == public
+
+
+def test_each_browsers_own_push_service_is_accepted_and_the_list_is_a_setting(players, settings):
+    client, token = csrf_client(players[0])
+    for endpoint in (
+        "https://fcm.googleapis.com/fcm/send/a",
+        "https://updates.push.services.mozilla.com/wpush/v2/b",
+        "https://web.push.apple.com/c",
+        "https://wns2-db5p.notify.windows.com/w/?token=d",
+    ):
+        answer = post_json(
+            client, "/push/subscribe/", subscription_json(endpoint), HTTP_X_CSRFTOKEN=token
+        )
+        assert answer.status_code == 200, endpoint
+    settings.PUSH_SERVICE_HOSTS = ["push.example"]
+    mine = subscription_json("https://push.example/e")
+    assert post_json(client, "/push/subscribe/", mine, HTTP_X_CSRFTOKEN=token).status_code == 200
+    other = subscription_json("https://fcm.googleapis.com/fcm/send/f")
+    assert post_json(client, "/push/subscribe/", other, HTTP_X_CSRFTOKEN=token).status_code == 400
