@@ -23,7 +23,7 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["time_zone", "colour_blind", *NOTIFICATION_FIELDS]
+        fields = ["time_zone", "colour_blind", *NOTIFICATION_FIELDS, "push_instead_of_email"]
 
 
 class LoginForm(AllauthLoginForm):

@@ -51,6 +51,14 @@ class User(AbstractUser):
         default=False,
         help_text="Once a day, a list of the games waiting for your move.",
     )
+    # The notices above as Web Push messages to the browsers the player subscribed (Settings),
+    # instead of emails; with no browser subscribed, they stay emails.
+    push_instead_of_email = models.BooleanField(
+        "push notifications instead of emails",
+        default=False,
+        help_text="To the browsers where you turned on push notifications, even with no tab "
+        "of this site open.",
+    )
 
     class Meta:
         constraints = [

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
@@ -42,5 +43,6 @@ def settings_page(request):
         "form": form,
         "digest_time": digest_time(),
         "watcher_delay_minutes": round(WATCHER_DELAY.total_seconds() / 60, 1),
+        "vapid_public_key": settings.VAPID_PUBLIC_KEY,
     }
     return render(request, "accounts/settings.html", context)

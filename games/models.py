@@ -305,8 +305,14 @@ class OutboxEmail(models.Model):
         DROPPED = "dropped", "no longer wanted or true when its turn came"
         FAILED = "failed", "refused by the mail server every time"
 
+    class Channel(models.TextChoices):
+        EMAIL = "email", "email"
+        PUSH = "push", "Web Push to the player's subscribed browsers"
+
     # A notice's kind (games/notices/notice.py), "digest", or "account" (allauth's emails).
     kind = models.CharField(max_length=20)
+    # How the notice goes out: an email, or a Web Push (accounts.User.push_instead_of_email).
+    channel = models.CharField(max_length=5, choices=Channel.choices, default=Channel.EMAIL)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
@@ -339,3 +345,27 @@ class OutboxEmail(models.Model):
 
     def __str__(self):
         return f"{self.kind} email {self.pk} ({self.status})"
+
+
+class PushSubscription(models.Model):
+    """One browser that asked for Web Push messages (the settings page, on that device): where its
+    push service takes them (`endpoint`) and the keys to encrypt them for it (RFC 8291). A push
+    service that answers 404 or 410 for it has forgotten it, and so does the site
+    (games/notices/webpush.py)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)  # the browser's public key, base64url
+    auth = models.CharField(max_length=100)  # the shared authentication secret, base64url
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"push subscription {self.pk} of user {self.user_id}"
+
+    @property
+    def info(self) -> dict:
+        """The subscription as the Push API's PushSubscription.toJSON() says it (pywebpush)."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

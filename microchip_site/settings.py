@@ -7,6 +7,7 @@ SQLite in ``var/``, email printed to the console, and the Redis that the command
 
 import os
 import re
+from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -16,6 +17,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from microchip_site.secret_key import local_secret_key
+from microchip_site.vapid_keys import local_vapid_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("MICROCHIP_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -30,6 +32,12 @@ SECRET_KEY = env.str("SECRET_KEY", default="") or local_secret_key(VAR_DIR / "se
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
+# Web Push (games/notices/webpush.py): the VAPID key pair, base64url; a single host may keep the
+# pair generated into var/vapid_keys. VAPID_SUBJECT: a mailto: or https: contact for push services.
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+if not (VAPID_PRIVATE_KEY and VAPID_PUBLIC_KEY):
+    VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY = local_vapid_keys(VAR_DIR / "vapid_keys")
 SITE_NAME = "Microchip Online"
 
 INSTALLED_APPS = [
@@ -264,6 +272,24 @@ EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Microchip Online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+VAPID_SUBJECT = env.str(
+    "VAPID_SUBJECT", default=f"mailto:{parseaddr(DEFAULT_FROM_EMAIL)[1] or 'noreply@localhost'}"
+)
+# How long a push service may keep a push for a device that is offline, and wait for it.
+PUSH_TTL = env.int("PUSH_TTL", default=12 * 3600)
+PUSH_TIMEOUT = env.int("PUSH_TIMEOUT", default=10)
+# The push services a browser's subscription may name (a host or its parent domain): the
+# worker posts to that address, so not to any a player makes up. "*" allows every https host.
+PUSH_SERVICE_HOSTS = env.list(
+    "PUSH_SERVICE_HOSTS",
+    default=[
+        "fcm.googleapis.com",  # Chrome, Edge on Android, Samsung Internet, Opera, Brave
+        "android.googleapis.com",
+        "push.services.mozilla.com",  # Firefox
+        "push.apple.com",  # Safari
+        "notify.windows.com",  # Edge on Windows
+    ],
+)
 # An SMTP server that hangs must not hold a worker past the email task's time limit (it retries).
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 

@@ -36,6 +36,15 @@ from microchip_site.words import duration_words, ordinal
 def notice_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
     """The email of an outbox row made from a notice, if it is still due now: its recipient
     still wants it, is not watching the game, and what it says is still true; else None."""
+    context = notice_context(email)
+    if context is None:
+        return None
+    return build_message(email.kind, email.user, context, message_id=email.message_id)
+
+
+def notice_context(email: OutboxEmail) -> dict | None:
+    """What an outbox row made from a notice says (its email's context), if it is still due
+    now, whichever its channel (an email, or a Web Push: games/notices/webpush.py); else None."""
     user, game, kind = email.user, email.game, email.kind
     if user is None or game is None or not wanted(user, kind, email.data):
         return None
@@ -45,10 +54,13 @@ def notice_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
         return None  # written while they watched, and their page has shown it since
     if not still_true(kind, game, user, email.version):
         return None
-    context = _context_for(kind, game, user, email.version, email.data)
-    if context is None:
-        return None
-    return build_message(kind, user, context, message_id=email.message_id)
+    return _context_for(kind, game, user, email.version, email.data)
+
+
+def notice_subject(kind: str, user: User, context: dict) -> str:
+    """The one line that says what the notice is (its email's subject, without the prefix)."""
+    with timezone.override(user.zone):
+        return " ".join(render_to_string(f"emails/{kind}_subject.txt", context).split())
 
 
 def game_url(game: Game) -> str:

@@ -22,6 +22,10 @@ sender killed in the middle leaves its claim to run out, and the sweep (`due`, r
 by games.sweep) queues the row again: a message the server had already accepted is sent once
 more with the same Message-ID, which mail clients show once. The sweep also sends a watcher's
 delayed row once it is due.
+
+A row of channel "push" is a notice sent as Web Push instead (games/notices/webpush.py), by the
+same task, claims and back-off; with no subscribed browser left when its turn comes, it is sent
+as an email.
 """
 
 import logging
@@ -37,8 +41,9 @@ from django.utils import timezone
 
 from games import presence
 from games.models import OutboxEmail, Seat
+from games.notices import webpush
 from games.notices.digest import digest_message
-from games.notices.emails import notice_message
+from games.notices.emails import notice_context, notice_message
 from games.notices.notice import (
     DIGEST,
     HELD_UNTIL_SEEN,
@@ -55,8 +60,9 @@ logger = logging.getLogger(__name__)
 
 ACCOUNT = "account"
 # The send task's hard time limit: connecting, the exchange and quitting each wait at most
-# EMAIL_TIMEOUT for the server; Celery kills the task past this.
-SEND_TIME_LIMIT = 2 * settings.EMAIL_TIMEOUT + 10
+# EMAIL_TIMEOUT for the server (a push, PUSH_TIMEOUT for each of its browsers); Celery kills the
+# task past this.
+SEND_TIME_LIMIT = max(2 * settings.EMAIL_TIMEOUT, webpush.MAX_BROWSERS * settings.PUSH_TIMEOUT) + 10
 CLAIM = timedelta(seconds=SEND_TIME_LIMIT + 15)
 # After a failure the row is due again after 30 s, then 1, 2, 4... minutes, at most 30.
 FIRST_RETRY = timedelta(seconds=30)
@@ -67,6 +73,7 @@ SWEEP_GRACE = timedelta(seconds=30)
 SWEEP_BATCH = 200
 
 Status = OutboxEmail.Status
+Channel = OutboxEmail.Channel
 
 
 def new_message_id() -> str:
@@ -92,6 +99,7 @@ def add_notices(notices: list[Notice], users: dict, seats=()) -> list[int]:
         and not (notice.kind in ONE_UNREAD and unread_move(seat_of.get((notice.game_id, user_id))))
     ]
     watching = _watching(due)
+    pushed = _pushed(user for _, user in due)
     later = timezone.now() + WATCHER_DELAY
     rows, notified = [], []
     for notice, user in due:
@@ -102,6 +110,7 @@ def add_notices(notices: list[Notice], users: dict, seats=()) -> list[int]:
             version=notice.version,
             data=notice.data or {},
             message_id=new_message_id(),
+            channel=Channel.PUSH if user.pk in pushed else Channel.EMAIL,
         )
         if (notice.game_id, user.pk) in watching:
             if notice.kind not in HELD_UNTIL_SEEN:
@@ -142,6 +151,13 @@ def _watching(due) -> set[tuple[int, int]]:
         for game_id, user_ids in by_game.items()
         for user_id in presence.watching(game_id, user_ids)  # nobody, if it cannot be read
     }
+
+
+def _pushed(users) -> set[int]:
+    """The ids of the recipients whose notices go as Web Push instead of email: they asked for
+    it and have a subscribed browser (games/notices/webpush.py). No query if nobody asked."""
+    asked = {user.pk for user in users if getattr(user, "push_instead_of_email", False)}
+    return webpush.has_browsers(asked) if asked else set()
 
 
 def add_message(message: EmailMessage) -> int:
@@ -204,6 +220,11 @@ def send(email_id: int) -> str:
     email = OutboxEmail.objects.select_related("user", "game").get(pk=email_id)
     if email.attempts > MAX_ATTEMPTS:  # its senders kept dying before they could say so
         return _failed(email, RuntimeError("no attempt finished"))
+    if email.channel == Channel.PUSH:
+        if webpush.has_browsers([email.user_id]):
+            return _push(email)
+        # Every browser unsubscribed since: the notice goes as an email after all.
+        OutboxEmail.objects.filter(pk=email.pk).update(channel=Channel.EMAIL)
     try:
         message = build(email)
     except Exception as error:  # a bug: the row is tried again later, and given up in the end
@@ -218,6 +239,25 @@ def send(email_id: int) -> str:
         return _failed(email, error)
     _close(email, Status.SENT)
     return "sent"
+
+
+def _push(email: OutboxEmail) -> str:
+    """Send a claimed push row (games/notices/webpush.py), as `send` sends an email."""
+    try:
+        context = notice_context(email)
+        message = webpush.payload(email, context) if context is not None else None
+    except Exception as error:  # a bug: the row is tried again later, and given up in the end
+        _failed(email, error)
+        raise
+    if message is None:
+        _close(email, Status.DROPPED)
+        return "dropped"
+    try:
+        delivered = webpush.deliver(email, message)
+    except webpush.PushFailed as error:
+        return _failed(email, error)
+    _close(email, Status.SENT if delivered else Status.DROPPED)  # none: every browser gone
+    return "sent" if delivered else "dropped"
 
 
 def build(email: OutboxEmail) -> EmailMultiAlternatives | None:

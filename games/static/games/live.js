@@ -199,9 +199,9 @@
           return message.html;
         case "user":
           // After the swap, tell the page: e.g. a list of games can refresh itself with
-          // hx-trigger="live:user from:body".
+          // hx-trigger="live:user from:body"; attention.js reads the message's HTML.
           setTimeout(function () {
-            htmx.trigger(document.body, "live:user");
+            htmx.trigger(document.body, "live:user", { html: message.html });
           }, 0);
           return message.html;
         case "presence":
