@@ -154,3 +154,45 @@ def test_a_hidden_page_of_the_game_itself_notifies_from_the_badge(open_page, sta
         {"title": "Your move", "body": "A game waits for your move.", "tag": "turns"}
     ]
     assert w.title().startswith("(1) Your move · ")
+
+
+def test_a_hidden_page_of_the_game_itself_notifies_when_the_game_ends(
+    open_page, start_game, server
+):
+    """The end of the game comes to its own page as the results: hidden, it notifies."""
+    from games import rules
+    from games.play import actions
+    from tests.games.playing import next_move
+
+    game, _, waiter = mover_and_waiter(start_game)
+    w = open_page(waiter)
+    w.context.grant_permissions(["notifications"], origin=server.url)
+    w.context.add_init_script(RECORD_NOTIFICATIONS)
+    w.goto("/settings/")
+    w.locator("#notifications-toggle").click()
+    w.wait_for_function(
+        "() => document.getElementById('notifications-state').textContent.startsWith('On')"
+    )
+    w.goto(f"/games/{game.pk}/")
+    shows_version(w, game.version)
+    w.evaluate(HIDE)
+
+    while True:  # both players, sensibly, to the end
+        game, state = game_state(game.pk)
+        if state.phase == rules.ENDED:
+            break
+        if state.forced_action() is not None:  # the worker's, or here: the same change
+            actions.take_last_tile(game_id=game.pk)
+            continue
+        seat, action = next_move(game)
+        user = game.seats.get(number=seat).user
+        actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
+
+    w.wait_for_selector("#game .results", state="attached", timeout=TIMEOUT)
+    w.wait_for_function(
+        "() => window.__notifications.some(n => n.title === 'Game over')", timeout=TIMEOUT
+    )
+    over = [n for n in w.evaluate("() => window.__notifications") if n["title"] == "Game over"]
+    assert over == [
+        {"title": "Game over", "body": f"{game.title} is over.", "tag": f"game:/games/{game.pk}/"}
+    ]

@@ -10,7 +10,8 @@
  *   "user" message with a notice that it is the player's move, that they must finish their board,
  *   or that a game ended, shows a notification; a badge that counts more games waiting for the
  *   player (e.g. on the page of that very game, which gets no notice of it) shows one too.
- *   Clicking it focuses the tab and opens the game.
+ *   On the page of a game, its end (the results drawn in) notifies too. Clicking a notification
+ *   focuses the tab and opens the game.
  */
 (function () {
   "use strict";
@@ -96,6 +97,19 @@
       }, GENERIC_DELAY_MS);
     }
   }
+
+  // The page of a game gets no notice about it (it shows the game): its end comes as the
+  // results drawn into the game area, which a hidden page tells as a notification.
+  var resultsShown = !!document.querySelector("#game .results");
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (resultsShown || !document.querySelector("#game .results")) return;
+    resultsShown = true;
+    if (!document.hidden || !enabled()) return;
+    var heading = document.querySelector("#game .game-title");
+    var name = heading ? heading.textContent.trim() : "The game";
+    var url = window.location.pathname;
+    notify(TITLES.game_over, name + " is over.", url, "game:" + url);
+  });
 
   document.body.addEventListener("live:user", function (event) {
     onUserMessage(event.detail && event.detail.html);
