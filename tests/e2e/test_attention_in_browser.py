@@ -45,6 +45,17 @@ def draft_and_confirm(page, game_id):
     return click_and_wait(page, "button:has-text('Confirm draft')", game_id)
 
 
+def turn_notifications_on(page, server):
+    """Allow the site's notifications and turn them on in Settings, recording them."""
+    page.context.grant_permissions(["notifications"], origin=server.url)
+    page.context.add_init_script(RECORD_NOTIFICATIONS)
+    page.goto("/settings/")
+    page.locator("#notifications-toggle").click()
+    page.wait_for_function(
+        "() => document.getElementById('notifications-state').textContent.startsWith('On')"
+    )
+
+
 def favicon(page):
     return page.get_attribute("#favicon", "href")
 
@@ -134,13 +145,7 @@ def test_a_hidden_page_of_the_game_itself_notifies_from_the_badge(open_page, sta
     that grows while the tab is hidden shows a general notification."""
     game, mover, waiter = mover_and_waiter(start_game)
     m, w = open_page(mover), open_page(waiter)
-    w.context.grant_permissions(["notifications"], origin=server.url)
-    w.context.add_init_script(RECORD_NOTIFICATIONS)
-    w.goto("/settings/")
-    w.locator("#notifications-toggle").click()
-    w.wait_for_function(
-        "() => document.getElementById('notifications-state').textContent.startsWith('On')"
-    )
+    turn_notifications_on(w, server)
 
     w.goto(f"/games/{game.pk}/")
     shows_version(w, game.version)
@@ -166,13 +171,7 @@ def test_a_hidden_page_of_the_game_itself_notifies_when_the_game_ends(
 
     game, _, waiter = mover_and_waiter(start_game)
     w = open_page(waiter)
-    w.context.grant_permissions(["notifications"], origin=server.url)
-    w.context.add_init_script(RECORD_NOTIFICATIONS)
-    w.goto("/settings/")
-    w.locator("#notifications-toggle").click()
-    w.wait_for_function(
-        "() => document.getElementById('notifications-state').textContent.startsWith('On')"
-    )
+    turn_notifications_on(w, server)
     w.goto(f"/games/{game.pk}/")
     shows_version(w, game.version)
     w.evaluate(HIDE)
