@@ -10,6 +10,7 @@ from django.utils import timezone
 from games import rules
 from games.models import Game
 from games.play import actions
+from games.selectors import LOG_TURNS_PER_PAGE
 
 from .conftest import screenshot
 from .helpers import TIMEOUT, game_state, settled, shows_version
@@ -112,4 +113,43 @@ def test_coming_back_after_a_forced_take_and_a_timeout(open_page, make_player):
         page.locator(f"#draw-{state.draw_tiles()[0]}").click()
     settled(page)
     assert page.locator("#game .news").count() == 0  # their move puts the highlights away
+    assert not page.errors
+
+
+def test_an_older_page_of_the_log_stays_while_moves_come_in(open_page, make_player):
+    ada, brian = make_player("ada"), make_player("brian")
+    game = actions.create_game(creator=ada, player_count=2, time_per_move=timedelta(hours=1))
+    actions.join_game(game_id=game.pk, user=brian)
+    game_id = game.pk
+    game, state = game_state(game_id)
+    users = [seat.user for seat in game.seats.order_by("number")]
+    while state.drafts < LOG_TURNS_PER_PAGE + 1:  # two pages of turns
+        if state.forced_action() is not None:
+            actions.take_last_tile(game_id=game_id)
+        else:
+            draft_top(game_id, users[state.current])
+        game, state = game_state(game_id)
+    wait_until(lambda: game_state(game_id)[1].forced_action() is None)
+    game, state = game_state(game_id)
+
+    page = open_page(ada)
+    page.goto(f"/games/{game_id}/")
+    shows_version(page, game.version)
+    page.locator("#move-log").get_by_role("button", name="Older").click()
+    page.wait_for_selector('#move-log[data-page="2"]', timeout=TIMEOUT)
+
+    draft_top(game_id, users[state.current])  # a move comes in live
+    wait_until(lambda: game_state(game_id)[1].forced_action() is None)
+    game, _ = game_state(game_id)
+    shows_version(page, game.version)
+    assert page.locator("#move-log").get_attribute("data-page") == "2"  # still what they read
+
+    page.locator("#move-log").get_by_role("button", name="Newer").click()
+    page.wait_for_selector('#move-log[data-page="1"]', timeout=TIMEOUT)
+    draft_top(game_id, users[game_state(game_id)[1].current])
+    wait_until(lambda: game_state(game_id)[1].forced_action() is None)
+    game, _ = game_state(game_id)
+    shows_version(page, game.version)
+    newest = page.locator("#move-log .log-turn h3").first.inner_text()
+    assert newest.lower() == f"turn {game_state(game_id)[1].drafts}"  # the newest page follows
     assert not page.errors

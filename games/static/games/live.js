@@ -251,6 +251,15 @@
     }
   });
 
+  // A reader of an older page of the move log keeps it: a move's push (or answer) brings the
+  // newest page, which would take them away from what they read; "Newer" fetches it.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "move-log" && target.getAttribute("data-page") !== "1") {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   document.addEventListener("htmx:wsOpen", function (event) {
     wrapper = event.detail.socketWrapper;
     if (document.hidden) {
