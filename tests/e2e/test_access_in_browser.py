@@ -3,6 +3,7 @@
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from games import rules
 from games.play import actions
 from games.rules.analysis import legal_spots
 
@@ -122,3 +123,44 @@ def test_main_pages_have_no_serious_accessibility_violations(open_page, two_play
         if violation["impact"] in ("serious", "critical")
     ]
     assert serious == [], results.generate_report()
+
+
+def test_a_draft_by_keyboard_keeps_the_focus_confirms_with_c_and_is_announced(
+    open_page, two_player_game
+):
+    """After a draft the focus is on Confirm draft (not the page's body); C confirms; the focus
+    then rests on the tile just taken; screen readers hear each move, theirs and the others'."""
+    game, first = two_player_game
+    second = game.seats.exclude(user=first).get().user
+    page, other = open_page(first), open_page(second)
+    page.goto(f"/games/{game.pk}/")
+    other.goto(f"/games/{game.pk}/")
+    _, state = game_state(game.pk)
+    tile = state.draw_tiles()[0]
+
+    page.locator(f"#draw-{tile}").focus()
+    page.keyboard.press("Enter")  # draft
+    page.wait_for_selector("#confirm-draft", timeout=TIMEOUT)
+    settled(page)
+    page.wait_for_function("() => document.activeElement.id === 'confirm-draft'", timeout=TIMEOUT)
+
+    page.keyboard.press("c")  # confirm, one key
+    page.wait_for_selector("#confirm-draft", state="detached", timeout=TIMEOUT)
+    settled(page)
+    page.wait_for_function(f"() => document.activeElement.id === 'my-tray-{tile}'", timeout=TIMEOUT)
+    assert game_state(game.pk)[1].pending is None
+
+    words = rules.TILES[tile].colour.value + " " + rules.TILES[tile].kind.value
+    page.wait_for_function(
+        "w => document.getElementById('game-announcer').textContent.startsWith('You took a ' + w)",
+        arg=words,
+        timeout=TIMEOUT,
+    )
+    # The other player's page says it in their words, and that it is their move now.
+    other.wait_for_function(
+        "() => document.getElementById('game-announcer').textContent.includes('Your move')",
+        timeout=TIMEOUT,
+    )
+    said = other.locator("#game-announcer").text_content()
+    assert said.startswith(f"{first.username} took a {words}")
+    assert page.errors == [] and other.errors == []
