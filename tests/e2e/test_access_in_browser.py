@@ -52,6 +52,17 @@ def test_a_phone_plays_by_touch_without_scrolling_sideways(open_page, two_player
     page.locator(f"#my-space-{space}").tap()  # tap again: rotate
     settled(page)
     assert game_state(game.pk)[1].boards[0].cells[space].rotation == (rotation + 1) % 4
+    page.keyboard.press("Shift+R")  # and back, anticlockwise
+    page.wait_for_function(
+        "s => document.getElementById('my-space-' + s) && !document.querySelector('.htmx-request')",
+        arg=space,
+        timeout=TIMEOUT,
+    )
+    settled(page)
+    assert game_state(game.pk)[1].boards[0].cells[space].rotation == rotation
+    page.keyboard.press("Escape")  # put it down
+    page.wait_for_selector('.seat.mine [aria-pressed="true"]', state="detached", timeout=TIMEOUT)
+    settled(page)
     assert no_horizontal_scroll(page)
     screenshot(page, "phone")
 
@@ -163,4 +174,16 @@ def test_a_draft_by_keyboard_keeps_the_focus_confirms_with_c_and_is_announced(
     )
     said = other.locator("#game-announcer").text_content()
     assert said.startswith(f"{first.username} took a {words}")
+
+    # With the tile picked up, the arrow keys walk the board's spaces.
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#my-tray-{tile}[aria-pressed=true]", timeout=TIMEOUT)
+    settled(page)
+    page.locator("#my-space-12").focus()
+    for key, expected in (("ArrowUp", 7), ("ArrowRight", 8), ("ArrowDown", 13), ("ArrowLeft", 12)):
+        page.keyboard.press(key)
+        assert page.evaluate("document.activeElement.id") == f"my-space-{expected}"
+    page.locator("#my-space-10").focus()
+    page.keyboard.press("ArrowLeft")  # the board's edge: no wrapping to the row above
+    assert page.evaluate("document.activeElement.id") == "my-space-10"
     assert page.errors == [] and other.errors == []

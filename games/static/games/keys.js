@@ -1,5 +1,6 @@
 // Keyboard play on the game page: Tab reaches every tile and space, Enter acts on it (buttons do
-// that by themselves), R rotates the focused tile on your own board, and C confirms a draft.
+// that by themselves), R (Shift+R) turns the focused tile on your own board clockwise
+// (anticlockwise), the arrow keys move around your board, Escape deselects, C confirms a draft.
 (function () {
   "use strict";
 
@@ -44,17 +45,46 @@
       }
       return;
     }
-    if (event.key !== "r" && event.key !== "R") return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Escape") return deselect(event);
+    if (ARROWS[event.key] !== undefined) return moveOnTheBoard(event, ARROWS[event.key]);
+    if (event.key !== "r" && event.key !== "R") return;
     var tile = document.activeElement && document.activeElement.closest("[data-rotate]");
     var game = document.getElementById("game");
     if (!tile || !game || !window.htmx) return;
     event.preventDefault();
-    htmx.ajax("POST", game.dataset.actUrl, {
-      source: tile,
-      target: "#game",
-      swap: "outerHTML",
-      values: { type: "rotate", space: tile.dataset.rotate, version: game.dataset.version },
-    });
+    // R turns clockwise, Shift+R anticlockwise (three quarter turns clockwise).
+    var values = { type: "rotate", space: tile.dataset.rotate, version: game.dataset.version };
+    if (event.shiftKey) values.quarter_turns = 3;
+    htmx.ajax("POST", game.dataset.actUrl, { source: tile, target: "#game", swap: "outerHTML", values: values });
   });
+
+  // The arrow keys move the focus around the player's own board, a space at a time.
+  var ARROWS = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -5, ArrowDown: 5 };
+  function moveOnTheBoard(event, step) {
+    var id = document.activeElement && document.activeElement.id;
+    var match = /^my-space-(\d+)$/.exec(id || "");
+    if (!match) return;
+    var index = Number(match[1]);
+    var row = Math.floor(index / 5);
+    var sideways = step === 1 || step === -1;
+    event.preventDefault();
+    // Past the spaces that are no button now (empty, with nothing picked up to place there).
+    for (var next = index + step; next >= 0 && next <= 24; next += step) {
+      if (sideways && Math.floor(next / 5) !== row) return;
+      var target = document.getElementById("my-space-" + next);
+      if (target) return target.focus();
+    }
+  }
+
+  // Escape puts down what the player picked up (a tray tile or a placed tile).
+  function deselect(event) {
+    var game = document.getElementById("game");
+    if (!game || !window.htmx || !document.querySelector('.seat.mine [aria-pressed="true"]')) return;
+    event.preventDefault();
+    var url = game.dataset.fragmentUrl;
+    htmx.ajax("GET", url, { target: "#game", swap: "outerHTML" }).then(function () {
+      window.history.replaceState(window.history.state, "", window.location.pathname);
+    });
+  }
 })();
