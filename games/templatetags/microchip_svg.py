@@ -156,15 +156,23 @@ def _name(value: object, known: tuple[str, ...]) -> str | None:
     return name if name in known else None
 
 
+OPPOSITE = {1: 4, 4: 1, 2: 8, 8: 2}  # N-S, E-W
+
+
 def trace_path(mask: int) -> str:
     """Return the SVG path data of the white paths of a tile with these connections.
 
     Every connection is a segment from the centre (50, 50) to the middle of its side. The
     first two connections (in N, E, S, W order) are one line through the centre, so a straight
     has no seam and a corner gets a round bend; the others start at the centre, where the
-    junction dot (tee, cross) or the pad (end) covers their ends.
+    junction dot (cross) or the pad (end) covers their ends. A tee's line is its straight pair,
+    its third side a stub into it: nothing of it shows past the path on its blank side.
     """
-    ends = [f"{SIDE_ENDS[side][0]} {SIDE_ENDS[side][1]}" for side, _ in SIDE_NAMES if mask & side]
+    sides = [side for side, _ in SIDE_NAMES if mask & side]
+    if len(sides) == 3:
+        straight = [side for side in sides if OPPOSITE[side] in sides]
+        sides = straight + [side for side in sides if side not in straight]
+    ends = [f"{SIDE_ENDS[side][0]} {SIDE_ENDS[side][1]}" for side in sides]
     if not ends:
         return ""
     if len(ends) == 1:
@@ -240,7 +248,8 @@ def tile_context(
         "fill": TILE_FILLS[colour_name],
         "trace": trace_path(mask),
         "pad": kind_name == "end",
-        "node": BASE_PATHS[kind_name].bit_count() >= 3,
+        # The junction dot of a cross; a tee's would bulge out on its blank side.
+        "node": BASE_PATHS[kind_name].bit_count() == 4,
         "shape": shape_geometry(colour_name, 20, 20, 12, 2.2) if colour_blind else None,
     }
 

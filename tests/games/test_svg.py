@@ -75,7 +75,7 @@ def test_every_kind_and_rotation_draws_exactly_its_connections(kind, rotation, m
 
 
 @pytest.mark.parametrize("kind", [k.value for k in KINDS])
-def test_only_the_end_has_the_square_pad_and_only_tee_and_cross_a_junction(kind):
+def test_only_the_end_has_the_square_pad_and_only_the_cross_a_junction(kind):
     for mask in set(KIND_PATHS[Kind(kind)]):
         root = svg(tile(kind, "red", mask))
         pads = by_class(root, "tile-pad")
@@ -84,7 +84,21 @@ def test_only_the_end_has_the_square_pad_and_only_tee_and_cross_a_junction(kind)
             assert pads[0].tag == "rect"
             assert pads[0].get("width") == pads[0].get("height")
             assert by_class(root, "tile-pad-hole")
-        assert len(by_class(root, "tile-node")) == (1 if kind in ("tee", "cross") else 0)
+        assert len(by_class(root, "tile-node")) == (1 if kind == "cross" else 0)
+
+
+def test_a_tee_is_its_straight_line_with_a_stub_and_no_bulge_on_its_blank_side():
+    """Its line runs through the centre between its opposite sides, the third side a stub from
+    the centre; no junction dot wider than the path pokes out towards the blank side."""
+    for mask, line, stub in (
+        (N | E | S, "M50 1L50 50L50 99", "M50 50L99 50"),
+        (E | S | W, "M99 50L50 50L1 50", "M50 50L50 99"),
+        (N | S | W, "M50 1L50 50L50 99", "M50 50L1 50"),
+        (N | E | W, "M99 50L50 50L1 50", "M50 50L50 1"),
+    ):
+        root = svg(tile("tee", "blue", mask))
+        assert by_class(root, "tile-trace")[0].get("d") == line + stub
+        assert not by_class(root, "tile-node") and not root.findall(".//{*}circle")
 
 
 def test_a_straight_is_one_line_and_a_corner_one_bend():
