@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("health/", views.health, name="health"),
     path("sw.js", push_views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views.web_manifest, name="web_manifest"),
     path("push/subscribe/", push_views.subscribe, name="push_subscribe"),
     path("push/unsubscribe/", push_views.unsubscribe, name="push_unsubscribe"),
     path("dashboard/", game_views.dashboard, name="dashboard"),

@@ -2,7 +2,9 @@ import os
 
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.cache import never_cache
+from django.templatetags.static import static
+from django.views.decorators.cache import cache_control, never_cache
+from django.views.decorators.http import require_GET
 
 from microchip_site import health as checks
 
@@ -11,6 +13,30 @@ def home(request):
     if request.user.is_authenticated:
         return redirect("dashboard")
     return render(request, "home.html")
+
+
+@require_GET
+@cache_control(max_age=3600)
+def web_manifest(request):
+    """The web app manifest: the site installs from the browser and opens on the dashboard
+    from the home screen. Served by a view so that the icons' addresses are those of the
+    collected static files (hashed names in production)."""
+    manifest = {
+        "name": "Microchip Online",
+        "short_name": "Microchip",
+        "description": "Play the tile-drafting game Microchip by correspondence.",
+        "start_url": "/dashboard/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f5f6fa",
+        "theme_color": "#1b2033",
+        "icons": [
+            {"src": static("microchip/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("microchip/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": static("microchip/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    return JsonResponse(manifest, content_type="application/manifest+json")
 
 
 @never_cache

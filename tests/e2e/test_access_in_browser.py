@@ -187,3 +187,19 @@ def test_a_draft_by_keyboard_keeps_the_focus_confirms_with_c_and_is_announced(
     page.keyboard.press("ArrowLeft")  # the board's edge: no wrapping to the row above
     assert page.evaluate("document.activeElement.id") == "my-space-10"
     assert page.errors == [] and other.errors == []
+
+
+def test_the_site_is_installable_as_a_web_app(open_page, two_player_game):
+    """Chromium finds nothing of the site's that keeps it from being installed (DevTools
+    protocol's Page.getInstallabilityErrors on the page it opens from the home screen)."""
+    _, first = two_player_game
+    page = open_page(first)
+    page.goto("/dashboard/")
+    page.wait_for_load_state("load")
+    session = page.context.new_cdp_session(page)
+    manifest = session.send("Page.getAppManifest")
+    assert manifest["url"].endswith("/manifest.webmanifest") and not manifest.get("errors")
+    errors = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Playwright's browser contexts are off the record, which Chrome never installs from; any
+    # other reason (manifest, icons, start URL, service worker) is the site's.
+    assert [error["errorId"] for error in errors if error["errorId"] != "in-incognito"] == []
