@@ -48,7 +48,8 @@ class SpaceView:
     tile: TileView | None
     status: SpaceStatus | None
     selected: bool = False
-    # With a tray tile selected: the rotation that fits here legally, or None.
+    # With a tray tile selected: the rotation that fits here legally, or None. With a placed
+    # tile selected: its rotation, if it may be moved here legally.
     legal_rotation: int | None = None
     # "chip" (the structure that scores), "closed" (another closed one), or "" (open, or empty).
     structure: str = ""
@@ -275,11 +276,19 @@ class SpaceControl:
     error: bool  # the refused move was about this space of the viewer's own board
     structure: str  # "chip", "closed" or "": drawn outlined, or not
     last: bool  # its tile is the one the board's player got last
-    # What clicking it does: "" (nothing), "select" (a link) or an action posted with `vals`.
+    # What clicking it does: "" (nothing), "select" or "deselect" (links) or an action posted
+    # with `vals`.
     action: str
     # The button's aria-label; with no button, the tile's (an empty space names itself).
     label: str
     vals: tuple[tuple[str, int], ...] = ()  # the posted action's fields, in hx-vals order
+    # The selected tile's menu beside it (rotate either way, return to the tray): drawn on the
+    # side of the board with room for it.
+    menu: bool = False
+
+    @property
+    def menu_side(self) -> str:
+        return "left" if self.index % 5 >= 3 else "right"
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,13 +343,15 @@ def _space_control(
         fits = " (fits)" if space.legal_rotation is not None else ""
         label = f"Place the selected tile on the {label}{fits}"
     elif selection.space is not None and space.selected:
-        action, vals, label = "rotate", (("space", index),), f"Rotate the {label}"
+        # Its menu does the rotating and returning; the tile itself puts it down again.
+        action, label = "deselect", f"Put down the {label} (R rotates it)"
     elif selection.space is not None and tile is not None:
         action, vals = "swap", (("space_a", selection.space), ("space_b", index))
         label = f"Swap the selected tile with the {label}"
     elif selection.space is not None:
         action, vals = "move", (("from_space", selection.space), ("to_space", index))
-        label = f"Move the selected tile to the {label}"
+        fits = " (fits)" if space.legal_rotation is not None else ""
+        label = f"Move the selected tile to the {label}{fits}"
     elif tile is not None:
         action, label = "select", f"Select the {label} (R rotates it)"
     else:
@@ -361,6 +372,7 @@ def _space_control(
         # A tile inside a button describes itself; alone, it says where it is and how it fares.
         label=label if action or tile is not None else "",
         vals=vals,
+        menu=action == "deselect",
     )
 
 
@@ -432,6 +444,9 @@ def game_view(
         if chosen.tray_tile is not None:
             for space, rotation in rules.legal_spots(board, chosen.tray_tile):
                 legal.setdefault(space, rotation)
+        elif chosen.space is not None:  # where it may be moved (a move keeps its rotation)
+            rotation = board.cells[chosen.space].rotation
+            legal = dict.fromkeys(rules.legal_moves(board, chosen.space), rotation)
         spaces = space_views(board, selected=chosen.space, legal=legal)
         if is_viewer:
             selection = chosen

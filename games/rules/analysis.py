@@ -307,6 +307,20 @@ def legal_spots(board: Board, tile: int) -> list[tuple[int, int]]:
     return out
 
 
+def legal_moves(board: Board, space: int) -> list[int]:
+    """Return the empty spaces where the tile on `space` could be moved legally, keeping its
+    rotation (a move does not turn it), in space order."""
+    cell = board.cells[space]
+    if cell is None:
+        return []
+    rest = board.with_cells({space: None})
+    return [
+        other
+        for other in range(25)
+        if other != space and fits(rest, cell.tile, other, cell.rotation)
+    ]
+
+
 def open_ends(board: Board) -> int:
     """Return how many connections point at an empty space (each open path end counted)."""
     occ, n, e, s, w = board.occ, board.n, board.e, board.s, board.w

@@ -79,7 +79,7 @@ def board_rows(context, seat) -> list[list[str]]:
             control,
             colour_blind,
             urls if control.action else None,
-            version if control.vals else None,
+            version if control.vals or control.menu else None,
         )
         for control in selectors.space_controls(view, seat)
     ]
@@ -129,8 +129,15 @@ def action_json(action: str, fields, version: int) -> str:
 @functools.lru_cache(maxsize=16384)
 def _space_html(control, colour_blind, urls, version):
     context = {"space": control, "colour_blind": colour_blind, "urls": urls}
-    if version is not None:
+    if version is not None and control.vals:
         context["vals"] = action_json(control.action, control.vals, version)
+    if version is not None and control.menu:
+        space = (("space", control.index),)
+        context["menu"] = {
+            "anticlockwise": action_json("rotate", (*space, ("quarter_turns", 3)), version),
+            "clockwise": action_json("rotate", (*space, ("quarter_turns", 1)), version),
+            "back": action_json("return", space, version),
+        }
     return render_to_string("games/partials/space.html", context)
 
 

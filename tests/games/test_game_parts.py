@@ -116,27 +116,41 @@ def test_the_owner_selects_tiles_and_everyone_else_sees_a_labelled_drawing(game,
     assert seat_html(mine, mine.viewer_seat, owner) == own
 
 
-def test_a_selected_tile_rotates_and_the_others_swap_or_move_at_the_shown_version(game):
+def test_a_selected_tile_opens_its_menu_and_the_others_swap_or_move_at_the_shown_version(game):
     owner = owner_of(game, 0)
     view = selectors.game_view(game, owner)
     placed = a_placed_space(view)
     view = selectors.game_view(game, owner, selectors.Selection(space=placed))
     other = next(s.index for s in view.viewer_seat.spaces if s.tile and s.index != placed)
     empty = an_empty_space(view)
+    act, fragment, page = (
+        reverse(f"games:{name}", args=[game.pk]) for name in ("act", "fragment", "game")
+    )
 
-    drawn = by_id(seat_html(view, view.viewer_seat, owner))
+    html = seat_html(view, view.viewer_seat, owner)
+    drawn = by_id(html)
 
-    rotate, swap, move = (
+    selected, swap, move = (
         drawn[f"my-space-{placed}"],
         drawn[f"my-space-{other}"],
         drawn[f"my-space-{empty}"],
     )
-    assert rotate["aria-pressed"] == "true" and rotate["aria-label"].startswith("Rotate the ")
-    assert json.loads(rotate["hx-vals"]) == {
-        "type": "rotate",
-        "space": placed,
-        "version": game.version,
+    # Tapped again, the selected tile is put down (its menu closes); R still turns it.
+    assert selected["aria-pressed"] == "true" and selected["aria-label"].startswith("Put down the ")
+    assert selected["hx-get"] == fragment and selected["hx-push-url"] == page
+    assert selected["data-rotate"] == str(placed) and "hx-vals" not in selected
+    tile = view.viewer_seat.spaces[placed].tile
+    menu = {
+        "tile-menu-anticlockwise": {"type": "rotate", "space": placed, "quarter_turns": 3},
+        "tile-menu-clockwise": {"type": "rotate", "space": placed, "quarter_turns": 1},
+        f"tile-menu-return-{tile.id}": {"type": "return", "space": placed},
     }
+    for button_id, action in menu.items():
+        button = drawn[button_id]
+        assert json.loads(button["hx-vals"]) == {**action, "version": game.version}
+        assert button["hx-post"] == act and f"the {tile.colour} {tile.kind}" in button["aria-label"]
+    side = "left" if placed % 5 >= 3 else "right"
+    assert elements(html, "div", role="group", **{"class": f"tile-menu tile-menu-{side}"})
     assert json.loads(swap["hx-vals"]) == {
         "type": "swap", "space_a": placed, "space_b": other, "version": game.version
     }  # fmt: skip
@@ -144,13 +158,43 @@ def test_a_selected_tile_rotates_and_the_others_swap_or_move_at_the_shown_versio
         "type": "move", "from_space": placed, "to_space": empty, "version": game.version
     }  # fmt: skip
     assert move["class"] == "space-button" and "data-rotate" not in move
-    assert rotate["hx-post"] == reverse("games:act", args=[game.pk])
 
     # The next version of the same board and selection: every posted action says so.
     view.game.version += 1
     again = by_id(seat_html(view, view.viewer_seat, owner))
-    assert json.loads(again[f"my-space-{placed}"]["hx-vals"])["version"] == game.version + 1
+    assert json.loads(again["tile-menu-clockwise"]["hx-vals"])["version"] == game.version + 1
     assert json.loads(again[f"my-space-{empty}"]["hx-vals"])["version"] == game.version + 1
+    # With nothing selected, no menu.
+    plain = selectors.game_view(game, owner)
+    assert "tile-menu" not in seat_html(plain, plain.viewer_seat, owner)
+
+
+def test_a_selected_placed_tile_lights_the_spaces_it_may_move_to_as_it_is_turned(game):
+    owner = owner_of(game, 0)
+    board = current_state(game).boards[0]
+
+    def fitting(placed):
+        cell, rest = board.cells[placed], board.with_cells({placed: None})
+        return {
+            space
+            for space in range(25)
+            if space != placed and rules.fits(rest, cell.tile, space, cell.rotation)
+        }
+
+    # The placed tile with the most spaces to go to (on a board of a few tiles, some).
+    placed = max((s for s in range(25) if board.cells[s]), key=lambda s: len(fitting(s)))
+    assert fitting(placed)
+    view = selectors.game_view(game, owner, selectors.Selection(space=placed))
+
+    html = seat_html(view, view.viewer_seat, owner)
+    drawn = by_id(html)
+
+    lit = [a for a in elements(html, "div", role="gridcell") if " legal" in a["class"]]
+    assert len(lit) == len(fitting(placed))
+    for space in range(25):
+        if board.cells[space] is None:
+            label = drawn[f"my-space-{space}"]["aria-label"]
+            assert label.endswith(" (fits)") == (space in fitting(placed))
 
 
 def test_a_selected_tray_tile_can_be_placed_on_every_empty_space_and_the_fitting_ones_say_so(

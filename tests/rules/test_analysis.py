@@ -6,6 +6,7 @@ from games.rules import (
     can_finish,
     diagnose,
     find_chip,
+    legal_moves,
     legal_spots,
     markers,
     score,
@@ -196,6 +197,15 @@ def test_legal_spots_skip_occupied_and_other_colours():
     b = board({13: "cross:NESW"}, colour_of={13: Colour.BLUE})
     assert all(s != 13 for s, _ in legal_spots(b, blue_end))
     assert all(LATIN[s] is Colour.BLUE for s, _ in legal_spots(b, blue_end))
+
+
+def test_legal_moves_keep_the_rotation():
+    # A blue end at 13 pointing north, into the red tee at 8 (its south path). Blue spaces: 0,
+    # 9, 13, 17, 21. On 0 its path would run off the board; 9, 17 and 21 take it as it is.
+    assert legal_moves(board({8: "tee:NSW", 13: "end:N"}), 13) == [9, 17, 21]
+    # Pointing east it fits on 0, 17 and 21; on 9 its path would run off the board.
+    assert legal_moves(board({8: "tee:NSW", 13: "end:E"}), 13) == [0, 17, 21]
+    assert legal_moves(board({8: "tee:NSW"}), 13) == []  # no tile there
 
 
 @pytest.mark.parametrize("space", range(25))

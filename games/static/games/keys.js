@@ -1,6 +1,7 @@
 // Keyboard play on the game page: Tab reaches every tile and space, Enter acts on it (buttons do
 // that by themselves), R (Shift+R) turns the focused tile on your own board clockwise
-// (anticlockwise), the arrow keys move around your board, Escape deselects, C confirms a draft.
+// (anticlockwise), the arrow keys move around your board and around the pool, Escape deselects,
+// C confirms a draft.
 (function () {
   "use strict";
 
@@ -8,8 +9,11 @@
   // its own answers, but a live push can land first or after; so put the focus back on the
   // element with the id that last had it, whenever a swap leaves the focus on nothing.
   var focusedId = null;
+  var focusedPoolTile = null; // a tile of the pool has no id: its data-tile
   document.addEventListener("focusin", function (event) {
     focusedId = event.target && event.target.id ? event.target.id : null;
+    var box = event.target.closest && event.target.closest(".pool .tile-box");
+    focusedPoolTile = box ? box.getAttribute("data-tile") : null;
   });
   // When the focused control is gone (a drafted tile left the pool, a confirmed draft's button),
   // the focus goes where the player's next step is, not to the page's body.
@@ -21,13 +25,21 @@
         document.querySelector(".pool .draftable")
       );
     }
+    // A tile returned from its menu: to the tray, where it now lies.
+    var returned = /^tile-menu-return-(\d+)$/.exec(id);
+    if (returned) return document.getElementById("my-tray-" + returned[1]);
     return null;
   }
   function restoreFocus() {
     var active = document.activeElement;
-    if (!focusedId || (active && active !== document.body)) return;
-    var element = document.getElementById(focusedId) || successor(focusedId);
-    if (element) element.focus({ preventScroll: true });
+    if (active && active !== document.body) return;
+    if (focusedId) {
+      var element = document.getElementById(focusedId) || successor(focusedId);
+      if (element) element.focus({ preventScroll: true });
+    } else if (focusedPoolTile !== null) {
+      var box = document.querySelector('.pool .tile-box[data-tile="' + focusedPoolTile + '"]');
+      if (box) focusPoolTile(box);
+    }
   }
   document.addEventListener("htmx:afterSettle", restoreFocus);
   document.addEventListener("htmx:oobAfterSwap", function () {
@@ -47,16 +59,20 @@
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === "Escape") return deselect(event);
-    if (ARROWS[event.key] !== undefined) return moveOnTheBoard(event, ARROWS[event.key]);
+    if (ARROWS[event.key] !== undefined) {
+      return moveInThePool(event, event.key) || moveOnTheBoard(event, ARROWS[event.key]);
+    }
     if (event.key !== "r" && event.key !== "R") return;
     var tile = document.activeElement && document.activeElement.closest("[data-rotate]");
     var game = document.getElementById("game");
     if (!tile || !game || !window.htmx) return;
     event.preventDefault();
-    // R turns clockwise, Shift+R anticlockwise (three quarter turns clockwise).
+    // R turns clockwise, Shift+R anticlockwise (three quarter turns clockwise). The request is
+    // the game's, not the tile's: a tile's own hx-vals (a swap, with another tile selected) would
+    // override these.
     var values = { type: "rotate", space: tile.dataset.rotate, version: game.dataset.version };
-    if (event.shiftKey) values.quarter_turns = 3;
-    htmx.ajax("POST", game.dataset.actUrl, { source: tile, target: "#game", swap: "outerHTML", values: values });
+    values.quarter_turns = event.shiftKey ? 3 : 1;
+    htmx.ajax("POST", game.dataset.actUrl, { source: game, target: "#game", swap: "outerHTML", values: values });
   });
 
   // The arrow keys move the focus around the player's own board, a space at a time.
@@ -75,6 +91,38 @@
       var target = document.getElementById("my-space-" + next);
       if (target) return target.focus();
     }
+  }
+
+  // In the pool, left and right go to the next column that has tiles (to the tile as far down
+  // as it can), up and down along the column. A tile that can be drafted is a button (Enter
+  // drafts it); the others take the focus too, so that the pool can be read tile by tile.
+  function moveInThePool(event, key) {
+    var box = document.activeElement && document.activeElement.closest(".pool .tile-box");
+    var column = box && box.closest(".column");
+    if (!column) return false;
+    event.preventDefault();
+    var row = Array.prototype.indexOf.call(column.children, box);
+    var next = null;
+    if (key === "ArrowUp" || key === "ArrowDown") {
+      next = column.children[row + (key === "ArrowDown" ? 1 : -1)];
+    } else {
+      var columns = Array.prototype.slice.call(column.parentElement.children);
+      var step = key === "ArrowRight" ? 1 : -1;
+      for (var at = columns.indexOf(column) + step; at >= 0 && at < columns.length; at += step) {
+        var tiles = columns[at].children;
+        if (tiles.length) {
+          next = tiles[Math.min(row, tiles.length - 1)];
+          break;
+        }
+      }
+    }
+    if (next) focusPoolTile(next);
+    return true;
+  }
+  function focusPoolTile(box) {
+    var button = box.querySelector("button");
+    if (!button) box.setAttribute("tabindex", "-1");
+    (button || box).focus({ preventScroll: false });
   }
 
   // Escape puts down what the player picked up (a tray tile or a placed tile).
