@@ -282,13 +282,17 @@ class SpaceControl:
     # The button's aria-label; with no button, the tile's (an empty space names itself).
     label: str
     vals: tuple[tuple[str, int], ...] = ()  # the posted action's fields, in hx-vals order
-    # The selected tile's menu beside it (rotate either way, return to the tray): drawn on the
-    # side of the board with room for it.
+    # The selected tile's menu beside it (rotate either way, return to the tray).
     menu: bool = False
 
     @property
-    def menu_side(self) -> str:
-        return "left" if self.index % 5 >= 3 else "right"
+    def menu_place(self) -> str:
+        """Where the menu goes: a column of buttons on the next space toward the board's middle,
+        level with the tile and running toward the middle rows, so that it stays on the board."""
+        row, col = divmod(self.index, 5)
+        return (
+            f"{'left' if col >= 3 else 'right'} {('top', 'top', 'middle', 'bottom', 'bottom')[row]}"
+        )
 
 
 @dataclass(frozen=True, slots=True)

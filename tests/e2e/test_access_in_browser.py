@@ -46,10 +46,10 @@ def test_a_phone_plays_by_touch_without_scrolling_sideways(open_page, two_player
     space = (legal_spots(state.boards[0], tile) or [(12, 0)])[0][0]
     page.locator(f"#my-space-{space}").tap()
     page.wait_for_selector(f'#my-space-{space}[aria-label^="Select"]', timeout=TIMEOUT)
-    page.locator(f"#my-space-{space}").tap()  # select the placed tile
+    page.locator(f"#my-space-{space}").tap()  # select the placed tile: its menu opens
     page.wait_for_selector(f"#my-space-{space}[aria-pressed=true]", timeout=TIMEOUT)
     rotation = game_state(game.pk)[1].boards[0].cells[space].rotation
-    page.locator(f"#my-space-{space}").tap()  # tap again: rotate
+    page.locator("#tile-menu-clockwise").tap()
     settled(page)
     assert game_state(game.pk)[1].boards[0].cells[space].rotation == (rotation + 1) % 4
     page.keyboard.press("Shift+R")  # and back, anticlockwise

@@ -96,7 +96,7 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
         == 1
     )
     select(first, f"my-space-{wrong}")
-    click_and_wait(first, "button:has-text('Return to tray')", game_id)
+    click_and_wait(first, f"#tile-menu-return-{tray_tile}", game_id)
     for user in users:
         click_and_wait(pages[user.pk], "button:has-text('Finish')", game_id)
 
@@ -127,17 +127,22 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
 
 
 def arrange_every_way(page, game_id, seat):
-    """Rotate, move, swap, return and clear on the player's own board, by clicking."""
+    """Rotate, move, swap, return and clear on the player's own board, by clicking (the selected
+    tile's menu rotates and returns it)."""
     _, state = game_state(game_id)
     board = state.boards[seat]
     placed = [space for space, cell in enumerate(board.cells) if cell is not None]
     first, second = placed[:2]
-    empty = next(space for space, cell in enumerate(board.cells) if cell is None)
+    # A selected tile's menu lies over the next column: click nothing it covers.
+    empty = next(
+        space
+        for space, cell in enumerate(board.cells)
+        if cell is None and abs(space % 5 - first % 5) != 1 and abs(space % 5 - second % 5) != 1
+    )
 
-    page.locator(f"#my-space-{first}").click()  # select
-    page.wait_for_selector(f"#my-space-{first}[aria-pressed=true]", timeout=TIMEOUT)
+    select(page, f"my-space-{first}")  # its menu opens beside it
     turned = board.cells[first].rotation
-    click_and_wait(page, f"#my-space-{first}", game_id)  # click again: rotate
+    click_and_wait(page, "#tile-menu-clockwise", game_id)
     assert game_state(game_id)[1].boards[seat].cells[first].rotation == (turned + 1) % 4
 
     click_and_wait(page, f"#my-space-{empty}", game_id)  # the rotated tile stays selected: move
@@ -149,7 +154,7 @@ def arrange_every_way(page, game_id, seat):
     assert after_swap.cells[second].tile == board.cells[first].tile
 
     select(page, f"my-space-{second}")
-    click_and_wait(page, "button:has-text('Return to tray')", game_id)
+    click_and_wait(page, f"#tile-menu-return-{board.cells[first].tile}", game_id)
     assert game_state(game_id)[1].boards[seat].cells[second] is None
 
     page.once("dialog", lambda dialog: dialog.accept())

@@ -63,7 +63,12 @@
       return moveInThePool(event, event.key) || moveOnTheBoard(event, ARROWS[event.key]);
     }
     if (event.key !== "r" && event.key !== "R") return;
-    var tile = document.activeElement && document.activeElement.closest("[data-rotate]");
+    // The focused tile, or the one whose menu has the focus.
+    var active = document.activeElement;
+    var menu = active && active.closest(".tile-menu");
+    var tile = menu
+      ? menu.closest(".space-box").querySelector("[data-rotate]")
+      : active && active.closest("[data-rotate]");
     var game = document.getElementById("game");
     if (!tile || !game || !window.htmx) return;
     event.preventDefault();
