@@ -21,7 +21,7 @@
   var THRESHOLD = { mouse: 5, pen: 6, touch: 8 }; // pixels before a press becomes a drag
   var pressed = null; // a pointer down on a draggable tile, not (yet) a drag
   var drag = null; // the drag under way
-  var swallowClickUntil = 0;
+  var swallowClick = false; // the click that ends a drag
 
   function game() {
     return document.getElementById("game");
@@ -51,8 +51,11 @@
     return isPlaced(source) ? "s" + source.space : "t" + source.tile;
   }
 
-  function selectionInAddress() {
-    return new URLSearchParams(window.location.search).get("sel") || "";
+  // What the page shows picked up ("t12", "s7" or ""), as the server drew it.
+  function drawnSelection() {
+    var pressed = document.querySelector('#game .seat.mine [aria-pressed="true"]');
+    var match = pressed && /^my-(tray|space)-(\d+)$/.exec(pressed.id);
+    return match ? match[1].charAt(0) + match[2] : "";
   }
 
   // Show the game with `selection` ("" for none), as the click on a tile (or on Deselect) does.
@@ -93,6 +96,7 @@
   }
 
   document.addEventListener("pointerdown", function (event) {
+    swallowClick = false;
     if (drag || !event.isPrimary || event.button !== 0) return;
     var source = draggable(event.target);
     pressed = source && { source: source, id: event.pointerId, type: event.pointerType, x: event.clientX, y: event.clientY };
@@ -113,7 +117,10 @@
 
   document.addEventListener("pointerup", function (event) {
     if (pressed && event.pointerId === pressed.id) pressed = null;
-    if (drag && event.pointerId === drag.id) drop(event.clientX, event.clientY);
+    if (drag && event.pointerId === drag.id) {
+      swallowTheClick(event.pointerType);
+      drop(event.clientX, event.clientY);
+    }
   });
 
   document.addEventListener("pointercancel", function (event) {
@@ -128,10 +135,18 @@
     }
   }, true);
 
-  // The click that ends a mouse drag (on the tile, which holds the pointer) is no click on it.
+  // The end of a drag is no click on the tile, which holds the pointer: a mouse's click comes
+  // with its pointerup, before any timer; a finger's from the browser's tap, if it took the drag
+  // for one, soon after. A new press is a new click.
+  function swallowTheClick(pointerType) {
+    swallowClick = true;
+    setTimeout(function () {
+      swallowClick = false;
+    }, pointerType === "touch" ? 800 : 0);
+  }
   window.addEventListener("click", function (event) {
-    if (Date.now() < swallowClickUntil) {
-      swallowClickUntil = 0;
+    if (swallowClick) {
+      swallowClick = false;
       event.preventDefault();
       event.stopPropagation();
     }
@@ -155,14 +170,12 @@
       id: press.id,
       ghost: ghost,
       grip: { x: press.x - box.left, y: press.y - box.top },
-      before: selectionInAddress(),
+      before: drawnSelection(),
       target: null,
     };
     holdPointer();
     var selection = selectionOf(press.source);
-    drag.selected = selection === drag.before && button.getAttribute("aria-pressed") === "true"
-      ? Promise.resolve()
-      : showSelection(selection);
+    drag.selected = selection === drag.before ? Promise.resolve() : showSelection(selection);
   }
 
   // The tile keeps the pointer (and a finger's moves) while it is dragged, also once the
@@ -217,7 +230,7 @@
   function cancel() {
     var ended = finish();
     var restore = function () {
-      if (selectionInAddress() !== ended.before) showSelection(ended.before);
+      if (drawnSelection() !== ended.before) showSelection(ended.before);
     };
     ended.selected.then(restore, restore);
   }
@@ -226,7 +239,6 @@
     var target = targetAt(x, y);
     if (!action(drag.source, target, false)) return cancel();
     var ended = finish();
-    swallowClickUntil = Date.now() + 500;
     var post = function () {
       var values = action(ended.source, target, true);
       var element = game();
@@ -246,6 +258,9 @@
         .then(function () {
           var landed = document.getElementById(focus);
           if (landed && document.activeElement !== landed) landed.focus({ preventScroll: true });
+          // A refused drop draws nothing picked up: nor may the address say so (live.js would
+          // pick it up again after a push).
+          if (!drawnSelection()) window.history.replaceState(window.history.state, "", window.location.pathname);
         });
     };
     ended.selected.then(post, post);
