@@ -44,7 +44,8 @@
   }
 
   function buttonOf(source) {
-    return document.getElementById(isPlaced(source) ? "my-space-" + source.space : "my-tray-" + source.tile);
+    var id = isPlaced(source) ? "my-space-" + source.space : "my-tray-" + source.tile;
+    return document.getElementById(id);
   }
 
   function selectionOf(source) {
@@ -53,8 +54,8 @@
 
   // What the page shows picked up ("t12", "s7" or ""), as the server drew it.
   function drawnSelection() {
-    var pressed = document.querySelector('#game .seat.mine [aria-pressed="true"]');
-    var match = pressed && /^my-(tray|space)-(\d+)$/.exec(pressed.id);
+    var picked = document.querySelector('#game .seat.mine [aria-pressed="true"]');
+    var match = picked && /^my-(tray|space)-(\d+)$/.exec(picked.id);
     return match ? match[1].charAt(0) + match[2] : "";
   }
 
@@ -92,14 +93,21 @@
   function targetElement(target) {
     var seat = document.querySelector("#game .seat.mine");
     if (!seat || !target) return null;
-    return target.tray ? seat.querySelector(".tray") : seat.querySelectorAll(".board .space-box")[target.space];
+    if (target.tray) return seat.querySelector(".tray");
+    return seat.querySelectorAll(".board .space-box")[target.space];
   }
 
   document.addEventListener("pointerdown", function (event) {
     swallowClick = false;
     if (drag || !event.isPrimary || event.button !== 0) return;
     var source = draggable(event.target);
-    pressed = source && { source: source, id: event.pointerId, type: event.pointerType, x: event.clientX, y: event.clientY };
+    pressed = source && {
+      source: source,
+      id: event.pointerId,
+      type: event.pointerType,
+      x: event.clientX,
+      y: event.clientY,
+    };
   });
 
   document.addEventListener("pointermove", function (event) {
@@ -155,21 +163,25 @@
   function begin(press) {
     var button = buttonOf(press.source);
     if (!button || !window.htmx) return;
-    var box = button.getBoundingClientRect();
+    // The tile as it would lie on the board (a tray's tiles are drawn smaller), under the finger.
+    var space = document.querySelector("#game .seat.mine .board .space-box");
+    var size = Math.max(
+      (space || button).getBoundingClientRect().width,
+      button.getBoundingClientRect().width
+    );
     var ghost = document.createElement("div");
     ghost.className = "drag-ghost";
     ghost.setAttribute("aria-hidden", "true");
     var picture = button.querySelector("svg");
     if (picture) ghost.appendChild(picture.cloneNode(true));
-    ghost.style.width = box.width + "px";
-    ghost.style.height = box.height + "px";
+    ghost.style.width = ghost.style.height = size + "px";
     document.body.appendChild(ghost);
     document.body.classList.add("dragging");
     drag = {
       source: press.source,
       id: press.id,
       ghost: ghost,
-      grip: { x: press.x - box.left, y: press.y - box.top },
+      grip: { x: size / 2, y: size / 2 },
       before: drawnSelection(),
       target: null,
     };
@@ -210,9 +222,10 @@
     drag.target = target;
     var element = targetElement(target);
     var values = action(drag.source, target, false);
+    if (!element || !values) return;
     // A tray tile over a placed one is no place to drop it (dropped there, the server says why).
-    var refused = values && values.type === "place" && element.hasAttribute("data-tile");
-    if (element && values && !refused) element.classList.add("drop-target");
+    if (values.type === "place" && element.hasAttribute("data-tile")) return;
+    element.classList.add("drop-target");
   }
 
   function finish() {
@@ -220,7 +233,8 @@
     drag = null;
     ended.ghost.remove();
     document.body.classList.remove("dragging");
-    Array.prototype.forEach.call(document.querySelectorAll(".drop-target, .drag-source"), function (element) {
+    var marked = document.querySelectorAll(".drop-target, .drag-source");
+    Array.prototype.forEach.call(marked, function (element) {
       element.classList.remove("drop-target", "drag-source");
     });
     return ended;
@@ -260,7 +274,9 @@
           if (landed && document.activeElement !== landed) landed.focus({ preventScroll: true });
           // A refused drop draws nothing picked up: nor may the address say so (live.js would
           // pick it up again after a push).
-          if (!drawnSelection()) window.history.replaceState(window.history.state, "", window.location.pathname);
+          if (!drawnSelection()) {
+            window.history.replaceState(window.history.state, "", window.location.pathname);
+          }
         });
     };
     ended.selected.then(post, post);
@@ -276,7 +292,8 @@
     var box = targetElement(target);
     var occupied = box && box.hasAttribute("data-tile");
     if (!isPlaced(source)) {
-      return { type: "place", tile_id: source.tile, space: space, rotation: final ? fittingRotation(source, space) : 0 };
+      var rotation = final ? fittingRotation(source, space) : 0;
+      return { type: "place", tile_id: source.tile, space: space, rotation: rotation };
     }
     return occupied
       ? { type: "swap", space_a: source.space, space_b: space }
@@ -298,7 +315,8 @@
   // button, a link or a field does its own thing, which draws the game again anyway).
   document.addEventListener("click", function (event) {
     if (!document.querySelector("#game .tile-menu") || !window.htmx) return;
-    if (event.target.closest("button, a, input, select, textarea, label, summary, [hx-get], [hx-post], .tile-menu")) return;
+    var controls = "button, a, input, select, textarea, label, summary, [hx-get], [hx-post], .tile-menu";
+    if (event.target.closest(controls)) return;
     showSelection("");
   });
 })();
