@@ -109,9 +109,6 @@ def touch_drag(page, start, end, *, while_held=None, posts=True):
         touch("touchMove", tuple(a + (b - a) * step / 12 for a, b in zip(start, end, strict=True)))
     if while_held:
         while_held()
-    # The finger rests on the target before it lets go: let go at speed, it would fling, and
-    # Chrome takes the next tap for the one that stops the fling, not for a click.
-    page.wait_for_timeout(100)
     return _let_go(page, lambda: touch("touchEnd"), posts)
 
 

@@ -101,6 +101,7 @@
     swallowClick = false;
     if (drag || !event.isPrimary || event.button !== 0) return;
     var source = draggable(event.target);
+    if (source && event.pointerType === "touch") holdTheFinger(event.target);
     pressed = source && {
       source: source,
       id: event.pointerId,
@@ -142,6 +143,23 @@
       cancel();
     }
   }, true);
+
+  // A finger's touch events keep going to the element it touched first, even once the selection
+  // has redrawn it and it is out of the page: there, while it drags, its moves are no scroll (nor
+  // a fling when it lets go quickly, which would take the next tap for the one that stops it).
+  function holdTheFinger(element) {
+    var still = function (event) {
+      if (drag && event.cancelable) event.preventDefault();
+    };
+    var done = function () {
+      element.removeEventListener("touchmove", still);
+      element.removeEventListener("touchend", done);
+      element.removeEventListener("touchcancel", done);
+    };
+    element.addEventListener("touchmove", still, { passive: false });
+    element.addEventListener("touchend", done);
+    element.addEventListener("touchcancel", done);
+  }
 
   // The end of a drag is no click on the tile, which holds the pointer: a mouse's click comes
   // with its pointerup, before any timer; a finger's from the browser's tap, if it took the drag
