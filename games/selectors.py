@@ -63,7 +63,7 @@ class SpaceView:
 
     @property
     def label(self):
-        where = f"row {self.row + 1}, column {self.col + 1}"
+        where = space_words(self.index)
         if self.tile is None:
             return f"empty {self.colour} space, {where}"
         status = self.status.status if self.status else "ok"
@@ -71,6 +71,11 @@ class SpaceView:
         detail = f" ({reasons})" if reasons and status != "ok" else ""
         part = STRUCTURE_WORDS.get(self.structure, "")
         return f"{self.tile.label} on {self.colour} space, {where}: {status}{detail}{part}"
+
+
+def space_words(index: int) -> str:
+    """A space as the page and the rules' refusals name it: "row 2, column 3"."""
+    return f"row {index // 5 + 1}, column {index % 5 + 1}"
 
 
 STRUCTURE_WORDS = {"chip": ", in the chip", "closed": ", in a closed structure"}
@@ -98,6 +103,12 @@ class SeatView:
     is_current: bool
     pending_tile: int | None
     illegal_count: int
+    # With the table's strict-finish option, the spaces whose tiles have an open path (in
+    # words): they keep the player from finishing.
+    open_paths: str = ""
+    # Whether the player has arranging steps to undo or redo (rules GameState.undo/redo).
+    can_undo: bool = False
+    can_redo: bool = False
     # Whether the player has this game open now (games/presence.py); pushes keep it current.
     online: bool = False
     # The tile the player got last (their draft, a forced take, a timeout's), marked on the board.
@@ -463,16 +474,22 @@ def seat_view(
 ) -> SeatView:
     """The view of one seat of `state`, its board's spaces drawn already."""
     number, board, pending = seat.number, state.boards[seat.number], state.pending
+    blockers = state.finish_blockers(number)
+    illegal = rules.illegal_mask(board)
+    open_paths = [space_words(space) for space in rules.bits(blockers & ~illegal)]
     return SeatView(
         seat=seat,
         spaces=spaces,
         tray=[tile_view(tile) for tile in state.trays[number]],
         score=state.score(number),
-        can_finish=rules.can_finish(board),
+        can_finish=not blockers,
         is_viewer=is_viewer,
         is_current=is_current,
         pending_tile=pending.tile_id if pending and pending.seat == number else None,
-        illegal_count=rules.illegal_mask(board).bit_count(),
+        illegal_count=illegal.bit_count(),
+        open_paths="; ".join(open_paths),
+        can_undo=bool(state.undo_of(number)),
+        can_redo=bool(state.redo_of(number)),
         online=online,
         last_tile=last_tile,
     )
