@@ -131,8 +131,8 @@ class Seat(models.Model):
     board = models.JSONField(default=list, blank=True)  # 25 spaces: null or [tile id, rotation]
     colours = models.JSONField(default=list, blank=True)  # 25 colour names, row by row
     finished = models.BooleanField(default=False)
-    # The arrangements Undo and Redo step to (rules GameState.undo/redo, each [[[space, tile,
-    # rotation], ...], [tray]]), since the player's tiles last changed.
+    # The arrangements Undo and Redo step to since the player's tiles last changed (rules
+    # GameState.undo/redo: each a text "space.tile.rotation,...|tray,...").
     undo = models.JSONField(default=list, blank=True)
     redo = models.JSONField(default=list, blank=True)
     # The version of the last change to this board or tray: an arrangement made against an

