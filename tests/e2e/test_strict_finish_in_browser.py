@@ -26,12 +26,12 @@ def test_a_strict_table_holds_finish_until_every_path_is_closed(open_page, make_
     # elsewhere); ada then makes her final arrangement in the page.
     game, state = game_state(game_id)
     while state.phase == rules.DRAFTING:
-        seat = state.current
-        user = game.seats.get(number=seat).user
-        forced = state.forced_action()
-        moves = [forced] if forced else [rules.Draft(state.draw_tiles()[0]), rules.ConfirmDraft()]
-        for action in moves:
-            actions.play(game_id=game_id, user=user, action=action, seen_version=None)
+        if state.forced_action() is not None:  # the worker may take it first: once is all
+            actions.take_last_tile(game_id=game_id)
+        else:
+            user = game.seats.get(number=state.current).user
+            for action in (rules.Draft(state.draw_tiles()[0]), rules.ConfirmDraft()):
+                actions.play(game_id=game_id, user=user, action=action, seen_version=None)
         game, state = game_state(game_id)
     seat = game.seats.get(user=ada).number
     tile, space, rotation = next(
