@@ -157,6 +157,7 @@ def test_a_focused_tile_on_the_board_shows_a_ring_that_stands_out(open_page, gam
     page.goto(f"/games/{game.pk}/")
     shows_theme(page, theme)
     button = page.locator(f"#my-space-{space}")
+    button.evaluate("element => element.scrollIntoView({block: 'center'})")  # the ring too
     button.focus()
     assert button.evaluate("element => element.matches(':focus-visible')")
     box = button.bounding_box()
