@@ -134,12 +134,13 @@ def open_page(browser, server, live_db):
     """Return a function that opens a new browser context, logged in as `user` if given."""
     contexts = []
 
-    def open_as(user=None, *, viewport=None, touch=False):
+    def open_as(user=None, *, viewport=None, touch=False, color_scheme="light"):
         context = browser.new_context(
             viewport=viewport or {"width": 1280, "height": 900},
             base_url=server.url,
             has_touch=touch,
             is_mobile=touch,
+            color_scheme=color_scheme,  # the device's setting, which the "system" theme follows
         )
         context.set_default_timeout(10_000)
         if user is not None:
