@@ -11,6 +11,7 @@ from games import rules
 from games.play import actions
 from games.rules.analysis import legal_spots
 from tests.games.playing import current_state, next_move
+from tests.history.playing import play_recorded
 
 from .conftest import screenshot
 from .helpers import TIMEOUT, click_and_wait, game_state, settled, shows_version
@@ -288,3 +289,27 @@ def test_a_desktop_shows_every_board_with_the_turns_buttons_in_place(
     )
     assert len(widths) == 12 and max(widths) - min(widths) <= 1
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_an_ended_game_and_its_replay_fit_a_phones_width(open_page, make_player, committed):
+    game, by_seat = start(make_player, committed, players=3)
+    play_recorded(game)
+    page = open_page(by_seat[0], viewport=PHONE, touch=True)
+    for path in (f"/games/{game.pk}/", f"/games/{game.pk}/replay/?step=30"):
+        page.goto(path)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), path
+        assert page.locator(".results table").is_visible()
+        # The replay's boards fold as the game's do (all three: none is yours to play there),
+        # and open one at a time.
+        mine = page.locator(".seat.mine").count()
+        toggles = page.locator("[data-board-toggle]")
+        assert toggles.count() == 3 - mine
+        toggles.nth(0).tap()
+        toggles.nth(1).tap()
+        assert page.locator(".seat:not(.folded)").count() == mine + 1
+        assert (
+            page.locator(".seat:not(.folded) [data-board-toggle]").get_attribute("aria-expanded")
+            == "true"
+        )
+        assert too_small(page) == [], path
+    assert page.errors == []
