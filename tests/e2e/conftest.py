@@ -172,11 +172,12 @@ def _session_cookie(user, url):
     return {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": url}
 
 
-def screenshot(page, name):
+def screenshot(page, name, *, full_page=True):
+    """Save the page as docs/screenshots/<name>.png, whole, or only the window (a phone's)."""
     if not os.environ.get("MICROCHIP_SCREENSHOTS"):
         return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
 @pytest.fixture

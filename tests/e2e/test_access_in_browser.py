@@ -7,7 +7,6 @@ from games import rules
 from games.play import actions
 from games.rules.analysis import legal_spots
 
-from .conftest import screenshot
 from .helpers import TIMEOUT, game_state, settled
 
 PHONE = {"width": 390, "height": 844}
@@ -64,7 +63,6 @@ def test_a_phone_plays_by_touch_without_scrolling_sideways(open_page, two_player
     page.wait_for_selector('.seat.mine [aria-pressed="true"]', state="detached", timeout=TIMEOUT)
     settled(page)
     assert no_horizontal_scroll(page)
-    screenshot(page, "phone")
 
 
 def test_the_game_is_played_with_the_keyboard_alone(open_page, two_player_game):
