@@ -215,14 +215,14 @@ def _plain(label: object) -> str:
 #: and clear of the red rim an illegal tile gets (game.css). The broken-circuit icon is drawn
 #: with its wire running north-south, and turned for east and west.
 MARK_PLACES: dict[int, str] = {
-    N: "translate(50 18)",
-    E: "translate(82 50) rotate(90)",
-    S: "translate(50 82)",
-    W: "translate(18 50) rotate(90)",
+    N: "translate(50 20)",
+    E: "translate(80 50) rotate(90)",
+    S: "translate(50 80)",
+    W: "translate(20 50) rotate(90)",
 }
 #: The warning triangle stands upright on every side.
-MARK_UPRIGHT: dict[int, str] = {N: "translate(50 18)", E: "translate(82 50)",
-                                S: "translate(50 82)", W: "translate(18 50)"}  # fmt: skip
+MARK_UPRIGHT: dict[int, str] = {N: "translate(50 20)", E: "translate(80 50)",
+                                S: "translate(50 80)", W: "translate(20 50)"}  # fmt: skip
 
 
 def _stripes(low: float = 4, high: float = 96, width: float = 7, period: float = 17) -> str:

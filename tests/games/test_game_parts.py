@@ -306,7 +306,7 @@ def test_the_drawing_of_a_tile_follows_its_rotation(start_game):
 
 # --- the markers on placed tiles ---------------------------------------------------------------
 
-SIDE_AT = {(50, 18): N, (82, 50): E, (50, 82): S, (18, 50): W}  # where each side's icon sits
+SIDE_AT = {(50, 20): N, (80, 50): E, (50, 80): S, (20, 50): W}  # where each side's icon sits
 
 
 def drawn_spaces(view, seat, user):

@@ -378,7 +378,7 @@ def test_colour_shape_filter():
 # --- markers over a placed tile ----------------------------------------------------------------
 
 #: Where each side's marker is centred, and whether the icon is turned (its wire across that side).
-MARK_AT = {N: (50, 18), E: (82, 50), S: (50, 82), W: (18, 50)}
+MARK_AT = {N: (50, 20), E: (80, 50), S: (50, 80), W: (20, 50)}
 
 
 def children_classes(root):
