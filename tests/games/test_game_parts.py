@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from html.parser import HTMLParser
+from types import SimpleNamespace
 
 import pytest
 from django.template.loader import render_to_string
@@ -15,6 +16,7 @@ from django.urls import reverse
 from games import rules, selectors
 from games.history.replay import replay_view
 from games.markers import Marks, board_marks
+from games.models import Seat
 from games.play import actions
 from games.rules.board import bits
 from games.rules.tiles import TILE_PATHS, E, N, S, W
@@ -414,3 +416,19 @@ def test_spaces_that_differ_only_in_their_markers_never_share_a_drawing():
     assert 'class="mark mark-broken"' in drawn[1]
     assert "tile-stripes" in drawn[3]
     assert "tile-stripes" not in drawn[4] and 'class="mark ' not in drawn[4]
+
+
+def test_the_analysis_boards_draw_the_same_markers(players):
+    """A final board may keep an open path (it only warns): the analysis shows its triangle."""
+    names = ["blue", "red", "green", "yellow", "pink"]
+    colours = [names[(row + col) % 5] for row in range(5) for col in range(5)]
+    end = next(t.id for t in rules.TILES if t.kind == "end" and t.colour == colours[12])
+    built = [None] * 25
+    built[12] = [end, 0]  # an end at the centre, its path north to an empty space
+    seat = Seat(user=players[0], number=0, colours=colours, board=built, tray=[], score=-2,
+                best_score=-2, best_board=built, best_optimal=True)  # fmt: skip
+    view = SimpleNamespace(seats=[SimpleNamespace(seat=seat)])  # analysis_rows reads this
+    html = render_to_string("games/partials/analysis.html", {"view": view, "user": players[0]})
+    assert html.count('class="mark mark-open"') == 2  # built and best
+    assert html.count("<title>path open to the north</title>") == 2
+    assert "mark-broken" not in html and "tile-stripes" not in html
