@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
 
 from games import moves, presence, rules
+from games.markers import Marks, board_marks
 from games.models import Game, Invitation, Seat, waiting_for_move
 from games.rules.analysis import SpaceStatus
 from games.rules.tiles import TILE_PATHS, TILES, paths_to_letters
@@ -52,6 +53,7 @@ class SpaceView:
     legal_rotation: int | None = None
     # "chip" (the structure that scores), "closed" (another closed one), or "" (open, or empty).
     structure: str = ""
+    marks: Marks | None = None  # what is wrong with its tile, side by side (games/markers.py)
 
     @property
     def row(self):
@@ -67,8 +69,7 @@ class SpaceView:
         if self.tile is None:
             return f"empty {self.colour} space, {where}"
         status = self.status.status if self.status else "ok"
-        reasons = reasons_in_words(self.status.reasons)
-        detail = f" ({reasons})" if reasons and status != "ok" else ""
+        detail = f" ({self.marks.words()})" if self.marks else ""
         part = STRUCTURE_WORDS.get(self.structure, "")
         return f"{self.tile.label} on {self.colour} space, {where}: {status}{detail}{part}"
 
@@ -79,17 +80,6 @@ def space_words(index: int) -> str:
 
 
 STRUCTURE_WORDS = {"chip": ", in the chip", "closed": ", in a closed structure"}
-# Why a tile is marked, as the marker's tooltip and the screen reader say it.
-REASON_WORDS = {
-    "wrong_colour": "not on its colour",
-    "off_board": "a path runs off the board",
-    "mismatch": "a path meets a blank side",
-    "open_path": "a path is open",
-}
-
-
-def reasons_in_words(reasons) -> str:
-    return "; ".join(REASON_WORDS.get(reason, reason.replace("_", " ")) for reason in reasons)
 
 
 @dataclass
@@ -244,6 +234,7 @@ def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
     """Return the 25 spaces of a rules Board as drawn: tile, marker, selection, where it fits,
     and the structure it is part of."""
     statuses = rules.diagnose(board)
+    marks = board_marks(board)
     legal = legal or {}
     chip = rules.find_chip(board.occ, board.n, board.e, board.s, board.w).mask
     closed = 0
@@ -260,6 +251,7 @@ def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
             selected=selected == index,
             legal_rotation=legal.get(index),
             structure="chip" if chip >> index & 1 else "closed" if closed >> index & 1 else "",
+            marks=marks[index],
         )
         for index, cell in enumerate(board.cells)
     ]
@@ -280,7 +272,7 @@ class SpaceControl:
     colour: str
     tile: TileView | None
     status: str  # "ok", "warning", "illegal", or "empty" without a tile
-    reasons: str  # why it is marked, for the marker's title
+    marks: Marks | None  # drawn over its tile, each with its words as a tooltip
     selected: bool
     legal: bool  # the selected tray tile fits here
     error: bool  # the refused move was about this space of the viewer's own board
@@ -362,7 +354,7 @@ def _space_control(
         colour=space.colour,
         tile=tile,
         status=status.status if status else "empty",
-        reasons=reasons_in_words(status.reasons) if status else "",
+        marks=space.marks,
         selected=space.selected,
         legal=space.legal_rotation is not None,
         error=error,
