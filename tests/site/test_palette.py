@@ -38,7 +38,8 @@ TEXT = [
     ("bot-badge-ink", "bot-badge-bg"),
     ("header-ink", "header"),
     ("header-link", "header"),
-    ("marker-warning-ink", "marker-warning"),
+    ("marker-open-ink", "marker-open"),  # the open path's triangle
+    ("marker-broken-ink", "marker-broken"),  # the broken-circuit icon
 ]
 MARKS = [
     ("warning", "draw-column-bg"),  # the draw column's outline
