@@ -23,7 +23,14 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["time_zone", "colour_blind", *NOTIFICATION_FIELDS, "push_instead_of_email"]
+        fields = [
+            "time_zone",
+            "theme",
+            "colour_blind",
+            *NOTIFICATION_FIELDS,
+            "push_instead_of_email",
+        ]
+        widgets = {"theme": forms.RadioSelect}
 
 
 class LoginForm(AllauthLoginForm):

@@ -39,6 +39,15 @@ class User(AbstractUser):
         "circle green, diamond yellow, cross pink.",
     )
 
+    class Theme(models.TextChoices):
+        SYSTEM = "system", "follow the system"
+        LIGHT = "light", "light"
+        DARK = "dark", "dark"
+
+    # The colours of every page (templates/base.html): the device's light or dark setting, or one
+    # of the two whatever the device says.
+    theme = models.CharField(max_length=10, choices=Theme.choices, default=Theme.SYSTEM)
+
     # Email notifications, one switch per kind of message.
     email_your_turn = models.BooleanField("it is my turn", default=True)
     email_reminder = models.BooleanField("my time is running out", default=True)

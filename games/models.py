@@ -49,6 +49,9 @@ class Game(models.Model):
     time_per_move = models.DurationField()
     rated = models.BooleanField(default=True)
     access = models.CharField(max_length=12, choices=Access.choices, default=Access.OPEN)
+    # The table option of seed 002 (the online edition): Finish needs every placed path closed,
+    # not only every tile legal (docs/rules.md). Chosen at creation, fixed from then on.
+    strict_finish = models.BooleanField(default=False)
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.WAITING)
 
@@ -128,6 +131,10 @@ class Seat(models.Model):
     board = models.JSONField(default=list, blank=True)  # 25 spaces: null or [tile id, rotation]
     colours = models.JSONField(default=list, blank=True)  # 25 colour names, row by row
     finished = models.BooleanField(default=False)
+    # The arrangements Undo and Redo step to since the player's tiles last changed (rules
+    # GameState.undo/redo: each a text "space.tile.rotation,...|tray,...").
+    undo = models.JSONField(default=list, blank=True)
+    redo = models.JSONField(default=list, blank=True)
     # The version of the last change to this board or tray: an arrangement made against an
     # older version (another tab moved the same tiles) is stale and refused.
     board_version = models.PositiveIntegerField(default=0)

@@ -28,7 +28,10 @@ Cause = Event.Cause
 
 # Events that tell nobody anything (arranging) or that are told with another (a draft, with its
 # confirmation; the tiles a deadline returned, with its finish).
-QUIET = {"draft", "undo_draft", "place", "rotate", "move", "swap", "return", "clear", "invited"}
+QUIET = {
+    "draft", "undo_draft", "place", "rotate", "move", "swap", "return", "clear", "undo", "redo",
+    "invited",
+}  # fmt: skip
 
 
 def tile_words(tile_id: int) -> str:
@@ -142,7 +145,12 @@ class Log:
     def _take(self, event: Event) -> None:
         if event.kind == "started":
             data = event.data
-            self._state = rules.new_game(data["players"], data["seed"], data["first_seat"])
+            self._state = rules.new_game(
+                data["players"],
+                data["seed"],
+                data["first_seat"],
+                strict_finish=data.get("strict_finish", False),
+            )
             self.seat_names = [self.names.get(user_id, "?") for user_id in data["seats"]]
             first = self.seat_names[data["first_seat"]] if self.seat_names else ""
             self._add(event, "started", turn=LOBBY, extra=first)

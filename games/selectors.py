@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
 
 from games import moves, presence, rules
+from games.markers import Marks, board_marks
 from games.models import Game, Invitation, Seat, waiting_for_move
 from games.rules.analysis import SpaceStatus
 from games.rules.tiles import TILE_PATHS, TILES, paths_to_letters
@@ -53,6 +54,7 @@ class SpaceView:
     legal_rotation: int | None = None
     # "chip" (the structure that scores), "closed" (another closed one), or "" (open, or empty).
     structure: str = ""
+    marks: Marks | None = None  # what is wrong with its tile, side by side (games/markers.py)
 
     @property
     def row(self):
@@ -64,28 +66,21 @@ class SpaceView:
 
     @property
     def label(self):
-        where = f"row {self.row + 1}, column {self.col + 1}"
+        where = space_words(self.index)
         if self.tile is None:
             return f"empty {self.colour} space, {where}"
         status = self.status.status if self.status else "ok"
-        reasons = reasons_in_words(self.status.reasons)
-        detail = f" ({reasons})" if reasons and status != "ok" else ""
+        detail = f" ({self.marks.words()})" if self.marks else ""
         part = STRUCTURE_WORDS.get(self.structure, "")
         return f"{self.tile.label} on {self.colour} space, {where}: {status}{detail}{part}"
 
 
+def space_words(index: int) -> str:
+    """A space as the page and the rules' refusals name it: "row 2, column 3"."""
+    return f"row {index // 5 + 1}, column {index % 5 + 1}"
+
+
 STRUCTURE_WORDS = {"chip": ", in the chip", "closed": ", in a closed structure"}
-# Why a tile is marked, as the marker's tooltip and the screen reader say it.
-REASON_WORDS = {
-    "wrong_colour": "not on its colour",
-    "off_board": "a path runs off the board",
-    "mismatch": "a path meets a blank side",
-    "open_path": "a path is open",
-}
-
-
-def reasons_in_words(reasons) -> str:
-    return "; ".join(REASON_WORDS.get(reason, reason.replace("_", " ")) for reason in reasons)
 
 
 @dataclass
@@ -99,6 +94,12 @@ class SeatView:
     is_current: bool
     pending_tile: int | None
     illegal_count: int
+    # With the table's strict-finish option, the spaces whose tiles have an open path (in
+    # words): they keep the player from finishing.
+    open_paths: str = ""
+    # Whether the player has arranging steps to undo or redo (rules GameState.undo/redo).
+    can_undo: bool = False
+    can_redo: bool = False
     # Whether the player has this game open now (games/presence.py); pushes keep it current.
     online: bool = False
     # The tile the player got last (their draft, a forced take, a timeout's), marked on the board.
@@ -234,6 +235,7 @@ def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
     """Return the 25 spaces of a rules Board as drawn: tile, marker, selection, where it fits,
     and the structure it is part of."""
     statuses = rules.diagnose(board)
+    marks = board_marks(board)
     legal = legal or {}
     chip = rules.find_chip(board.occ, board.n, board.e, board.s, board.w).mask
     closed = 0
@@ -250,6 +252,7 @@ def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
             selected=selected == index,
             legal_rotation=legal.get(index),
             structure="chip" if chip >> index & 1 else "closed" if closed >> index & 1 else "",
+            marks=marks[index],
         )
         for index, cell in enumerate(board.cells)
     ]
@@ -270,9 +273,9 @@ class SpaceControl:
     colour: str
     tile: TileView | None
     status: str  # "ok", "warning", "illegal", or "empty" without a tile
-    reasons: str  # why it is marked, for the marker's title
+    marks: Marks | None  # drawn over its tile, each with its words as a tooltip
     selected: bool
-    legal: bool  # the selected tray tile fits here
+    legal: bool  # the selected tray tile fits here, or the selected placed tile may move here
     error: bool  # the refused move was about this space of the viewer's own board
     structure: str  # "chip", "closed" or "": drawn outlined, or not
     last: bool  # its tile is the one the board's player got last
@@ -290,9 +293,8 @@ class SpaceControl:
         """Where the menu goes: a column of buttons on the next space toward the board's middle,
         level with the tile and running toward the middle rows, so that it stays on the board."""
         row, col = divmod(self.index, 5)
-        return (
-            f"{'left' if col >= 3 else 'right'} {('top', 'top', 'middle', 'bottom', 'bottom')[row]}"
-        )
+        side = "left" if col >= 3 else "right"
+        return f"{side} {('top', 'top', 'middle', 'bottom', 'bottom')[row]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,7 +368,7 @@ def _space_control(
         colour=space.colour,
         tile=tile,
         status=status.status if status else "empty",
-        reasons=reasons_in_words(status.reasons) if status else "",
+        marks=space.marks,
         selected=space.selected,
         legal=space.legal_rotation is not None,
         error=error,
@@ -482,16 +484,22 @@ def seat_view(
 ) -> SeatView:
     """The view of one seat of `state`, its board's spaces drawn already."""
     number, board, pending = seat.number, state.boards[seat.number], state.pending
+    blockers = state.finish_blockers(number)
+    illegal = rules.illegal_mask(board)
+    open_paths = [space_words(space) for space in rules.bits(blockers & ~illegal)]
     return SeatView(
         seat=seat,
         spaces=spaces,
         tray=[tile_view(tile) for tile in state.trays[number]],
         score=state.score(number),
-        can_finish=rules.can_finish(board),
+        can_finish=not blockers,
         is_viewer=is_viewer,
         is_current=is_current,
         pending_tile=pending.tile_id if pending and pending.seat == number else None,
-        illegal_count=rules.illegal_mask(board).bit_count(),
+        illegal_count=illegal.bit_count(),
+        open_paths="; ".join(open_paths),
+        can_undo=bool(state.undo_of(number)),
+        can_redo=bool(state.redo_of(number)),
         online=online,
         last_tile=last_tile,
     )

@@ -15,7 +15,7 @@ from games.rules.state import FORMAT
 User = get_user_model()
 
 GAME_STATE_FIELDS = ["pool", "phase", "current_seat", "pending_draft", "drafts"]
-SEAT_STATE_FIELDS = ["tray", "board", "colours", "finished"]
+SEAT_STATE_FIELDS = ["tray", "board", "colours", "finished", "undo", "redo"]
 
 
 def load_state(game: Game, seats: list[Seat]) -> GameState:
@@ -35,6 +35,9 @@ def load_state(game: Game, seats: list[Seat]) -> GameState:
             "finished": [seat.finished for seat in seats],
             "pending": game.pending_draft,
             "drafts": game.drafts,
+            "undo": [seat.undo for seat in seats],
+            "redo": [seat.redo for seat in seats],
+            "strict_finish": game.strict_finish,
         }
     )
 
@@ -61,6 +64,8 @@ def store_changes(game: Game, seats: list[Seat], state: GameState) -> dict[int, 
             "board": data["boards"][seat.number],
             "colours": data["colours"][seat.number],
             "finished": data["finished"][seat.number],
+            "undo": data["undo"][seat.number],
+            "redo": data["redo"][seat.number],
         }
         names = [name for name, value in values.items() if getattr(seat, name) != value]
         if names:

@@ -31,7 +31,13 @@ def rules_events(game: Game) -> tuple[dict, list[Event]]:
 def fold(start: dict, events: list[Event]) -> rules.Replay:
     """The rules engine's one fold of a stored log (games/rules/replay.py)."""
     log = [(event.seat, event.action) for event in events]
-    return rules.Replay(start["players"], start["seed"], log, start["first_seat"])
+    return rules.Replay(
+        start["players"],
+        start["seed"],
+        log,
+        start["first_seat"],
+        strict_finish=start.get("strict_finish", False),
+    )
 
 
 def rebuild_state(game: Game, upto: int | None = None) -> rules.GameState:
@@ -102,11 +108,13 @@ ACTION_WORDS = {
     "undo_draft": "put the drafted tile back",
     "take_last": "took the {tile}, the column's last tile",
     "place": "placed the {tile} on {space}",
-    "rotate": "rotated the tile on {space}",
+    "rotate": "turned the tile on {space} {direction}",
     "move": "moved the tile on {from_space} to {to_space}",
     "swap": "swapped the tiles on {space_a} and {space_b}",
     "return": "returned the tile on {space} to the tray",
     "clear": "cleared the board",
+    "undo": "undid their last change to the board",
+    "redo": "redid a change to the board",
     "finish": "finished",
 }
 
@@ -122,6 +130,7 @@ def describe_event(event: Event, username: str) -> str:
     words = {
         "tile": tile_view(action["tile_id"]).label if "tile_id" in action else "",
         **{key: _space_words(action[key]) for key in action if "space" in key},
+        "direction": "anticlockwise" if action.get("quarter_turns") == 3 else "clockwise",
     }
     text = ACTION_WORDS.get(event.kind, event.kind.replace("_", " ")).format(**words)
     return f"{username} {text}{CAUSE_WORDS.get(event.cause, '')}."

@@ -62,6 +62,7 @@ def create_game(
     player_count: int,
     time_per_move,
     rated: bool = True,
+    strict_finish: bool = False,
     access: str = Game.Access.OPEN,
     name: str = "",
     invitees: tuple[str, ...] = (),
@@ -71,7 +72,8 @@ def create_game(
 
     `bots` are the levels of computer players to seat at once ("easy", "strong"); each joins
     through `join_game`, like a person with the invitation link, so a table full of bots and
-    its creator starts at once."""
+    its creator starts at once. `strict_finish` is the table option that Finish needs every
+    placed path closed (seed 002), not only every tile legal."""
     name = (name or "").strip()
     if not 2 <= player_count <= 5:
         raise ActionRefused("A game has 2 to 5 players.", code="bad_player_count")
@@ -92,10 +94,16 @@ def create_game(
             player_count=player_count,
             time_per_move=time_per_move,
             rated=rated,
+            strict_finish=bool(strict_finish),
             access=access,
         )
         table = Table(game, [Seat.objects.create(game=game, user=creator, number=0)])
-        record(game, "created", actor=creator, data={"player_count": player_count})
+        record(
+            game,
+            "created",
+            actor=creator,
+            data={"player_count": player_count, "strict_finish": game.strict_finish},
+        )
         for username in invitees:
             _invite(table, creator, username)
         game.save(update_fields=["version"])
@@ -454,7 +462,7 @@ def _start(table: Table) -> None:
     for number, seat in enumerate(order):
         seat.number = number
     game.player_count = len(order)
-    state = rules.new_game(game.player_count, game.seed)
+    state = rules.new_game(game.player_count, game.seed, strict_finish=game.strict_finish)
     store_state(game, order, state)
     Seat.objects.bulk_update(order, ["number", *SEAT_STATE_FIELDS])
     now = timezone.now()
@@ -469,6 +477,7 @@ def _start(table: Table) -> None:
             "players": game.player_count,
             "first_seat": 0,
             "seats": [seat.user_id for seat in order],
+            "strict_finish": game.strict_finish,
         },
     )
     game.pool_version = game.version

@@ -44,6 +44,13 @@ class CreateGameForm(forms.Form):
         initial="1d",
     )
     rated = forms.BooleanField(required=False, initial=True)
+    strict_finish = forms.BooleanField(
+        label="Finish needs every placed path closed (as in the online edition)",
+        required=False,
+        initial=False,
+        help_text="Off: the rulebook's reading, where an open path only warns and any board "
+        "without an illegal tile may finish.",
+    )
     access = forms.ChoiceField(
         choices=Game.Access.choices, initial=Game.Access.OPEN, widget=forms.RadioSelect
     )

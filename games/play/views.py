@@ -142,7 +142,14 @@ def game_fragment(request, game_id):
         return HttpResponseClientRedirect(reverse("games:game", args=[game.pk]))
     selection = selectors.Selection.parse(request.GET.get("sel"))
     view = selectors.game_view(game, request.user, selection, seats=seats)
-    return render(request, "games/partials/game.html", {"view": view})
+    return _drawing(render(request, "games/partials/game.html", {"view": view}), view.game)
+
+
+def _drawing(response, game):
+    """Say which version a drawing of the whole game shows: a page that has moved on since the
+    request left (a move's answer, a push) does not go back to it (live.js)."""
+    response["X-Game-Drawn-Version"] = str(game.version)
+    return response
 
 
 @login_required
@@ -331,7 +338,8 @@ def _refused(request, game_id, refusal: ActionRefused):
     view = selectors.game_view(game, request.user)
     view.error, view.error_space, view.error_tile = refusal.message, refusal.space, refusal.tile
     status = REFUSAL_STATUS.get(refusal.code, 422)
-    return render(request, "games/partials/game.html", {"view": view}, status=status)
+    response = render(request, "games/partials/game.html", {"view": view}, status=status)
+    return _drawing(response, view.game)
 
 
 def _game_url(game, selection) -> str:

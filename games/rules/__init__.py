@@ -12,10 +12,12 @@ from .actions import (
     Finish,
     Move,
     Place,
+    Redo,
     Return,
     Rotate,
     Swap,
     TakeLast,
+    Undo,
     UndoDraft,
     action_from_json,
 )
@@ -36,7 +38,7 @@ from .analysis import (
     score,
     structures,
 )
-from .board import Board, Placed, row_col, space_of
+from .board import Board, Placed, bits, row_col, space_of
 from .deal import LAYOUTS, Deal, deal, drafts_per_player, make_board_colours, seat_order
 from .errors import ERRORS, RuleError
 from .greedy import choose_draft, timeout_action
@@ -47,6 +49,8 @@ from .state import (
     DRAFTING,
     ENDED,
     FINISHING,
+    MAX_UNDO,
+    Arrangement,
     GameState,
     PendingDraft,
     SeatResult,
@@ -64,8 +68,10 @@ __all__ = [
     "ERRORS",
     "FINISHING",
     "LAYOUTS",
+    "MAX_UNDO",
     "TILES",
     "Action",
+    "Arrangement",
     "BestResult",
     "Board",
     "Chip",
@@ -84,6 +90,7 @@ __all__ = [
     "PendingDraft",
     "Place",
     "Placed",
+    "Redo",
     "Replay",
     "Return",
     "Rotate",
@@ -98,12 +105,14 @@ __all__ = [
     "Tile",
     "Transition",
     "Turn",
+    "Undo",
     "UndoDraft",
     "W",
     "action_from_json",
     "auto_finish_actions",
     "best_arrangement",
     "best_score",
+    "bits",
     "can_finish",
     "choose_draft",
     "deal",

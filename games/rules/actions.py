@@ -115,8 +115,26 @@ class Clear(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Undo(Action):
+    """Step the seat's board and tray back to before its last arranging action (since its
+    tiles last changed: a draft, a forced take, an undone draft)."""
+
+    type: ClassVar[str] = "undo"
+    arranging: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Redo(Action):
+    """Step forward again through what Undo stepped back, until a new arranging action."""
+
+    type: ClassVar[str] = "redo"
+    arranging: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
 class Finish(Action):
-    """Submit the board (finishing phase only, no illegal tile); it is then locked."""
+    """Submit the board (finishing phase only, no illegal tile, and with the table's
+    strict-finish option no open path); it is then locked."""
 
     type: ClassVar[str] = "finish"
 
@@ -134,6 +152,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Swap,
         Return,
         Clear,
+        Undo,
+        Redo,
         Finish,
     )
 }

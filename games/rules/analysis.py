@@ -140,6 +140,67 @@ def markers(board: Board) -> Markers:
     return Markers(board.wrong, off, mis, opened & occ)
 
 
+class Sides(NamedTuple):
+    """One mask per side of the placed tiles (bit i = space i): in `n`, the tiles whose north
+    side is meant, and so on."""
+
+    n: int
+    e: int
+    s: int
+    w: int
+
+    @property
+    def tiles(self) -> int:
+        """The tiles with any side meant."""
+        return self.n | self.e | self.s | self.w
+
+    def at(self, space: int) -> int:
+        """The sides meant at `space`, as a tile's side mask (N=1, E=2, S=4, W=8)."""
+        return (
+            (self.n >> space & 1)
+            | (self.e >> space & 1) << 1
+            | (self.s >> space & 1) << 2
+            | (self.w >> space & 1) << 3
+        )
+
+
+class SideMarkers(NamedTuple):
+    """Which side of each placed tile is wrong or open, by reason (the sides of `markers`)."""
+
+    off_board: Sides  # a path pointing past the edge
+    mismatch: Sides  # disagrees with the touching tile: path against blank, either way round
+    open_path: Sides  # a path pointing at an empty space
+
+    @property
+    def wrong(self) -> Sides:
+        """The sides that make their tile illegal (off the board or a mismatch)."""
+        off, mis = self.off_board, self.mismatch
+        return Sides(off.n | mis.n, off.e | mis.e, off.s | mis.s, off.w | mis.w)
+
+
+def side_markers(board: Board) -> SideMarkers:
+    """Return, side by side, what `markers` says of each placed tile, so a drawing can show
+    on which side a connection is broken or open. A side is at most one of the three: off the
+    board it has no neighbour, and a touching tile's space is not empty."""
+    occ, n, e, s, w = board.occ, board.n, board.e, board.s, board.w
+    off = Sides(n & ROW0, e & COL4, s & ROW4, w & COL0)
+    # Both tiles of a disagreement get it, each on its own facing side.
+    mis = Sides(
+        (n ^ (s << 5)) & (occ << 5) & occ,
+        (e ^ (w >> 1)) & (occ >> 1) & NOT_COL4 & occ,
+        (s ^ (n >> 5)) & (occ >> 5) & occ,
+        (w ^ (e << 1)) & (occ << 1) & NOT_COL0 & occ,
+    )
+    empty = FULL & ~occ
+    opened = Sides(
+        n & (empty << 5),
+        e & (empty >> 1) & NOT_COL4,
+        s & (empty >> 5),
+        w & (empty << 1) & NOT_COL0,
+    )
+    return SideMarkers(off, mis, opened)
+
+
 def illegal_mask(board: Board) -> int:
     """Return the mask of placed tiles that are illegal (block finishing)."""
     return markers(board).illegal

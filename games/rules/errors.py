@@ -114,6 +114,21 @@ class IllegalTilesOnBoard(RuleError):
     default_message = "You cannot finish while a tile on your board is illegal."
 
 
+class OpenPathsOnBoard(RuleError):
+    code = "open_paths_on_board"
+    default_message = "At this table you can finish only when every placed path is closed."
+
+
+class NothingToUndo(RuleError):
+    code = "nothing_to_undo"
+    default_message = "There is no change to your board to undo since your last draft."
+
+
+class NothingToRedo(RuleError):
+    code = "nothing_to_redo"
+    default_message = "There is no undone change to redo."
+
+
 class BoardFinished(RuleError):
     code = "board_finished"
     default_message = "Your board is finished and can no longer change."
@@ -141,6 +156,9 @@ ERRORS: dict[str, type[RuleError]] = {
         SpaceOccupied,
         SpaceEmpty,
         IllegalTilesOnBoard,
+        OpenPathsOnBoard,
+        NothingToUndo,
+        NothingToRedo,
         BoardFinished,
     )
 }

@@ -19,20 +19,34 @@ Event = tuple[int, Action | dict]
 
 
 def states(
-    players: int, seed: int, events: Iterable[Event], first_seat: int = 0
+    players: int,
+    seed: int,
+    events: Iterable[Event],
+    first_seat: int = 0,
+    *,
+    strict_finish: bool = False,
 ) -> Iterator[GameState]:
     """Yield the state at the start, then after each event in order (RuleError if one is not
-    allowed where it stands)."""
-    state = new_game(players, seed, first_seat)
+    allowed where it stands). `strict_finish` is the table's option, as at the start."""
+    state = new_game(players, seed, first_seat, strict_finish=strict_finish)
     yield state
     for seat, action in events:
         state = state.apply(action, seat)
         yield state
 
 
-def replay(players: int, seed: int, events: Iterable[Event], first_seat: int = 0) -> GameState:
+def replay(
+    players: int,
+    seed: int,
+    events: Iterable[Event],
+    first_seat: int = 0,
+    *,
+    strict_finish: bool = False,
+) -> GameState:
     """Return the state after every event of the log."""
-    return deque(states(players, seed, events, first_seat), maxlen=1)[0]
+    return deque(states(players, seed, events, first_seat, strict_finish=strict_finish), maxlen=1)[
+        0
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +69,18 @@ class Replay:
     """Every state of a game, step 0 (the deal) to the last (after the last event), and the
     turns they fall into, from one fold of its event log."""
 
-    def __init__(self, players: int, seed: int, events: Iterable[Event], first_seat: int = 0):
-        self.states: tuple[GameState, ...] = tuple(states(players, seed, events, first_seat))
+    def __init__(
+        self,
+        players: int,
+        seed: int,
+        events: Iterable[Event],
+        first_seat: int = 0,
+        *,
+        strict_finish: bool = False,
+    ):
+        self.states: tuple[GameState, ...] = tuple(
+            states(players, seed, events, first_seat, strict_finish=strict_finish)
+        )
 
     @property
     def final(self) -> GameState:

@@ -20,15 +20,17 @@ from .actions import (
     Finish,
     Move,
     Place,
+    Redo,
     Return,
     Rotate,
     Swap,
     TakeLast,
+    Undo,
     UndoDraft,
     action_from_json,
 )
-from .analysis import Score, illegal_mask, score
-from .board import SPACES, Board, Placed, bits, colours_from_names
+from .analysis import Score, illegal_mask, markers, score
+from .board import SPACES, Board, Placed, bits, colours_from_names, row_col
 from .deal import LAYOUTS, check_setup, deal
 from .ranking import places
 from .tiles import DISTINCT_ROTATIONS, TILE_COUNT, TILES
@@ -38,6 +40,9 @@ FINISHING = "finishing"
 ENDED = "ended"
 PHASES = (DRAFTING, FINISHING, ENDED)
 FORMAT = 1
+#: How many arranging steps a seat can undo: enough for a long rearrangement, while the state
+#: (stored with every move) stays small.
+MAX_UNDO = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +61,46 @@ class PendingDraft:
             "column": self.column,
             "index": self.index,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """A seat's board cells and tray at one moment: what Undo and Redo step between.
+
+    A state keeps them as text ("space.tile.rotation,...|tray,..."): every move loads and
+    stores a game's state with up to 2 x MAX_UNDO of them a seat, and text passes through
+    JSON whole, while only the one stepped to is ever read (measured: parsing 5 seats' full
+    histories on every load cost 7.5 ms against 0.3 ms for the rest of the state)."""
+
+    cells: tuple[Placed | None, ...]
+    tray: tuple[int, ...]
+
+    @staticmethod
+    def text_of(state: GameState, seat: int) -> str:
+        placed = ",".join(
+            f"{space}.{cell.tile}.{cell.rotation}"
+            for space, cell in enumerate(state.boards[seat].cells)
+            if cell is not None
+        )
+        return f"{placed}|{','.join(map(str, state.trays[seat]))}"
+
+    @classmethod
+    def from_text(cls, text: str) -> Arrangement:
+        """Return the arrangement written by `text_of`; raise BadState if it is damaged."""
+        try:
+            placed, tray = text.split("|")
+            cells: list[Placed | None] = [None] * SPACES
+            for part in filter(None, placed.split(",")):
+                space, tile, rotation = map(int, part.split("."))
+                if not 0 <= space < SPACES or cells[space] is not None:
+                    raise ValueError(f"bad space {space}")
+                cells[space] = _cell([tile, rotation])
+            return cls(tuple(cells), tuple(int(tile) for tile in filter(None, tray.split(","))))
+        except (ValueError, AttributeError) as exc:
+            raise err.BadState(f"The saved game state is damaged: {exc}.") from None
+
+    def tiles(self) -> list[int]:
+        return [cell.tile for cell in self.cells if cell is not None] + list(self.tray)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +142,15 @@ class GameState:
     pending: PendingDraft | None
     #: Completed drafts (confirmed drafts and forced takes) in the whole game.
     drafts: int
+    #: Each seat's arrangements to step back to (Undo), oldest first, and forward to again
+    #: (Redo), newest undone last; both forgotten when the seat's tiles change (a draft, a forced
+    #: take, an undone draft, Finish). Empty tuples for a state built without them.
+    #: Each a text of `Arrangement`.
+    undo: tuple[tuple[str, ...], ...] = ()
+    redo: tuple[tuple[str, ...], ...] = ()
+    #: The table option of seed 002 (the online edition): Finish needs every placed path
+    #: closed, not only every tile legal.
+    strict_finish: bool = False
 
     # --- queries -----------------------------------------------------------------------------
     def current_player(self) -> int | None:
@@ -175,13 +229,26 @@ class GameState:
     def can_arrange(self, seat: int) -> bool:
         return self.phase != ENDED and not self.finished[seat]
 
+    def undo_of(self, seat: int) -> tuple[str, ...]:
+        return self.undo[seat] if self.undo else ()
+
+    def redo_of(self, seat: int) -> tuple[str, ...]:
+        return self.redo[seat] if self.redo else ()
+
+    def finish_blockers(self, seat: int) -> int:
+        """Return the mask of the placed tiles that keep `seat` from finishing: the illegal
+        ones, and with the strict-finish option those with an open path too."""
+        found = markers(self.boards[seat])
+        return found.illegal | found.open_path if self.strict_finish else found.illegal
+
     def legal_actions(self, seat: int, *, arranging: bool = True) -> list[Action]:
         """Return every action `seat` may apply now, in this fixed order:
 
         TakeLast (when due for this seat); Draft for each draw-column tile top to bottom;
         ConfirmDraft, UndoDraft; Finish; then, if `arranging`, Place (tray order, space,
         rotation: one per distinct orientation), Rotate(space, 1), Move (from, to), Swap
-        (a < b), Return (space), Clear (when the board is not empty).
+        (a < b), Return (space), Clear (when the board is not empty), Undo, Redo (when there
+        is something to undo or redo).
         """
         self._check_seat(seat)
         out: list[Action] = []
@@ -194,7 +261,7 @@ class GameState:
             else:
                 out += [ConfirmDraft(), UndoDraft()]
         board = self.boards[seat]
-        if self.phase == FINISHING and not self.finished[seat] and not illegal_mask(board):
+        if self.phase == FINISHING and not self.finished[seat] and not self.finish_blockers(seat):
             out.append(Finish())
         if not arranging or not self.can_arrange(seat):
             return out
@@ -209,6 +276,10 @@ class GameState:
         out.extend(Return(space) for space in occupied)
         if occupied:
             out.append(Clear())
+        if self.undo_of(seat):
+            out.append(Undo())
+        if self.redo_of(seat):
+            out.append(Redo())
         return out
 
     # --- transitions -------------------------------------------------------------------------
@@ -219,7 +290,41 @@ class GameState:
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise err.BadAction(f"Unknown action {action!r}.")
-        return handler(self, action, seat)
+        after = handler(self, action, seat)
+        if action.__class__ is Undo or action.__class__ is Redo:
+            return after
+        return after._remembering(self, seat, arranged=action.arranging)
+
+    def _remembering(self, before: GameState, seat: int, *, arranged: bool) -> GameState:
+        """Return this state (just made from `before` by an action of `seat`) with the
+        arrangement histories kept up: an arranging change can be undone, and forgets what was
+        undone; a change to a seat's tiles starts that seat's history anew."""
+        if arranged:
+            if self is before:  # nothing changed (clearing an empty board)
+                return self
+            undo = (*before.undo_of(seat), Arrangement.text_of(before, seat))[-MAX_UNDO:]
+            return replace(
+                self,
+                undo=_set(self._stacks(self.undo), seat, undo),
+                redo=_set(self._stacks(self.redo), seat, ()),
+            )
+        kept_undo, kept_redo = self._stacks(self.undo), self._stacks(self.redo)
+        for other in range(self.players):
+            if not (kept_undo[other] or kept_redo[other]):
+                continue
+            if (
+                self.trays[other] != before.trays[other]
+                or self.boards[other] != before.boards[other]
+                or self.finished[other] != before.finished[other]
+            ):
+                kept_undo = _set(kept_undo, other, ())
+                kept_redo = _set(kept_redo, other, ())
+        if kept_undo == self._stacks(self.undo) and kept_redo == self._stacks(self.redo):
+            return self
+        return replace(self, undo=kept_undo, redo=kept_redo)
+
+    def _stacks(self, stacks: tuple) -> tuple:
+        return stacks if stacks else ((),) * self.players
 
     def _check_seat(self, seat: object) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
@@ -312,6 +417,15 @@ class GameState:
         if illegal:
             first = (illegal & -illegal).bit_length() - 1
             raise err.IllegalTilesOnBoard(space=first)
+        open_paths = self.finish_blockers(seat)
+        if open_paths:
+            spaces = bits(open_paths)
+            where = _and([_space_words(space) for space in spaces])
+            raise err.OpenPathsOnBoard(
+                "At this table you can finish only when every placed path is closed: "
+                f"{'a path is' if len(spaces) == 1 else 'paths are'} open at {where}.",
+                space=spaces[0],
+            )
         finished = _set(self.finished, seat, True)
         return replace(self, finished=finished, phase=ENDED if all(finished) else FINISHING)
 
@@ -375,6 +489,41 @@ class GameState:
         cell = _occupied(board, space)
         return self._with(seat, board.with_cells({space: None}), self.trays[seat] + (cell.tile,))
 
+    def _step(self, seat: int, back: bool) -> GameState:
+        """Undo (`back`) or redo the seat's last arranging step."""
+        board = self._board_for(seat)
+        undo, redo = self.undo_of(seat), self.redo_of(seat)
+        source = undo if back else redo
+        if not source:
+            raise err.NothingToUndo() if back else err.NothingToRedo()
+        target, now = Arrangement.from_text(source[-1]), Arrangement.text_of(self, seat)
+        owned = sorted([*self.trays[seat], *board.tiles()])
+        if sorted(target.tiles()) != owned:
+            raise err.BadState(
+                "The saved game state is damaged: an arrangement to undo or redo holds other "
+                "tiles than its seat's."
+            )
+        changes = {
+            space: cell
+            for space, (was, cell) in enumerate(zip(board.cells, target.cells, strict=True))
+            if was != cell
+        }
+        if back:
+            undo, redo = undo[:-1], (*redo, now)
+        else:
+            undo, redo = (*undo, now), redo[:-1]
+        return replace(
+            self._with(seat, board.with_cells(changes), target.tray),
+            undo=_set(self._stacks(self.undo), seat, undo),
+            redo=_set(self._stacks(self.redo), seat, redo),
+        )
+
+    def _undo_arranging(self, action: Undo, seat: int) -> GameState:
+        return self._step(seat, back=True)
+
+    def _redo_arranging(self, action: Redo, seat: int) -> GameState:
+        return self._step(seat, back=False)
+
     def _clear(self, action: Clear, seat: int) -> GameState:
         board = self._board_for(seat)
         placed = board.placed()
@@ -399,6 +548,9 @@ class GameState:
             "finished": list(self.finished),
             "pending": None if self.pending is None else self.pending.to_json(),
             "drafts": self.drafts,
+            "undo": [list(self.undo_of(seat)) for seat in range(self.players)],
+            "redo": [list(self.redo_of(seat)) for seat in range(self.players)],
+            "strict_finish": self.strict_finish,
         }
 
     @classmethod
@@ -408,6 +560,7 @@ class GameState:
             if data.get("format") != FORMAT:
                 raise ValueError(f"unknown format {data.get('format')!r}")
             pending = data["pending"]
+            nobody = [[]] * data["players"]
             state = cls(
                 players=data["players"],
                 seed=data["seed"],
@@ -423,6 +576,9 @@ class GameState:
                 finished=tuple(bool(f) for f in data["finished"]),
                 pending=None if pending is None else PendingDraft(**pending),
                 drafts=data["drafts"],
+                undo=_histories(data.get("undo") or nobody),
+                redo=_histories(data.get("redo") or nobody),
+                strict_finish=bool(data.get("strict_finish", False)),
             )
         except err.BadState:
             raise
@@ -483,6 +639,19 @@ class GameState:
         total = sum(self.drafted(seat) for seat in range(n))
         if total != self.drafts:
             raise bad("the draft counter disagrees with the tiles owned")
+        for stacks in (self.undo, self.redo):
+            if stacks and len(stacks) != n:
+                raise bad("one arrangement history per seat")
+        # Each arrangement's tiles are checked when Undo or Redo steps to it (`_step`): checking
+        # them all here would cost every load of the game more than the rest of the state.
+        for seat in range(n):
+            history = (*self.undo_of(seat), *self.redo_of(seat))
+            if not history:
+                continue
+            if self.finished[seat] or len(history) > 2 * MAX_UNDO:
+                raise bad("an arrangement history for a board that cannot change")
+            if not all(isinstance(text, str) for text in history):
+                raise bad("an arrangement to undo or redo is not text")
 
 
 @dataclass(frozen=True, slots=True)
@@ -557,6 +726,19 @@ def _occupied(board: Board, space: int) -> Placed:
     return cell
 
 
+def _space_words(space: int) -> str:
+    row, col = row_col(space)
+    return f"row {row + 1}, column {col + 1}"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else "; ".join(words[:-1]) + " and " + words[-1]
+
+
+def _histories(data) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(seat) for seat in data)
+
+
 def _ints(items) -> list[int]:
     out = list(items)
     if not all(isinstance(x, int) and not isinstance(x, bool) for x in out):
@@ -585,11 +767,16 @@ _HANDLERS = {
     Swap: GameState._swap,
     Return: GameState._return,
     Clear: GameState._clear,
+    Undo: GameState._undo_arranging,
+    Redo: GameState._redo_arranging,
 }
 
 
-def new_game(players: int, seed: int, first_seat: int = 0) -> GameState:
-    """Return the first state of a game: the deal for (players, seed), `first_seat` to draft."""
+def new_game(
+    players: int, seed: int, first_seat: int = 0, *, strict_finish: bool = False
+) -> GameState:
+    """Return the first state of a game: the deal for (players, seed), `first_seat` to draft;
+    `strict_finish` is the table option that Finish needs every placed path closed."""
     d = deal(players, seed)
     if not isinstance(first_seat, int) or not 0 <= first_seat < players:
         raise err.BadSetup(f"The first seat must be 0 to {players - 1}.")
@@ -605,12 +792,26 @@ def new_game(players: int, seed: int, first_seat: int = 0) -> GameState:
         finished=(False,) * players,
         pending=None,
         drafts=0,
+        undo=((),) * players,
+        redo=((),) * players,
+        strict_finish=bool(strict_finish),
     )
 
 
 def auto_finish_actions(state: GameState, seat: int) -> list[Action]:
     """Return the actions that submit a seat's board as it is when the finishing deadline
-    passes: return every illegal tile to the tray (returning never makes another tile
-    illegal), then Finish."""
-    illegal = illegal_mask(state.boards[seat])
-    return [Return(space) for space in bits(illegal)] + [Finish()]
+    passes: return every tile that blocks finishing to the tray, then Finish.
+
+    Returning an illegal tile never makes another illegal, but it can open a path of a tile
+    beside it: with the strict-finish option the returns repeat until only closed, legal
+    structures remain."""
+    actions: list[Action] = []
+    board = state.boards[seat]
+    while True:
+        found = markers(board)
+        blockers = found.illegal | found.open_path if state.strict_finish else found.illegal
+        if not blockers:
+            return [*actions, Finish()]
+        spaces = bits(blockers)
+        actions += [Return(space) for space in spaces]
+        board = board.with_cells(dict.fromkeys(spaces))

@@ -32,6 +32,7 @@ from math import cos, radians, sin
 from django import template
 from django.template.loader import render_to_string
 
+from games.markers import BROKEN, COLOUR, Marks
 from games.rules.tiles import BASE_PATHS, COLOURS, KIND_PATHS, KINDS, E, N, S, W
 
 register = template.Library()
@@ -208,8 +209,89 @@ def _plain(label: object) -> str:
     return "".join(str(label))
 
 
+# --- markers over a placed tile (games/markers.py) ----------------------------------------------
+
+#: Where a side's marker sits: on the middle of that side, over the path's end, inside the tile
+#: and clear of the red rim an illegal tile gets (game.css). The broken-circuit icon is drawn
+#: with its wire running north-south, and turned for east and west.
+MARK_PLACES: dict[int, str] = {
+    N: "translate(50 20)",
+    E: "translate(80 50) rotate(90)",
+    S: "translate(50 80)",
+    W: "translate(20 50) rotate(90)",
+}
+#: The warning triangle stands upright on every side.
+MARK_UPRIGHT: dict[int, str] = {N: "translate(50 20)", E: "translate(80 50)",
+                                S: "translate(50 80)", W: "translate(20 50)"}  # fmt: skip
+
+
+def _stripes(low: float = 4, high: float = 96, width: float = 7, period: float = 17) -> str:
+    """Return the path data of diagonal stripes (running up to the right) filling the square
+    from `low` to `high`, which lies inside the tile's rounded corners, so no clip path (and no
+    id) is needed. Each stripe is the band c <= x + y <= c + width, cut to the square."""
+
+    def cut(polygon, c, sign):
+        """Keep the part of the convex `polygon` where sign * (x + y - c) >= 0."""
+
+        def inside(point):
+            return sign * (point[0] + point[1] - c) >= 0
+
+        out = []
+        for before, point in zip(polygon[-1:] + polygon[:-1], polygon, strict=True):
+            if inside(point) != inside(before):  # the edge crosses the line: add the crossing
+                (x1, y1), (x2, y2) = before, point
+                t = (c - x1 - y1) / (x2 - x1 + y2 - y1)
+                out.append((x1 + t * (x2 - x1), y1 + t * (y2 - y1)))
+            if inside(point):
+                out.append(point)
+        return out
+
+    square = [(low, low), (high, low), (high, high), (low, high)]
+    data = []
+    c = 2 * low + (period - width) / 2
+    while c < 2 * high:
+        band = cut(cut(square, c, 1), c + width, -1)
+        if len(band) >= 3:
+            data.append("M" + "L".join(f"{_num(x)} {_num(y)}" for x, y in band) + "Z")
+        c += period
+    return "".join(data)
+
+
+STRIPES = _stripes()
+
+
+def marks_context(marks: Marks | None, tile_colour: str, colour_blind: bool) -> dict:
+    """Return what ``tile.html`` draws over a tile for its marks: stripes in the space's colour
+    (and the space's shape in colour-blind mode), one icon per marked side."""
+    if marks is None:
+        return {}
+    context: dict = {"icons": []}
+    for mark in marks.each():
+        if mark.kind == COLOUR:
+            space = _name(marks.space, COLOUR_NAMES)
+            if space is None or space == tile_colour:
+                continue
+            context.update(
+                stripes=STRIPES,
+                space=space,
+                space_fill=TILE_FILLS[space],
+                space_tint=SPACE_FILLS[space],
+                stripe_words=mark.words,
+                space_shape=shape_geometry(space, 80, 80, 8, 1.8) if colour_blind else None,
+            )
+        else:
+            place = MARK_PLACES[mark.side] if mark.kind == BROKEN else MARK_UPRIGHT[mark.side]
+            context["icons"].append({"kind": mark.kind, "place": place, "words": mark.words})
+    return context
+
+
 def tile_context(
-    kind: object, colour: object, paths: object, colour_blind: bool = False, label: object = ""
+    kind: object,
+    colour: object,
+    paths: object,
+    colour_blind: bool = False,
+    label: object = "",
+    marks: Marks | None = None,
 ) -> dict:
     """Return the context of ``games/svg/tile.html`` (see `tile_svg`)."""
     kind_name = _name(kind, KIND_NAMES)
@@ -251,6 +333,7 @@ def tile_context(
         # The junction dot of a cross; a tee's would bulge out on its blank side.
         "node": BASE_PATHS[kind_name].bit_count() == 4,
         "shape": shape_geometry(colour_name, 20, 20, 12, 2.2) if colour_blind else None,
+        **marks_context(marks, colour_name, colour_blind),
     }
 
 
@@ -279,14 +362,20 @@ def space_context(colour: object, colour_blind: bool = False) -> dict:
 
 
 @register.simple_tag
-def tile_svg(kind, colour, paths, colour_blind=False, label=""):
-    """Draw a tile: ``{% tile_svg kind colour paths colour_blind=False label="" %}``.
+def tile_svg(kind, colour, paths, colour_blind=False, label="", marks=None):
+    """Draw a tile: ``{% tile_svg kind colour paths colour_blind=False label="" marks=None %}``.
 
     `paths` is the rotated 4-bit mask (N=1, E=2, S=4, W=8). `label` replaces the default
     aria-label ("blue tee, paths north, east, south"); it is plain text and always escaped.
+    `marks` (games.markers.Marks) draws what is wrong with a placed tile over it; the label
+    should say it too (the marks' tooltips are not read by screen readers: the drawing is an
+    image).
     """
+    if marks is not None and not isinstance(marks, Marks):
+        logger.warning("tile_svg: marks that are not Marks: %s", _short_repr.repr(marks))
+        marks = None
     return _tile_html(_hashable(kind), _hashable(colour), _hashable(paths), bool(colour_blind),
-                      _plain(label))  # fmt: skip
+                      _plain(label), marks)  # fmt: skip
 
 
 @register.simple_tag
@@ -298,9 +387,9 @@ def space_svg(colour, colour_blind=False):
 # A page draws the same few dozen tiles and spaces over and over (every board, every push), and
 # each drawing depends only on its arguments: draw each once per process.
 @functools.lru_cache(maxsize=8192)
-def _tile_html(kind, colour, paths, colour_blind, label):
+def _tile_html(kind, colour, paths, colour_blind, label, marks):
     return render_to_string(
-        "games/svg/tile.html", tile_context(kind, colour, paths, colour_blind, label)
+        "games/svg/tile.html", tile_context(kind, colour, paths, colour_blind, label, marks)
     )
 
 

@@ -7,6 +7,7 @@ pytestmark = pytest.mark.django_db
 def settings_data(**changes):
     data = {
         "time_zone": "UTC",
+        "theme": "system",
         "email_your_turn": "on",
         "email_reminder": "on",
         "email_timeout": "on",

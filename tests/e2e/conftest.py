@@ -134,12 +134,13 @@ def open_page(browser, server, live_db):
     """Return a function that opens a new browser context, logged in as `user` if given."""
     contexts = []
 
-    def open_as(user=None, *, viewport=None, touch=False):
+    def open_as(user=None, *, viewport=None, touch=False, color_scheme="light"):
         context = browser.new_context(
             viewport=viewport or {"width": 1280, "height": 900},
             base_url=server.url,
             has_touch=touch,
             is_mobile=touch,
+            color_scheme=color_scheme,  # the device's setting, which the "system" theme follows
         )
         context.set_default_timeout(10_000)
         if user is not None:
@@ -171,11 +172,12 @@ def _session_cookie(user, url):
     return {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": url}
 
 
-def screenshot(page, name):
+def screenshot(page, name, *, full_page=True):
+    """Save the page as docs/screenshots/<name>.png, whole, or only the window (a phone's)."""
     if not os.environ.get("MICROCHIP_SCREENSHOTS"):
         return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
 @pytest.fixture

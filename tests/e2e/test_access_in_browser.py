@@ -6,8 +6,8 @@ from axe_playwright_python.sync_playwright import Axe
 from games import rules
 from games.play import actions
 from games.rules.analysis import legal_spots
+from tests.games.playing import mark_every_way
 
-from .conftest import screenshot
 from .helpers import TIMEOUT, game_state, settled
 
 PHONE = {"width": 390, "height": 844}
@@ -64,7 +64,6 @@ def test_a_phone_plays_by_touch_without_scrolling_sideways(open_page, two_player
     page.wait_for_selector('.seat.mine [aria-pressed="true"]', state="detached", timeout=TIMEOUT)
     settled(page)
     assert no_horizontal_scroll(page)
-    screenshot(page, "phone")
 
 
 def test_the_game_is_played_with_the_keyboard_alone(open_page, two_player_game):
@@ -122,17 +121,74 @@ def test_colour_blind_shapes_appear_only_when_preferred(open_page, two_player_ga
     assert page.locator(".pool .cb-shape").count() >= 40
 
 
-@pytest.mark.parametrize("path", ["/", "/games/", "/dashboard/", "GAME", "/accounts/login/"])
-def test_main_pages_have_no_serious_accessibility_violations(open_page, two_player_game, path):
-    game, first = two_player_game
-    page = open_page(None if path == "/accounts/login/" else first)
-    page.goto(f"/games/{game.pk}/" if path == "GAME" else path)
+def serious_violations(page):
     results = Axe().run(page)
     serious = [
         violation
         for violation in results.response["violations"]
         if violation["impact"] in ("serious", "critical")
     ]
+    return serious, results
+
+
+def test_the_markers_are_visible_on_a_phone_and_pass_axe(open_page, two_player_game):
+    """Stripes on a wrong colour, a broken-circuit icon on each wrong side and a warning
+    triangle on each open side, big enough to see on a phone's board and not covered by
+    anything, on the player's own board and as the opponent sees it; axe-core still passes."""
+    game, first = two_player_game
+    second = game.seats.exclude(user=first).get().user
+    seat = game.seats.get(user=first).number
+    top, _ = mark_every_way(game, seat)
+    mine, theirs = open_page(first, viewport=PHONE, touch=True), open_page(second, viewport=PHONE)
+    for page, board in ((mine, ".seat.mine"), (theirs, f"#seat-{seat}")):
+        page.goto(f"/games/{game.pk}/")
+        for name in ("tile-stripes", "mark-broken", "mark-open"):
+            assert page.locator(f"{board} .{name}").first.is_visible(), name
+        icons = page.locator(f"{board} .mark")
+        assert icons.count() >= 4  # north and south of the tile above, north of the one below, open
+        for i in range(icons.count()):
+            icon = icons.nth(i)
+            icon.scroll_into_view_if_needed()
+            box = icon.bounding_box()
+            tile = icon.locator("xpath=ancestor::*[contains(@class, 'space-box')]").bounding_box()
+            assert box["width"] >= 14 and box["height"] >= 14, box  # at 390 px wide
+            # Inside its tile, clear of the 3 px red rim of an illegal tile.
+            assert tile["x"] + 3 <= box["x"] <= tile["x"] + tile["width"] - 3 - box["width"]
+            assert tile["y"] + 3 <= box["y"] <= tile["y"] + tile["height"] - 3 - box["height"]
+            # Nothing is drawn over it: the pointer there finds the icon (and its tooltip).
+            found = page.evaluate(
+                """([x, y]) => {
+                    const hit = document.elementFromPoint(x, y);
+                    const mark = hit && hit.closest('.mark');
+                    return mark ? mark.querySelector("title").textContent
+                        : hit && hit.outerHTML.slice(0, 200);
+                }""",
+                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 4],
+            )
+            assert found == icon.locator("title").text_content()
+        # The tile above: broken on its north side (off the board) and on its south side.
+        above = page.locator(f"{board} .space-box[data-tile='{top.tile_id}']")
+        assert above.locator(".mark-broken").count() == 2
+        said = above.locator("[aria-label]").first.get_attribute("aria-label")
+        assert "broken connection on its north side: the path runs off the board" in said
+        serious, results = serious_violations(page)
+        assert serious == [], results.generate_report()
+
+    first.colour_blind = True
+    first.save(update_fields=["colour_blind"])
+    mine.reload()
+    assert mine.locator(".seat.mine .tile-space-badge .cb-shape").first.is_visible()
+    serious, results = serious_violations(mine)
+    assert serious == [], results.generate_report()
+    assert mine.errors == [] and theirs.errors == []
+
+
+@pytest.mark.parametrize("path", ["/", "/games/", "/dashboard/", "GAME", "/accounts/login/"])
+def test_main_pages_have_no_serious_accessibility_violations(open_page, two_player_game, path):
+    game, first = two_player_game
+    page = open_page(None if path == "/accounts/login/" else first)
+    page.goto(f"/games/{game.pk}/" if path == "GAME" else path)
+    serious, results = serious_violations(page)
     assert serious == [], results.generate_report()
 
 

@@ -91,10 +91,9 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
     assert first.get_by_text(
         re.compile(r"You cannot finish while \d+ tiles? (is|are) illegal")
     ).is_visible()
-    assert (
-        first.locator(f"#my-space-{wrong}").locator("xpath=..").locator(".marker-illegal").count()
-        == 1
-    )
+    stripes = first.locator(f"#my-space-{wrong} .tile-stripes")  # the space's colour shows
+    assert stripes.count() == 1 and stripes.is_visible()
+    assert "wrong colour: a " in first.locator(f"#my-space-{wrong}").get_attribute("aria-label")
     select(first, f"my-space-{wrong}")
     click_and_wait(first, f"#tile-menu-return-{tray_tile}", game_id)
     for user in users:

@@ -1,7 +1,10 @@
 """Drive whole games through the platform, choosing moves with the rules package's greedy player."""
 
+from itertools import permutations
+
 from games import rules
 from games.models import Game
+from games.rules.analysis import side_markers
 from games.rules.greedy import best_placement, choose_draft
 from games.state_store import load_state
 
@@ -47,3 +50,51 @@ def draft_the_top_tile(game: Game, committed) -> object:
     for action in (rules.Draft(state.draw_tiles()[0]), rules.ConfirmDraft()):
         committed(actions.play, game_id=game.pk, user=user, action=action, seen_version=None)
     return user
+
+
+def mark_every_way(game: Game, seat: int) -> list[rules.Place]:
+    """Clear `seat`'s board and place two of its tiles, one above the other, so that the board
+    shows every kind of marker: a wrong colour, broken connections (the tile above runs off the
+    board to the north, and disagrees with the tile below) and an open path. Two terminals
+    cannot (that takes three path ends), so sensible moves are played until the seat has
+    another kind of tile. Return the two placements, the top one first."""
+    from games.play import actions
+
+    while (places := _marked_every_way(current_state(game), seat)) is None:
+        if (state := current_state(game)).forced_action() is not None:
+            actions.take_last_tile(game_id=game.pk)
+            continue
+        mover, action = next_move(game)
+        user = game.seats.get(number=mover).user
+        actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
+    state = current_state(game)
+    user = game.seats.get(number=seat).user
+    for action in (rules.Clear(), *places) if state.boards[seat].tile_count else places:
+        actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
+    game.refresh_from_db()
+    return list(places)
+
+
+def _marked_every_way(state: rules.GameState, seat: int) -> tuple[rules.Place, ...] | None:
+    board = state.boards[seat]
+    tiles = list(state.trays[seat]) + [cell.tile for cell in board.cells if cell is not None]
+    cleared = board.with_cells({space: None for space in range(25)})
+
+    def every_way(a, b):
+        after = cleared.with_cells({a.space: rules.Placed(a.tile_id, a.rotation),
+                                    b.space: rules.Placed(b.tile_id, b.rotation)})  # fmt: skip
+        sides, top = side_markers(after), 1 << a.space
+        return all((after.wrong, sides.off_board.n & top, sides.mismatch.s & top,
+                    sides.open_path.tiles))  # fmt: skip
+
+    return next(
+        (
+            (a, b)
+            for first, second in permutations(tiles, 2)
+            for top in range(5)
+            for a in (rules.Place(first, top, rotation) for rotation in range(4))
+            for b in (rules.Place(second, top + 5, rotation) for rotation in range(4))
+            if every_way(a, b)
+        ),
+        None,
+    )

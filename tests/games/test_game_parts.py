@@ -3,18 +3,26 @@
 stale version, another game's links or another viewer's controls."""
 
 import json
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import replace
 from html.parser import HTMLParser
+from types import SimpleNamespace
 
 import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games import rules, selectors
+from games.history.replay import replay_view
+from games.markers import Marks, board_marks
+from games.models import Seat
 from games.play import actions
-from games.rules.tiles import TILE_PATHS
+from games.rules.board import bits
+from games.rules.tiles import TILE_PATHS, E, N, S, W
 from games.templatetags import game_parts
 
-from .playing import current_state, next_move
+from .playing import current_state, mark_every_way, next_move
 
 pytestmark = pytest.mark.django_db
 
@@ -314,7 +322,7 @@ def test_the_last_tile_of_the_draw_column_is_not_draftable(start_game):
 def test_a_space_drawing_escapes_its_label():
     tile = selectors.tile_view(0)
     control = selectors.SpaceControl(
-        index=3, colour="red", tile=tile, status="illegal", reasons='<i>"x"</i>', selected=False,
+        index=3, colour="red", tile=tile, status="illegal", marks=None, selected=False,
         legal=False, error=False, structure="", last=False, action="select",
         label='<b onclick="x">&</b>',
     )  # fmt: skip
@@ -322,9 +330,8 @@ def test_a_space_drawing_escapes_its_label():
 
     html = game_parts._space_html(control, False, urls, None)
 
-    assert "<b " not in html and "<i>" not in html
+    assert "<b " not in html
     assert 'aria-label="&lt;b onclick=&quot;x&quot;&gt;&amp;&lt;/b&gt;"' in html
-    assert 'title="&lt;i&gt;&quot;x&quot;&lt;/i&gt;"' in html
 
 
 def test_the_drawing_of_a_tile_follows_its_rotation(start_game):
@@ -341,3 +348,131 @@ def test_the_drawing_of_a_tile_follows_its_rotation(start_game):
     }
     masks = {str(TILE_PATHS[tile][rotation]) for rotation in range(4)}
     assert {elements(html, "svg")[0]["data-paths"] for html in drawn.values()} == masks
+
+
+# --- the markers on placed tiles ---------------------------------------------------------------
+
+SIDE_AT = {(50, 20): N, (80, 50): E, (50, 80): S, (20, 50): W}  # where each side's icon sits
+
+
+def drawn_spaces(view, seat, user):
+    """The 25 spaces of `seat`'s board as drawn for `user`, each parsed (they are well formed)."""
+    rows = game_parts.board_rows({"view": view, "user": user}, seat)
+    return [ET.fromstring(html.strip()) for row in rows for html in row]
+
+
+def having(element, name):
+    return [el for el in element.iter() if name in (el.get("class") or "").split()]
+
+
+def marked_sides(space, name):
+    """The sides of the icons of class `name` on a drawn space, as a mask."""
+    centres = [re.match(r"translate\((\d+) (\d+)\)", icon.get("transform")).groups()
+               for icon in having(space, name)]  # fmt: skip
+    return sum(SIDE_AT[int(x), int(y)] for x, y in centres)
+
+
+def words_of(space):
+    """What the space says to a screen reader: its button's label, or its tile's."""
+    labelled = [el for el in space.iter() if el.get("aria-label")]
+    return labelled[0].get("aria-label")
+
+
+def test_the_markers_show_on_the_spaces_and_sides_that_are_wrong_for_everyone(game, players):
+    top, below = mark_every_way(game, 0)
+    board = current_state(game).boards[0]
+    found = rules.markers(board)
+    owner, spectator = owner_of(game, 0), players[4]
+
+    for viewer in (owner, spectator):
+        view = selectors.game_view(game, viewer)
+        spaces = drawn_spaces(view, view.seats[0], viewer)
+        striped = [i for i, space in enumerate(spaces) if having(space, "tile-stripes")]
+        assert striped == bits(found.wrong_colour) and striped
+        broken = [i for i, space in enumerate(spaces) if having(space, "mark-broken")]
+        assert broken == bits(found.off_board | found.mismatch)
+        opened = [i for i, space in enumerate(spaces) if having(space, "mark-open")]
+        assert opened == bits(found.open_path)
+        # The tile above runs off the board (its north side) and disagrees with the tile below
+        # (its south side, and the north side of the tile below).
+        assert marked_sides(spaces[top.space], "mark-broken") & N
+        assert marked_sides(spaces[top.space], "mark-broken") & S
+        assert marked_sides(spaces[below.space], "mark-broken") & N
+        for index in (top.space, below.space):
+            space, marks = spaces[index], board_marks(board)[index]
+            # Each mark's tooltip says it of its side; the label says them all, the sides of a
+            # kind together ("paths open to the east and south").
+            titles = [title.text for title in space.iter("title")]
+            assert titles == [mark.words for mark in marks.each()]
+            assert f": illegal ({marks.words()})" in words_of(space)
+            for title in titles:  # the words name what each mark is
+                assert re.match(r"wrong colour: a \w+ tile on a \w+ space$|broken connection "
+                                r"on its \w+ side: |path open to the \w+$", title)  # fmt: skip
+        said = words_of(spaces[top.space])
+        assert "broken connection on its north side: the path runs off the board" in said
+        assert " side of the tile below" in said or " path of the tile below" in said
+        assert "of the tile above" in words_of(spaces[below.space])
+    # Empty spaces carry nothing of it.
+    for index, space in enumerate(spaces):
+        if not board.occ >> index & 1:
+            assert not having(space, "mark") and not having(space, "tile-stripes")
+
+
+def test_the_replay_draws_the_same_markers(game, players):
+    mark_every_way(game, 0)
+    state = current_state(game)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    view = replay_view(game, seats, state)
+    spaces = drawn_spaces(view, view.seats[0], players[4])
+    found = rules.markers(state.boards[0])
+    assert [i for i, space in enumerate(spaces) if having(space, "tile-stripes")] == bits(
+        found.wrong_colour
+    )
+    assert [i for i, space in enumerate(spaces) if having(space, "mark-broken")] == bits(
+        found.off_board | found.mismatch
+    )
+
+
+def test_the_game_page_says_and_draws_the_markers(client, game):
+    mark_every_way(game, 0)
+    client.force_login(owner_of(game, 1))
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert page.count('class="tile-stripes') >= 1 and 'class="mark mark-broken"' in page
+    assert "broken connection on its north side: the path runs off the board" in page
+    assert 'class="marker ' not in page  # the old corner badges are gone
+
+
+def test_spaces_that_differ_only_in_their_markers_never_share_a_drawing():
+    control = selectors.SpaceControl(
+        index=3, colour="red", tile=selectors.tile_view(12), status="warning", selected=False,
+        legal=False, error=False, structure="", last=False, action="", label="a red end",
+        marks=Marks("red", "red", 1, open=N),
+    )  # fmt: skip
+    others = [
+        replace(control, marks=Marks("red", "red", 1, off=N)),
+        replace(control, marks=Marks("red", "red", 1, clash=N)),
+        replace(control, marks=Marks("red", "blue", 1, open=N)),
+        replace(control, marks=None, status="ok"),
+    ]
+    drawn = [game_parts._space_html(c, False, None, None) for c in (control, *others)]
+    assert len(set(drawn)) == 5
+    assert 'class="mark mark-open"' in drawn[0] and "mark-broken" not in drawn[0]
+    assert 'class="mark mark-broken"' in drawn[1]
+    assert "tile-stripes" in drawn[3]
+    assert "tile-stripes" not in drawn[4] and 'class="mark ' not in drawn[4]
+
+
+def test_the_analysis_boards_draw_the_same_markers(players):
+    """A final board may keep an open path (it only warns): the analysis shows its triangle."""
+    names = ["blue", "red", "green", "yellow", "pink"]
+    colours = [names[(row + col) % 5] for row in range(5) for col in range(5)]
+    end = next(t.id for t in rules.TILES if t.kind == "end" and t.colour == colours[12])
+    built = [None] * 25
+    built[12] = [end, 0]  # an end at the centre, its path north to an empty space
+    seat = Seat(user=players[0], number=0, colours=colours, board=built, tray=[], score=-2,
+                best_score=-2, best_board=built, best_optimal=True)  # fmt: skip
+    view = SimpleNamespace(seats=[SimpleNamespace(seat=seat)])  # analysis_rows reads this
+    html = render_to_string("games/partials/analysis.html", {"view": view, "user": players[0]})
+    assert html.count('class="mark mark-open"') == 2  # built and best
+    assert html.count("<title>path open to the north</title>") == 2
+    assert "mark-broken" not in html and "tile-stripes" not in html

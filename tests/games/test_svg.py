@@ -9,6 +9,7 @@ from django.template import Context, Template
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
+from games.markers import Marks
 from games.rules.tiles import COLOURS, KIND_PATHS, KINDS, TILES, Colour, E, Kind, N, S, W
 from games.templatetags.microchip_svg import COLOUR_SHAPES, SPACE_FILLS, TILE_FILLS
 
@@ -18,6 +19,9 @@ TILE = Template(
 TILE_DEFAULTS = Template("{% load microchip_svg %}{% tile_svg kind colour paths %}")
 SPACE = Template("{% load microchip_svg %}{% space_svg colour colour_blind=cb %}")
 SPACE_DEFAULTS = Template("{% load microchip_svg %}{% space_svg colour %}")
+MARKED = Template(
+    "{% load microchip_svg %}{% tile_svg kind colour paths colour_blind=cb marks=marks %}"
+)
 
 SIDE_AT = {(50, 1): N, (99, 50): E, (50, 99): S, (1, 50): W}
 SIDE_WORDS = {N: "north", E: "east", S: "south", W: "west"}
@@ -33,6 +37,12 @@ def tile(kind, colour, paths, cb=False, label=""):
 
 def space(colour, cb=False):
     return SPACE.render(Context({"colour": colour, "cb": cb}))
+
+
+def marked(kind, colour, paths, marks, cb=False):
+    return MARKED.render(
+        Context({"kind": kind, "colour": colour, "paths": paths, "cb": cb, "marks": marks})
+    )
 
 
 def svg(markup):
@@ -304,6 +314,10 @@ def test_labels_are_always_escaped(label):
         pytest.param(tile("end", "blue", 1, cb=True), id="end"),
         pytest.param(tile("cross", "pink", 15, cb=True), id="cross"),
         pytest.param(tile("nope", "pink", 15, cb=True), id="unknown-tile"),
+        pytest.param(
+            marked("cross", "red", 15, Marks("red", "blue", 15, off=N, clash=E, open=S), cb=True),
+            id="marked",
+        ),
         pytest.param(space("green", cb=True), id="space"),
         pytest.param(space("nope"), id="unknown-space"),
     ],
@@ -359,3 +373,124 @@ def test_colour_shape_filter():
     template = Template("{% load microchip_svg %}{{ c|colour_shape }}")
     assert template.render(Context({"c": "yellow"})) == "diamond"
     assert template.render(Context({"c": "<b>"})) == ""
+
+
+# --- markers over a placed tile ----------------------------------------------------------------
+
+#: Where each side's marker is centred, and whether the icon is turned (its wire across that side).
+MARK_AT = {N: (50, 20), E: (80, 50), S: (50, 80), W: (20, 50)}
+
+
+def children_classes(root):
+    return [(el.get("class") or "").split() for el in root]
+
+
+def title_of(element):
+    (title,) = element.findall("title")
+    return title.text
+
+
+def centre_of(mark):
+    x, y = re.match(r"translate\((\d+) (\d+)\)", mark.get("transform")).groups()
+    return int(x), int(y)
+
+
+@pytest.mark.parametrize(("tile_colour", "space_colour"), [("red", "blue"), ("yellow", "pink")])
+def test_a_wrong_colour_stripes_the_tile_in_the_spaces_colour_under_its_paths(
+    tile_colour, space_colour
+):
+    root = svg(marked("tee", tile_colour, 7, Marks(tile_colour, space_colour, 7)))
+    (stripes,) = by_class(root, "tile-stripes")
+    assert f"space--{space_colour}" in stripes.get("class")  # tiles.css: var(--space-colour)
+    assert stripes.find("path").get("fill") == TILE_FILLS[space_colour]
+    assert title_of(stripes) == f"wrong colour: a {tile_colour} tile on a {space_colour} space"
+    # Over the tile's colour, under its white paths: both colours show and the paths read.
+    order = [next(iter(c), "") for c in children_classes(root)]
+    assert order.index("tile-fill") < order.index("tile-stripes") < order.index("tile-shadow")
+    assert order.index("tile-stripes") < order.index("tile-traces")
+    # Diagonal stripes inside the rounded square, a good part of it left in the tile's colour.
+    numbers = [float(n) for n in re.findall(r"[\d.]+", stripes.find("path").get("d"))]
+    assert min(numbers) >= 4 and max(numbers) <= 96
+    assert stripes.find("path").get("d").count("M") >= 8
+    assert root.get("data-colour") == tile_colour
+
+
+def test_the_stripes_show_the_spaces_shape_in_colour_blind_mode():
+    root = svg(marked("end", "red", 1, Marks("red", "blue", 1), cb=True))
+    (badge,) = by_class(root, "tile-space-badge")
+    assert [s.get("class") for s in by_class(badge, "cb-shape")] == ["cb-shape cb-shape--triangle"]
+    assert title_of(badge) == "wrong colour: a red tile on a blue space"
+    x, y = shape_centre(by_class(badge, "cb-shape")[0])
+    assert abs(x - 80) < 1 and abs(y - 80) < 1  # the bottom-right corner
+    # The tile's own shape is still there, in its corner.
+    own = [s for s in by_class(root, "cb-shape") if s not in by_class(badge, "cb-shape")]
+    assert [s.get("class") for s in own] == ["cb-shape cb-shape--square"]
+    assert not by_class(svg(marked("end", "red", 1, Marks("red", "blue", 1))), "tile-space-badge")
+
+
+def test_no_stripes_on_a_tile_of_its_spaces_colour():
+    root = svg(marked("end", "green", 1, Marks("green", "green", 1, open=N), cb=True))
+    assert not by_class(root, "tile-stripes") and not by_class(root, "tile-space-badge")
+
+
+@pytest.mark.parametrize("side", [N, E, S, W])
+def test_a_broken_connection_gets_the_broken_circuit_icon_on_its_side(side):
+    root = svg(marked("cross", "blue", 15, Marks("blue", "blue", 15, off=side)))
+    (icon,) = by_class(root, "mark-broken")
+    assert centre_of(icon) == MARK_AT[side]
+    # Its wire runs across the side it marks: upright on north and south, turned on east/west.
+    assert ("rotate(90)" in icon.get("transform")) == (side in (E, W))
+    assert title_of(icon) == (
+        f"broken connection on its {SIDE_WORDS[side]} side: the path runs off the board"
+    )
+    (face,) = by_class(icon, "mark-face")
+    assert face.get("fill") == "#c62828" and face.get("stroke") == "#ffffff"
+    # The wire is two pieces with a gap between them: a break.
+    (ink,) = by_class(icon, "mark-ink")
+    assert ink.get("d").count("M") == 2
+    assert not by_class(root, "mark-open") and not by_class(root, "tile-stripes")
+
+
+@pytest.mark.parametrize("side", [N, E, S, W])
+def test_an_open_path_gets_the_warning_triangle_on_its_side(side):
+    root = svg(marked("end", "pink", side, Marks("pink", "pink", side, open=side)))
+    (icon,) = by_class(root, "mark-open")
+    assert centre_of(icon) == MARK_AT[side] and "rotate" not in icon.get("transform")
+    assert title_of(icon) == f"path open to the {SIDE_WORDS[side]}"
+    assert not by_class(root, "mark-broken")
+
+
+def test_every_marker_at_once_one_per_side_above_everything_else():
+    marks = Marks("red", "pink", 15, off=N, clash=E | S, open=W)
+    root = svg(marked("cross", "red", 15, marks, cb=True))
+    icons = by_class(root, "mark")
+    assert [(icon.get("class"), centre_of(icon)) for icon in icons] == [
+        ("mark mark-broken", MARK_AT[N]),
+        ("mark mark-broken", MARK_AT[E]),
+        ("mark mark-broken", MARK_AT[S]),
+        ("mark mark-open", MARK_AT[W]),
+    ]
+    assert [title_of(icon) for icon in icons] == [mark.words for mark in marks.each()[1:]]
+    assert list(root)[-4:] == icons  # drawn last, over the paths and the shapes
+    assert len(marked("cross", "red", 15, marks, cb=True)) < 4000
+
+
+def test_marks_that_are_not_marks_draw_nothing_and_log_a_warning(caplog):
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        markup = marked("end", "red", 1, ("red", "blue", 1, 1, 0, 0))
+    assert markup == tile("end", "red", 1)
+    assert "marks that are not Marks" in caplog.text
+
+
+def test_tiles_that_differ_only_in_their_marks_are_drawn_apart():
+    drawn = {
+        marked("end", "red", 1, marks)
+        for marks in (
+            None,
+            Marks("red", "blue", 1),
+            Marks("red", "red", 1, off=N),
+            Marks("red", "red", 1, open=N),
+            Marks("red", "red", 1, clash=N),
+        )
+    }
+    assert len(drawn) == 5

@@ -106,6 +106,28 @@ def ref_statuses(b: Board) -> list[str | None]:
     return out
 
 
+def ref_sides(b: Board) -> dict[int, tuple[int, int, int]]:
+    """Return per placed tile its (off board, mismatch, open) side masks by the words of the
+    rules: a path past the edge; a side unlike the touching tile's facing side; a path toward
+    an empty space."""
+    tiles = ref_paths(b)
+    out = {}
+    for (r, c), paths in tiles.items():
+        off = mismatch = opened = 0
+        for side in SIDES:
+            dr, dc = STEP[side]
+            other = (r + dr, c + dc)
+            has = bool(paths & side)
+            if not (0 <= other[0] < 5 and 0 <= other[1] < 5):
+                off |= side if has else 0
+            elif other in tiles:
+                mismatch |= side if has != bool(tiles[other] & OPPOSITE[side]) else 0
+            else:
+                opened |= side if has else 0
+        out[r * 5 + c] = (off, mismatch, opened)
+    return out
+
+
 # --- game helpers ------------------------------------------------------------------------------
 
 

@@ -8,11 +8,13 @@ from games.rules import (
     Finish,
     Move,
     Place,
+    Redo,
     Return,
     Rotate,
     RuleError,
     Swap,
     TakeLast,
+    Undo,
     UndoDraft,
     action_from_json,
 )
@@ -28,6 +30,8 @@ EXAMPLES = [
     (Swap(7, 8), {"type": "swap", "space_a": 7, "space_b": 8}),
     (Return(6), {"type": "return", "space": 6}),
     (Clear(), {"type": "clear"}),
+    (Undo(), {"type": "undo"}),
+    (Redo(), {"type": "redo"}),
     (Finish(), {"type": "finish"}),
 ]
 
@@ -51,7 +55,7 @@ def test_defaults_may_be_left_out():
 
 def test_only_arranging_actions_are_marked_so():
     assert {a.type for a, _ in EXAMPLES if a.arranging} == {
-        "place", "rotate", "move", "swap", "return", "clear",
+        "place", "rotate", "move", "swap", "return", "clear", "undo", "redo",
     }  # fmt: skip
 
 

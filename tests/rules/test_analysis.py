@@ -12,7 +12,8 @@ from games.rules import (
     score,
     structures,
 )
-from games.rules.analysis import fits, open_ends
+from games.rules.analysis import Sides, fits, open_ends, side_markers
+from games.rules.tiles import E, N, S, W
 
 from .helpers import LATIN, board, tile_id
 
@@ -153,6 +154,73 @@ def test_markers_masks_and_open_ends():
     assert m.open_path == 1 << 12
     assert m.warning == 1 << 12
     assert open_ends(b) == 3
+
+
+# --- markers side by side ----------------------------------------------------------------------
+
+
+def sides_at(b, space):
+    """(off board, mismatch, open) side masks of the tile at `space`."""
+    m = side_markers(b)
+    return m.off_board.at(space), m.mismatch.at(space), m.open_path.at(space)
+
+
+def test_a_closed_pair_has_no_side_marked():
+    m = side_markers(board(PAIR))
+    assert m.off_board == m.mismatch == m.open_path == Sides(0, 0, 0, 0)
+
+
+def test_a_path_off_the_board_is_marked_on_its_side_only():
+    # A straight in the top-left corner running west-east: only its west side is off the board
+    # (its east path meets the end beside it).
+    b = board({0: "straight:EW", 1: "end:W"})
+    assert sides_at(b, 0) == (W, 0, 0)
+    assert sides_at(b, 1) == (0, 0, 0)
+    # A cross in a corner: two sides off the board, two open.
+    assert sides_at(board({24: "cross:NESW"}), 24) == (E | S, 0, N | W)
+    edges = ((2, "end:N", N), (14, "end:E", E), (22, "end:S", S), (10, "end:W", W))
+    for space, spec, side in edges:
+        assert sides_at(board({space: spec}), space) == (side, 0, 0)
+
+
+def test_a_mismatch_is_marked_on_the_facing_side_of_both_tiles():
+    b = board({6: "end:E", 7: "end:S"})  # 6's path meets 7's blank west side
+    assert sides_at(b, 6) == (0, E, 0)
+    assert sides_at(b, 7) == (0, W, S)  # the blank side disagrees too; its own path is open
+    b = board({7: "end:S", 12: "end:E"})  # 7's path meets 12's blank north side
+    assert sides_at(b, 7) == (0, S, 0)
+    assert sides_at(b, 12) == (0, N, E)
+
+
+def test_only_the_disagreeing_sides_of_a_tile_are_marked():
+    # A cross at 12 met from the north and the west, against a blank to the east, open south.
+    b = board({7: "end:S", 11: "end:E", 12: "cross:NESW", 13: "end:S"})
+    assert sides_at(b, 12) == (0, E, S)
+    assert sides_at(b, 7) == (0, 0, 0) and sides_at(b, 11) == (0, 0, 0)
+    assert sides_at(b, 13) == (0, W, S)
+
+
+def test_blank_against_blank_is_no_mismatch():
+    b = board({**PAIR, 5: "end:E", 6: "end:W"})  # 0 and 5 (and 1 and 6) touch blank to blank
+    assert side_markers(b).wrong.tiles == 0
+
+
+def test_a_wrong_coloured_tile_has_no_wrong_side_of_its_own():
+    b = board(PAIR, colour_of={0: Colour.RED})
+    assert side_markers(b).wrong.tiles == 0
+    assert markers(b).illegal == 1
+
+
+def test_sides_per_mask_and_the_wrong_ones_together():
+    b = board({0: "end:N", 1: "end:S", 6: "end:E"})
+    m = side_markers(b)
+    assert m.off_board == Sides(1 << 0, 0, 0, 0)
+    # 1's south path meets 6's blank north side; 6's east path points at an empty space.
+    assert m.mismatch == Sides(1 << 6, 0, 1 << 1, 0)
+    assert m.open_path == Sides(0, 1 << 6, 0, 0)
+    assert m.wrong == Sides(1 << 0 | 1 << 6, 0, 1 << 1, 0)
+    assert m.wrong.tiles == 1 << 0 | 1 << 1 | 1 << 6
+    assert m.wrong.at(6) == N and m.open_path.at(6) == E
 
 
 # --- legal spots -------------------------------------------------------------------------------

@@ -17,16 +17,18 @@ from games.rules import (
     diagnose,
     drafts_per_player,
     legal_spots,
+    markers,
     new_game,
     replay,
     score,
     structures,
 )
 from games.rules.actions import ACTION_TYPES
+from games.rules.analysis import side_markers
 from games.rules.tiles import DISTINCT_ROTATIONS, TILES
 from games.tools.bench import random_board
 
-from .helpers import play_randomly, ref_score, ref_statuses, where_is
+from .helpers import play_randomly, ref_score, ref_sides, ref_statuses, where_is
 
 PLAYOUT = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 BOARDS = settings(max_examples=150, deadline=None)
@@ -152,10 +154,28 @@ def check_board(board: Board, tray: int) -> None:
     assert s.penalty_tiles == board.tile_count + tray - s.chip_tiles
     got = [None if x is None else x.status for x in diagnose(board)]
     assert got == ref_statuses(board)
+    check_sides(board)
     found = structures(board)
     assert sum(x.tiles for x in found) == board.tile_count
     closed = [(x.tiles, x.value) for x in found if x.closed]
     assert max(closed, default=(0, 0)) == (s.chip_tiles, s.chip_value)
+
+
+def check_sides(board: Board) -> None:
+    """The sides agree with the naive reference, and with `markers`: a tile has a wrong side
+    iff it is off the board or mismatched, an open side iff it has an open path."""
+    sides, m = side_markers(board), markers(board)
+    assert sides.wrong.tiles == m.off_board | m.mismatch
+    assert (sides.off_board.tiles, sides.mismatch.tiles) == (m.off_board, m.mismatch)
+    assert sides.open_path.tiles == m.open_path
+    got = {
+        space: (sides.off_board.at(space), sides.mismatch.at(space), sides.open_path.at(space))
+        for space, _ in board.placed()
+    }
+    assert got == ref_sides(board)
+    empty = ~board.occ
+    for mask in (*sides.off_board, *sides.mismatch, *sides.open_path):
+        assert mask & empty == 0  # only placed tiles have sides
 
 
 @BOARDS

@@ -333,6 +333,7 @@ def test_the_create_form_makes_only_games_within_the_rules_whatever_it_is_sent(
         {},
         optional={
             "time_zone": st.one_of(st.sampled_from(["Europe/Paris", "UTC"]), value),
+            "theme": st.one_of(st.sampled_from(["system", "dark"]), value),
             "colour_blind": value,
             "email_your_turn": value,
             "email_daily_digest": value,
@@ -350,10 +351,11 @@ def test_the_settings_form_saves_only_valid_settings(world, form):
         assert after == before
     else:
         assert response.status_code == 302
-        assert after["time_zone"] == form.get("time_zone")
-        assert {
-            k: v for k, v in after.items() if not k.startswith(("email_", "colour", "time_"))
-        } == {k: v for k, v in before.items() if not k.startswith(("email_", "colour", "time_"))}
+        assert (after["time_zone"], after["theme"]) == (form.get("time_zone"), form.get("theme"))
+        mine = ("email_", "colour", "time_", "theme")
+        assert {k: v for k, v in after.items() if not k.startswith(mine)} == {
+            k: v for k, v in before.items() if not k.startswith(mine)
+        }
 
 
 # --- the account forms (allauth) -----------------------------------------------------------

@@ -1,7 +1,7 @@
 // Keyboard play on the game page: Tab reaches every tile and space, Enter acts on it (buttons do
 // that by themselves), R (Shift+R) turns the focused tile on your own board clockwise
 // (anticlockwise), the arrow keys move around your board and around the pool, Escape deselects,
-// C confirms a draft.
+// C confirms a draft, Ctrl+Z and Ctrl+Shift+Z undo and redo changes to your board.
 (function () {
   "use strict";
 
@@ -55,6 +55,17 @@
         confirm.focus({ preventScroll: true });
         confirm.click();
       }
+      return;
+    }
+    // Ctrl+Z undoes the last change to the board, Ctrl+Shift+Z (or Ctrl+Y) redoes it; in a text
+    // field they stay the field's own.
+    var key = event.key.toLowerCase();
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && (key === "z" || key === "y")) {
+      var field = event.target.closest && event.target.closest("input, textarea, select");
+      var button = document.getElementById(key === "y" || event.shiftKey ? "redo-arranging" : "undo-arranging");
+      if (field || !button || button.disabled) return;
+      event.preventDefault();
+      button.click();
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;

@@ -234,6 +234,14 @@
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     var xhr = event.detail.xhr;
+    // A drawing of the whole game (a selection, a refusal) older than what the page shows now:
+    // a move's answer or a push got there while it was on its way.
+    var drawn = xhr ? parseInt(xhr.getResponseHeader("X-Game-Drawn-Version"), 10) : NaN;
+    var showing = shownVersion();
+    if (!isNaN(drawn) && showing !== null && drawn < showing) {
+      event.detail.shouldSwap = false;
+      return;
+    }
     var answered = xhr ? parseInt(xhr.getResponseHeader("X-Game-Version"), 10) : NaN;
     if (isNaN(answered)) {
       return;

@@ -1,0 +1,122 @@
+"""The markers on a placed tile, side by side and in words: what is drawn over it and said of it.
+
+games.rules.analysis.side_markers says which side of each tile is wrong or open; here that
+becomes a tile's `Marks`, drawn by games/templatetags/microchip_svg.py (stripes in the space's
+colour for a wrong colour, a broken-circuit icon on each wrong side, a warning triangle on each
+open side, each with its words as a tooltip) and said in the space's label (games/selectors.py)
+in the same words, so what a screen reader hears is what a pointer's tooltip shows.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from games.rules.analysis import side_markers
+from games.rules.board import Board
+from games.rules.tiles import SIDES, TILE_COLOUR, E, N, S, W
+
+SIDE_WORDS = {N: "north", E: "east", S: "south", W: "west"}
+# Where the touching tile is, seen from the tile.
+BEYOND = {N: "above", E: "to the right", S: "below", W: "to the left"}
+
+COLOUR = "colour"
+BROKEN = "broken"
+OPEN = "open"
+
+
+class Mark(NamedTuple):
+    """One thing drawn over a tile."""
+
+    kind: str  # COLOUR (the stripes), BROKEN or OPEN (an icon on `side`)
+    side: int  # N, E, S or W; 0 for the stripes
+    words: str  # its tooltip
+
+
+class Marks(NamedTuple):
+    """What is wrong with a placed tile. Sides are masks N=1, E=2, S=4, W=8; no side is in two
+    of `off`, `clash` and `open` (see side_markers)."""
+
+    colour: str  # the tile's colour
+    space: str  # the space's colour
+    paths: int  # the tile's paths (whether a clash is its path or its blank side)
+    off: int = 0  # a path runs off the board
+    clash: int = 0  # disagrees with the touching tile
+    open: int = 0  # a path points at an empty space
+
+    @property
+    def wrong_colour(self) -> bool:
+        return self.colour != self.space
+
+    @property
+    def broken(self) -> int:
+        return self.off | self.clash
+
+    def each(self) -> tuple[Mark, ...]:
+        """The marks as drawn: the stripes, then one icon per marked side, N, E, S, W."""
+        marks = [Mark(COLOUR, 0, self._colour_words())] if self.wrong_colour else []
+        for side in SIDES:
+            if side & self.broken:
+                marks.append(Mark(BROKEN, side, self._broken_words(side)))
+            elif side & self.open:
+                marks.append(Mark(OPEN, side, _open_words(side)))
+        return tuple(marks)
+
+    def words(self) -> str:
+        """Every mark in words, the sides of each kind said together, for the space's label."""
+        parts = [self._colour_words()] if self.wrong_colour else []
+        for sides in (self.off, self.clash & self.paths, self.clash & ~self.paths & 15):
+            if sides:
+                parts.append(self._broken_words(sides))
+        if self.open:
+            parts.append(_open_words(self.open))
+        return "; ".join(parts)
+
+    def _colour_words(self) -> str:
+        return f"wrong colour: a {self.colour} tile on a {self.space} space"
+
+    def _broken_words(self, sides: int) -> str:
+        """Words for `sides`, all off the board, all paths meeting blanks, or all blank sides
+        meeting paths."""
+        listed = [side for side in SIDES if sides & side]
+        one = len(listed) == 1
+        s = "" if one else "s"
+        where = f"broken connection{s} on its {_and(SIDE_WORDS[x] for x in listed)} side{s}"
+        beyond = f"the tile{s} {_and(BEYOND[x] for x in listed)}"
+        if sides & self.off:
+            return f"{where}: {'the path runs' if one else 'the paths run'} off the board"
+        if sides & self.paths:
+            why = "it meets the blank side" if one else "they meet blank sides"
+        else:
+            why = "its blank side meets a path" if one else "its blank sides meet paths"
+        return f"{where}: {why} of {beyond}"
+
+
+def _open_words(sides: int) -> str:
+    listed = [SIDE_WORDS[side] for side in SIDES if sides & side]
+    return f"path{'' if len(listed) == 1 else 's'} open to the {_and(listed)}"
+
+
+def _and(words) -> str:
+    """ "north", "north and east", "north, east and south"."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def board_marks(board: Board) -> list[Marks | None]:
+    """Return, per space, the marks of its placed tile: None when it is empty or all is well."""
+    sides = side_markers(board)
+    off, clash, opened = sides.off_board, sides.mismatch, sides.open_path
+    wrong_side = sides.wrong.tiles | opened.tiles
+    out: list[Marks | None] = [None] * 25
+    for space, placed in board.placed():
+        if not (board.wrong | wrong_side) >> space & 1:
+            continue
+        out[space] = Marks(
+            TILE_COLOUR[placed.tile].value,
+            board.colours[space].value,
+            placed.paths,
+            off.at(space),
+            clash.at(space),
+            opened.at(space),
+        )
+    return out
