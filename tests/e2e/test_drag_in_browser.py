@@ -10,6 +10,7 @@ from games.play import actions
 from games.rules.analysis import legal_moves, legal_spots
 
 from .helpers import TIMEOUT, game_state, place_where_it_fits, settled
+from .test_access_in_browser import serious_violations
 
 PHONE = {"width": 390, "height": 844}
 TALL = {"width": 1280, "height": 1500}  # the pool, the board and the tray in one view
@@ -299,6 +300,8 @@ def test_a_tapped_tile_opens_large_buttons_beside_it(open_page, tiles_in_hand):
     settled(page)
 
     open_menu(12)
+    serious, results = serious_violations(page)
+    assert serious == [], results.generate_report()
     turned = rotation()
     tap_and_wait("#tile-menu-clockwise")
     assert rotation() == (turned + 1) % 4
