@@ -117,6 +117,10 @@
       return follow(event.clientX, event.clientY);
     }
     if (!pressed || event.pointerId !== pressed.id) return;
+    if (event.pointerType === "mouse" && event.buttons === 0) {
+      pressed = null; // let go where the page did not see it (outside the window)
+      return;
+    }
     var limit = THRESHOLD[pressed.type] || THRESHOLD.mouse;
     if (Math.hypot(event.clientX - pressed.x, event.clientY - pressed.y) < limit) return;
     begin(pressed);
