@@ -318,6 +318,14 @@ def test_a_tapped_tile_opens_large_buttons_beside_it(open_page, tiles_in_hand):
     page.wait_for_selector(".tile-menu", state="detached", timeout=TIMEOUT)
     settled(page)
 
+    # And Escape, from one of its buttons: the focus goes back to the tile.
+    open_menu(12)
+    page.locator("#tile-menu-clockwise").focus()
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".tile-menu", state="detached", timeout=TIMEOUT)
+    settled(page)
+    assert focused(page) == "my-space-12"
+
     # R turns the focused tile, also while another tile's menu is open (and swaps nothing).
     open_menu(19)
     page.locator("#my-space-12").focus()

@@ -144,8 +144,12 @@
   // Escape puts down what the player picked up (a tray tile or a placed tile).
   function deselect(event) {
     var game = document.getElementById("game");
-    if (!game || !window.htmx || !document.querySelector('.seat.mine [aria-pressed="true"]')) return;
+    var picked = document.querySelector('.seat.mine [aria-pressed="true"]');
+    if (!game || !window.htmx || !picked) return;
     event.preventDefault();
+    // From the tile's menu, which goes away with it, the focus goes back to the tile.
+    var active = document.activeElement;
+    if (active && active.closest(".tile-menu")) picked.focus({ preventScroll: true });
     var url = game.dataset.fragmentUrl;
     htmx.ajax("GET", url, { target: "#game", swap: "outerHTML" }).then(function () {
       window.history.replaceState(window.history.state, "", window.location.pathname);
