@@ -142,6 +142,9 @@ def test_the_markers_are_visible_on_a_phone_and_pass_axe(open_page, two_player_g
     mine, theirs = open_page(first, viewport=PHONE, touch=True), open_page(second, viewport=PHONE)
     for page, board in ((mine, ".seat.mine"), (theirs, f"#seat-{seat}")):
         page.goto(f"/games/{game.pk}/")
+        if page is theirs:  # on a phone another player's board opens from its heading
+            page.locator(f"#board-toggle-{seat}").click()
+            page.wait_for_selector(f"#board-toggle-{seat}[aria-expanded=true]", timeout=TIMEOUT)
         for name in ("tile-stripes", "mark-broken", "mark-open"):
             assert page.locator(f"{board} .{name}").first.is_visible(), name
         icons = page.locator(f"{board} .mark")
