@@ -107,6 +107,20 @@ def test_the_game_is_played_with_the_keyboard_alone(open_page, two_player_game):
         "elements => elements.map(e => e.getAttribute('aria-label'))"
     )
     assert any(f"row {space // 5 + 1}, column {space % 5 + 1}" in label for label in labels)
+    # Ctrl+Z undoes the turn of the tile, C confirms the draft: the whole turn without a mouse,
+    # and the focus stays on the tile just placed.
+    page.keyboard.press("Control+z")
+    page.wait_for_function(
+        "() => !document.getElementById('redo-arranging').disabled", timeout=TIMEOUT
+    )
+    settled(page)
+    assert game_state(game.pk)[1].boards[0].cells[space].rotation == rotation
+    page.keyboard.press("c")
+    page.wait_for_selector("#confirm-draft", state="detached", timeout=TIMEOUT)
+    settled(page)
+    game, state = game_state(game.pk)
+    assert state.current != 0 and state.boards[0].cells[space].tile == tile
+    assert page.evaluate("document.activeElement.id") == f"my-space-{space}"
 
 
 def test_colour_blind_shapes_appear_only_when_preferred(open_page, two_player_game):

@@ -2,6 +2,7 @@
 so either tab steps through it and the other follows live; a tab that missed a change to the
 board is refused and shown the board as it is, never undoing twice."""
 
+import contextlib
 from datetime import timedelta
 
 from games import rules
@@ -13,6 +14,7 @@ from .helpers import (
     game_state,
     place_where_it_fits,
     select,
+    select_tray_tile,
     shows_version,
 )
 
@@ -136,3 +138,46 @@ def test_a_drawing_that_arrives_after_a_newer_version_does_not_take_the_page_bac
     page.wait_for_timeout(500)
     assert page.locator("#game").get_attribute("data-version") == str(newer)
     assert page.errors == []
+
+
+def test_a_move_whose_answer_the_page_dropped_still_reaches_the_page(open_page, make_player):
+    """The page sends a move, then a selection before the answer came: htmx drops the move's
+    request for the newer one (hx-sync), the move was made all the same, and its push skips
+    this page (which expects the answer). The page asks for a sync and shows the move."""
+    game_id, ada, seat = started_with_tiles(make_player)
+    page = open_page(ada)
+    page.goto(f"/games/{game_id}/")
+    _, state = game_state(game_id)
+    tile, other = state.trays[seat][:2]
+    place_where_it_fits(page, game_id, seat, tile) or place_anywhere(page, game_id, tile)
+    before = game_state(game_id)[0].version
+    shows_version(page, before)
+    stale = page.request.get(f"/games/{game_id}/fragment/", headers={"HX-Request": "true"})
+    stale_body, stale_headers = stale.body(), stale.headers
+
+    made = []
+    page.route("**/act/**", lambda route: made.append((route, route.fetch())))
+    page.route(
+        "**/fragment/**",
+        lambda route: route.fulfill(status=200, headers=stale_headers, body=stale_body),
+    )
+    page.locator("#undo-arranging").click()
+    for _ in range(200):  # the server has made the move; its answer is held
+        if made:
+            break
+        page.wait_for_timeout(25)
+    assert made and game_state(game_id)[0].version == before + 1
+    page.locator(f"#my-tray-{other}").click()  # a newer request on the game: htmx drops the move's
+
+    shows_version(page, before + 1)
+    assert page.locator(".seat.mine .space-box[data-tile]").count() == 0  # the undo is drawn
+    route, _ = made[0]
+    with contextlib.suppress(Exception):  # the browser gave up on it already
+        route.abort()
+
+
+def place_anywhere(page, game_id, tile):
+    """Place `tile` on the first empty space (it fits nowhere legally), by clicking."""
+    select_tray_tile(page, tile)
+    click_and_wait(page, "#my-space-12", game_id)
+    return 12

@@ -22,6 +22,7 @@
       return (
         document.getElementById("confirm-draft") ||
         document.querySelector(".seat.mine .tile-box.last-tile .tile-button") ||
+        document.querySelector(".seat.mine .space-box.last-tile .tile-button") ||
         document.querySelector(".pool .draftable")
       );
     }

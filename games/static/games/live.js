@@ -259,6 +259,17 @@
     }
   });
 
+  // A move whose answer never came (htmx dropped the request for a newer one on the game, or the
+  // network failed) may still have been made: its push skips this page, which expects the
+  // answer, so ask the server whether the page is behind.
+  function answerLost(event) {
+    var config = event.detail.requestConfig;
+    if (config && config.verb === "post" && game()) requestSync();
+  }
+  document.addEventListener("htmx:sendAbort", answerLost);
+  document.addEventListener("htmx:sendError", answerLost);
+  document.addEventListener("htmx:timeout", answerLost);
+
   // A reader of an older page of the move log keeps it: a move's push (or answer) brings the
   // newest page, which would take them away from what they read; "Newer" fetches it.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
