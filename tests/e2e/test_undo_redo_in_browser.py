@@ -75,6 +75,7 @@ def test_undo_and_redo_work_from_either_tab_and_a_tab_behind_is_resynced(open_pa
 
     # The first tab redoes the placement; the second follows and may undo it again.
     version = click_and_wait(first, "#redo-arranging", game_id)
+    shows_version(first, version)
     shows_version(second, version)
     assert has_tile(second, space) == str(tile)
     assert game_state(game_id)[1].boards[seat].cells[space] == rules.Placed(tile, (turned - 1) % 4)
