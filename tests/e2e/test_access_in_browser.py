@@ -8,6 +8,7 @@ from games.play import actions
 from games.rules.analysis import legal_spots
 from tests.games.playing import mark_every_way
 
+from .conftest import screenshot
 from .helpers import TIMEOUT, game_state, settled
 
 PHONE = {"width": 390, "height": 844}
@@ -192,6 +193,23 @@ def test_the_markers_are_visible_on_a_phone_and_pass_axe(open_page, two_player_g
         assert "broken connection on its north side: the path runs off the board" in said
         serious, results = serious_violations(page)
         assert serious == [], results.generate_report()
+
+    # On a desktop, with the tile above selected: its menu opens beside it, over no marker of
+    # its own, and the board shows every kind of marker (the README's picture of a game).
+    desk = open_page(first)
+    desk.goto(f"/games/{game.pk}/?sel=s{top.space}")
+    menu = desk.locator(".seat.mine .tile-menu")
+    assert menu.locator("button").count() == 3 and menu.is_visible()
+    tile_box = desk.locator(f"#my-space-{top.space}").bounding_box()
+    menu_box = menu.bounding_box()
+    beside = (
+        menu_box["x"] >= tile_box["x"] + tile_box["width"] - 1
+        or menu_box["x"] + menu_box["width"] <= tile_box["x"] + 1
+    )
+    assert beside, (menu_box, tile_box)  # not over the tile
+    for name in ("tile-stripes", "mark-broken", "mark-open"):
+        assert desk.locator(f".seat.mine .{name}").first.is_visible(), name
+    screenshot(desk, "game-in-progress")
 
     first.colour_blind = True
     first.save(update_fields=["colour_blind"])
