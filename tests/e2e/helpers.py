@@ -1,5 +1,7 @@
 """Driving a game page by clicking, the way a player does, and waiting for what htmx swaps in."""
 
+from axe_playwright_python.sync_playwright import Axe
+
 from games import rules
 from games.models import Game
 from games.rules.analysis import legal_spots
@@ -67,3 +69,14 @@ def wrong_colour_space(state, seat, tile):
         for space, colour in enumerate(board.colours)
         if colour != rules.TILES[tile].colour and board.cells[space] is None
     )
+
+
+def serious_violations(page):
+    """Run axe-core on the page: its serious and critical violations, and the whole results."""
+    results = Axe().run(page)
+    serious = [
+        violation
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+    return serious, results

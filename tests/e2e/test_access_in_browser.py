@@ -1,7 +1,6 @@
 """The game page on a phone, with the keyboard alone, with colour-blind shapes, and axe-core."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from games import rules
 from games.play import actions
@@ -9,7 +8,7 @@ from games.rules.analysis import legal_spots
 from tests.games.playing import mark_every_way
 
 from .conftest import screenshot
-from .helpers import TIMEOUT, game_state, settled
+from .helpers import TIMEOUT, game_state, serious_violations, settled
 
 PHONE = {"width": 390, "height": 844}
 
@@ -134,16 +133,6 @@ def test_colour_blind_shapes_appear_only_when_preferred(open_page, two_player_ga
     page.reload()
     assert page.locator(".seat.mine .cb-shape").count() == 25
     assert page.locator(".pool .cb-shape").count() >= 40
-
-
-def serious_violations(page):
-    results = Axe().run(page)
-    serious = [
-        violation
-        for violation in results.response["violations"]
-        if violation["impact"] in ("serious", "critical")
-    ]
-    return serious, results
 
 
 def test_the_markers_are_visible_on_a_phone_and_pass_axe(open_page, two_player_game):

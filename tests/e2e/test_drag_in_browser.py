@@ -9,8 +9,7 @@ from games import rules
 from games.play import actions
 from games.rules.analysis import legal_moves, legal_spots
 
-from .helpers import TIMEOUT, game_state, place_where_it_fits, settled
-from .test_access_in_browser import serious_violations
+from .helpers import TIMEOUT, game_state, place_where_it_fits, serious_violations, settled
 
 PHONE = {"width": 390, "height": 844}
 TALL = {"width": 1280, "height": 1500}  # the pool, the board and the tray in one view

@@ -5,7 +5,6 @@ the game moves on. The same page on a desktop keeps every board in sight."""
 from datetime import timedelta
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from games import rules
 from games.play import actions
@@ -14,7 +13,7 @@ from tests.games.playing import current_state, next_move
 from tests.history.playing import play_recorded
 
 from .conftest import screenshot
-from .helpers import TIMEOUT, click_and_wait, game_state, settled, shows_version
+from .helpers import TIMEOUT, click_and_wait, game_state, serious_violations, settled, shows_version
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -97,12 +96,6 @@ def too_small(page):
             + ` ${Math.round(r.width)}x${Math.round(r.height)}`)""",
         [CONTROLS, FINGER],
     )
-
-
-def serious_violations(page):
-    results = Axe().run(page)
-    serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-    return serious, results
 
 
 @pytest.mark.parametrize(

@@ -5,14 +5,13 @@ import base64
 from datetime import timedelta
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from games import rules
 from games.play import actions
 from games.rules.analysis import legal_spots
 
 from .conftest import screenshot
-from .helpers import game_state
+from .helpers import game_state, serious_violations
 
 # The paper of each palette (microchip/site.css, microchip/dark.css), as the browser computes it.
 PAPER = {"light": "rgb(246, 247, 251)", "dark": "rgb(17, 20, 27)"}
@@ -40,16 +39,6 @@ def game_under_way(make_player):
         seen_version=None,
     )
     return game, first, space
-
-
-def serious_violations(page):
-    results = Axe().run(page)
-    serious = [
-        violation
-        for violation in results.response["violations"]
-        if violation["impact"] in ("serious", "critical")
-    ]
-    return serious, results
 
 
 def shows_theme(page, theme):
