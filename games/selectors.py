@@ -66,18 +66,13 @@ class SpaceView:
 
     @property
     def label(self):
-        where = space_words(self.index)
+        where = rules.space_words(self.index)
         if self.tile is None:
             return f"empty {self.colour} space, {where}"
         status = self.status.status if self.status else "ok"
         detail = f" ({self.marks.words()})" if self.marks else ""
         part = STRUCTURE_WORDS.get(self.structure, "")
         return f"{self.tile.label} on {self.colour} space, {where}: {status}{detail}{part}"
-
-
-def space_words(index: int) -> str:
-    """A space as the page and the rules' refusals name it: "row 2, column 3"."""
-    return f"row {index // 5 + 1}, column {index % 5 + 1}"
 
 
 STRUCTURE_WORDS = {"chip": ", in the chip", "closed": ", in a closed structure"}
@@ -486,7 +481,7 @@ def seat_view(
     number, board, pending = seat.number, state.boards[seat.number], state.pending
     blockers = state.finish_blockers(number)
     illegal = rules.illegal_mask(board)
-    open_paths = [space_words(space) for space in rules.bits(blockers & ~illegal)]
+    open_paths = [rules.space_words(space) for space in rules.bits(blockers & ~illegal)]
     return SeatView(
         seat=seat,
         spaces=spaces,

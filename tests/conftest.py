@@ -105,10 +105,14 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _isolated_cache():
-    """Give each test empty rate-limit counters and cache."""
+    """Give each test empty rate-limit counters and cache, and empty caches of this process
+    (logs, drawings: keyed by game ids, which a rolled-back test gives out again)."""
     from django.core.cache import cache
 
+    from microchip_site import lru
+
     cache.clear()
+    lru.clear_all()
     yield
     cache.clear()
 

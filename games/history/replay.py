@@ -129,16 +129,11 @@ def describe_event(event: Event, username: str) -> str:
     action = event.action or {}
     words = {
         "tile": tile_view(action["tile_id"]).label if "tile_id" in action else "",
-        **{key: _space_words(action[key]) for key in action if "space" in key},
+        **{key: rules.space_words(action[key]) for key in action if "space" in key},
         "direction": "anticlockwise" if action.get("quarter_turns") == 3 else "clockwise",
     }
     text = ACTION_WORDS.get(event.kind, event.kind.replace("_", " ")).format(**words)
     return f"{username} {text}{CAUSE_WORDS.get(event.cause, '')}."
-
-
-def _space_words(space) -> str:
-    row, col = divmod(space, 5)
-    return f"row {row + 1}, column {col + 1}"
 
 
 def replay_view(game: Game, seats: list[Seat], state: rules.GameState) -> GameView:

@@ -38,7 +38,7 @@ from .analysis import (
     score,
     structures,
 )
-from .board import Board, Placed, bits, row_col, space_of
+from .board import Board, Placed, bits, row_col, space_of, space_words
 from .deal import LAYOUTS, Deal, deal, drafts_per_player, make_board_colours, seat_order
 from .errors import ERRORS, RuleError
 from .greedy import choose_draft, timeout_action
@@ -133,6 +133,7 @@ __all__ = [
     "score",
     "seat_order",
     "space_of",
+    "space_words",
     "states",
     "structures",
     "timeout_action",

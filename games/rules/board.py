@@ -32,6 +32,12 @@ def row_col(space: int) -> tuple[int, int]:
     return divmod(space, SIZE)
 
 
+def space_words(space: int) -> str:
+    """A space as players read it, and as the refusals and the pages name it: "row 2, column 3"."""
+    row, col = divmod(space, SIZE)
+    return f"row {row + 1}, column {col + 1}"
+
+
 def bits(mask: int) -> list[int]:
     """Return the spaces whose bits are set in `mask`, in ascending order."""
     out = []

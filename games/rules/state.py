@@ -30,7 +30,7 @@ from .actions import (
     action_from_json,
 )
 from .analysis import Score, illegal_mask, markers, score
-from .board import SPACES, Board, Placed, bits, colours_from_names, row_col
+from .board import SPACES, Board, Placed, bits, colours_from_names, space_words
 from .deal import LAYOUTS, check_setup, deal
 from .ranking import places
 from .tiles import DISTINCT_ROTATIONS, TILE_COUNT, TILES
@@ -420,7 +420,7 @@ class GameState:
         open_paths = self.finish_blockers(seat)
         if open_paths:
             spaces = bits(open_paths)
-            where = _and([_space_words(space) for space in spaces])
+            where = _and([space_words(space) for space in spaces])
             raise err.OpenPathsOnBoard(
                 "At this table you can finish only when every placed path is closed: "
                 f"{'a path is' if len(spaces) == 1 else 'paths are'} open at {where}.",
@@ -724,11 +724,6 @@ def _occupied(board: Board, space: int) -> Placed:
     if cell is None:
         raise err.SpaceEmpty(space=space)
     return cell
-
-
-def _space_words(space: int) -> str:
-    row, col = row_col(space)
-    return f"row {row + 1}, column {col + 1}"
 
 
 def _and(words: list[str]) -> str:
