@@ -114,11 +114,20 @@ else:
     # thread (CONN_MAX_AGE) would be opened anew for nearly every request: a pool per process
     # (psycopg_pool) hands connections from request to request instead.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    # A pooled connection is checked before a request gets it (one empty round trip): after a
+    # database restart the pool holds dead connections, and the first request must not get one
+    # (microchip_site/postgresql/base.py says why not Django's CONN_HEALTH_CHECKS).
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "microchip_site.postgresql"
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", default=2),
         "max_size": env.int("DATABASE_POOL_MAX", default=10),
-        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
+        # Fail fast when the database is out of reach: the player gets the 503 page (or "your
+        # move was not saved") in seconds, not a request hanging on.
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=3.0),
     }
+    options.setdefault("connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"

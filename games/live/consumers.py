@@ -26,7 +26,9 @@ Server to browser, JSON text messages:
 Browser to server, JSON text: ``{"type": "sync", "version": v}`` ("I show version v": sent after
 a gap and when the page wakes up) and ``{"type": "ping", "version": v, "visible": b}`` (a
 heartbeat: a visible page keeps the presence fresh and records that its player has seen version
-v, games/seen.py; a hidden one leaves the presence, so emails are no longer held back).
+v, games/seen.py; a hidden one leaves the presence, so emails are no longer held back; a page
+that shows less than the newest version this socket heard of, a push it could not draw while the
+database was out of reach, is resynced).
 Anything else is logged and ignored.
 
 Close codes: 4401 not signed in (``ws/live/``), 4403 not allowed to see this game, 4404 no such
@@ -107,6 +109,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.seats: tuple = ()
         self.online: set[int] = set()
         self.version: int | None = None  # the version this socket has brought the page to
+        self.newest = 0  # the newest version of the game this socket has heard of
         self.page_id = ""  # games/live/changes.py: the page's own moves come in their answers
         self.badge: drawing.Badge | None = None  # what the nav badge counts, once read
         self.started = False
@@ -192,7 +195,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 await self._depart()
             else:
                 await self._arrive()
-                await self._see(_version(message.get("version")))
+                shown = _version(message.get("version"))
+                await self._see(shown)
+                if shown is not None and shown < self.newest and self.started:
+                    await self._catch_up(shown)  # a push went undrawn: the heartbeat mends it
         elif kind == "sync":
             version = _version(message.get("version"))
             if version is None:
@@ -218,6 +224,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def game_changed(self, event):
         version = event["version"]
+        self.newest = max(self.newest, version)
         if self.version is not None and version <= self.version:
             return  # this page already shows it (a resync got there first)
         if event["ended"] or self.version is None or version > self.version + 1:

@@ -270,6 +270,36 @@
   document.addEventListener("htmx:sendError", answerLost);
   document.addEventListener("htmx:timeout", answerLost);
 
+  // A request the server could not answer (500, 503 while its database is out of reach) or that
+  // never reached it: the page says so where the player looks, and that a move was not saved
+  // (nothing changed: the same move may be made again).
+  var TROUBLE = {
+    503: "The site is having trouble reaching its database",
+    500: "Something went wrong on the server",
+    0: "The site could not be reached",
+  };
+  function sayTrouble(event) {
+    var xhr = event.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    if (status && status < 500) return; // a refusal: its answer says why
+    var config = event.detail.requestConfig;
+    var words = TROUBLE[status] || TROUBLE[500];
+    words += config && config.verb === "post" ? ": your move was not saved. Try again in a few seconds." : ". Try again in a few seconds.";
+    var where = document.querySelector("#game-status .action-bar") || document.getElementById("main");
+    if (!where) return;
+    var line = document.getElementById("site-trouble");
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "site-trouble";
+      line.className = "error";
+      line.setAttribute("role", "alert");
+      where.insertBefore(line, where.firstChild);
+    }
+    line.textContent = words;
+  }
+  document.addEventListener("htmx:responseError", sayTrouble);
+  document.addEventListener("htmx:sendError", sayTrouble);
+
   // A reader of an older page of the move log keeps it: a move's push (or answer) brings the
   // newest page, which would take them away from what they read; "Newer" fetches it.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
