@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from microchip_site.asgi import application
 
-ORIGIN = b"http://localhost"
+ORIGIN = settings.SITE_URL.encode()  # the site's own pages (microchip_site/origins.py)
 
 
 @pytest.fixture(autouse=True)
@@ -29,9 +29,11 @@ def login(user) -> Client:
     return client
 
 
-async def connect(path, client: Client | None = None, *, origin=ORIGIN):
+async def connect(path, client: Client | None = None, *, origin=ORIGIN, host=None):
     """Open a websocket as the browser of `client` (anonymous without one); return it open."""
     headers = [(b"origin", origin)] if origin else []
+    if host:
+        headers.append((b"host", host))
     if client is not None:
         cookie = (
             f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
