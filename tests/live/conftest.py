@@ -29,8 +29,9 @@ def login(user) -> Client:
     return client
 
 
-async def connect(path, client: Client | None = None, *, origin=ORIGIN, host=None):
-    """Open a websocket as the browser of `client` (anonymous without one); return it open."""
+async def connect(path, client: Client | None = None, *, origin=ORIGIN, host=None, address=None):
+    """Open a websocket as the browser of `client` (anonymous without one), from `address` if
+    given; return it (open, or closed: `connected`, `code`)."""
     headers = [(b"origin", origin)] if origin else []
     if host:
         headers.append((b"host", host))
@@ -40,6 +41,8 @@ async def connect(path, client: Client | None = None, *, origin=ORIGIN, host=Non
         )
         headers.append((b"cookie", cookie.encode()))
     socket = WebsocketCommunicator(application, path, headers=headers)
+    if address:  # what daphne puts in the scope (the peer, or the proxy's X-Forwarded-For)
+        socket.scope["client"] = [address, 40000]
     connected, code = await socket.connect(timeout=5)
     socket.connected, socket.code = connected, code
     return socket
