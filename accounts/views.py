@@ -25,7 +25,7 @@ def profile(request, username):
             "rating": archive.rating_of(player),
             "chart": chart.rating_chart(player),
             "stats": archive.statistics(player),
-            "seats": archive.archive_seats(player)[:PROFILE_GAMES],
+            "seats": archive.archive_seats(player, viewer=request.user)[:PROFILE_GAMES],
             "is_me": request.user.pk == player.pk,
         },
     )

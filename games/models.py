@@ -49,6 +49,9 @@ class Game(models.Model):
     time_per_move = models.DurationField()
     rated = models.BooleanField(default=True)
     access = models.CharField(max_length=12, choices=Access.choices, default=Access.OPEN)
+    # Who may see the game: a private table only its players and the people invited to it (its
+    # page, socket, replay, and its entries on other people's profiles); a public one anyone.
+    private = models.BooleanField(default=False)
     # The table option of seed 002 (the online edition): Finish needs every placed path closed,
     # not only every tile legal (docs/rules.md). Chosen at creation, fixed from then on.
     strict_finish = models.BooleanField(default=False)

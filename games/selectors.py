@@ -545,12 +545,24 @@ NEWS = {"draft", "forced_take", "timeout", "finish", "deadline", "ended"}
 
 
 def can_view(game: Game, user) -> bool:
-    """Open games, started games and finished games are public; invitation tables are not."""
-    if game.access == Game.Access.OPEN or not game.is_waiting:
+    """A public table may be seen by anyone; a private one by its players and the people invited
+    to it, and while an open one waits for players, by whoever may take a seat."""
+    if not game.private:
         return True
     if not user.is_authenticated:
         return False
+    if game.is_waiting and game.access == Game.Access.OPEN:
+        return True
     return game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
+
+
+def visible_games(user) -> Q:
+    """The games `user` may see (a filter on Game): the public ones, and the private ones where
+    they have a seat or an invitation."""
+    if not user.is_authenticated:
+        return Q(private=False)
+    theirs = Game.objects.filter(Q(seats__user=user) | Q(invitations__user=user), private=True)
+    return Q(private=False) | Q(pk__in=theirs.values("pk"))
 
 
 def open_games(*, player_count=None, rated=None, exclude_user=None):
@@ -589,15 +601,9 @@ WATCH_LIMIT = 50
 
 def games_to_watch(user, *, limit=WATCH_LIMIT):
     """Games being played now that `user` may watch, the most recent turn first (at most
-    `limit`): every open table, and the invitation-only ones where the user has a seat or an
+    `limit`): every public table, and the private ones where the user has a seat or an
     invitation. Two queries (the games, their seats with their players), however many."""
-    games = Game.objects.filter(status=Game.Status.PLAYING)
-    if user.is_authenticated:
-        mine = Q(seats__user=user) | Q(invitations__user=user)
-        private = Game.objects.filter(mine, access=Game.Access.INVITATION).values("pk")
-        games = games.filter(Q(access=Game.Access.OPEN) | Q(pk__in=private))
-    else:
-        games = games.filter(access=Game.Access.OPEN)
+    games = Game.objects.filter(visible_games(user), status=Game.Status.PLAYING)
     return list(
         games.order_by(
             F("turn_started_at").desc(nulls_last=True), "-started_at", "-pk"

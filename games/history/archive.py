@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet, Sum
 
+from games import selectors
 from games.history.ratings import INITIAL
 from games.models import PROVISIONAL_GAMES, Game, Rating, RatingChange, Seat
 
@@ -30,10 +31,11 @@ RESULT_CHOICES = [
 
 
 def archive_seats(
-    player, *, result: str = "", player_count: int | None = None, opponent=None
+    player, *, viewer, result: str = "", player_count: int | None = None, opponent=None
 ) -> QuerySet[Seat]:
-    """Return the player's seats at started games: running ones first, then the finished ones,
-    the last to end first.
+    """Return the player's seats at started games that `viewer` may see (a private table only
+    to its players and invitees): running ones first, then the finished ones, the last to end
+    first.
 
     Each seat brings its game, the game's seats with their players (best place first), and the
     player's rating change for it as `game.player_changes` (a list of at most one).
@@ -41,6 +43,8 @@ def archive_seats(
     seats = Seat.objects.filter(
         user=player, game__status__in=[Game.Status.PLAYING, Game.Status.ENDED]
     )
+    if getattr(viewer, "pk", None) != player.pk:
+        seats = seats.filter(game__in=Game.objects.filter(selectors.visible_games(viewer)))
     if result == "won":
         seats = seats.filter(game__status=Game.Status.ENDED, place=1)
     elif result == "lost":

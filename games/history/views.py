@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
+from games import selectors
 from games.history.archive import (
     ARCHIVE_PAGE_SIZE,
     LEADERBOARD_MIN_GAMES,
@@ -48,11 +49,12 @@ def archive(request, username):
     player = get_object_or_404(User, username__iexact=username, is_active=True)
     filters = ArchiveFilterForm(request.GET or None)
     if filters.is_bound and not filters.is_valid():
-        seats = archive_seats(player).none()
+        seats = archive_seats(player, viewer=request.user).none()
     else:
         criteria = filters.cleaned_data if filters.is_bound else {}
         seats = archive_seats(
             player,
+            viewer=request.user,
             result=criteria.get("result") or "",
             player_count=criteria.get("players"),
             opponent=criteria.get("opponent"),
@@ -93,6 +95,8 @@ def leaderboard(request):
 def replay(request, game_id):
     """Step `?step=N` of a finished game (0 is the deal), or the start of `?turn=T`."""
     game = get_object_or_404(Game, pk=game_id)
+    if not selectors.can_view(game, request.user):
+        raise Http404("No such game.")  # a private table does not reveal itself
     if game.status != Game.Status.ENDED:
         if game.is_playing:
             return redirect("games:game", game.pk)

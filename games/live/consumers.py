@@ -31,10 +31,11 @@ that shows less than the newest version this socket heard of, a push it could no
 database was out of reach, is resynced).
 Anything else is logged and ignored.
 
-Close codes: 4401 not signed in (``ws/live/``), 4403 not allowed to see this game, 4404 no such
-game, 4408 too many messages (and no new socket for a while: games/live/sockets.py), 4409 this
-page was replaced by the player's newer ones, 4429 too many sockets or connections from here
-(try again later), 4503 the channel layer is unreachable (the page reconnects later).
+Close codes: 4401 not signed in (``ws/live/``), 4404 no such game (or one the viewer may not
+see: the same answer, so a private table does not reveal itself), 4408 too many messages (and no
+new socket for a while: games/live/sockets.py), 4409 this page was replaced by the player's newer
+ones, 4429 too many sockets or connections from here (try again later), 4503 the channel layer
+is unreachable (the page reconnects later).
 """
 
 import asyncio
@@ -65,7 +66,7 @@ BURST, REFILL = 20, 0.5
 # At most one whole-game redraw per socket in this many seconds.
 RESYNC_INTERVAL = 1.0
 
-NOT_SIGNED_IN, FORBIDDEN, NO_SUCH_GAME, TOO_MANY = 4401, 4403, 4404, 4408
+NOT_SIGNED_IN, NO_SUCH_GAME, TOO_MANY = 4401, 4404, 4408
 LAYER_DOWN = 4503  # try again later (a server may not send 1011 itself)
 
 
@@ -138,9 +139,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
             found = await database_sync_to_async(drawing.access)(self.game_id, self.user)
             if found is None:
                 return await self.close(code=NO_SUCH_GAME)
-            if not found.allowed:
+            if not found.allowed:  # told as a game that does not exist: a private one hides
                 logger.info("live: user %s may not watch game %s", self.user.pk, self.game_id)
-                return await self.close(code=FORBIDDEN)
+                return await self.close(code=NO_SUCH_GAME)
             self.seats, self.started = found.seats, found.started
             groups.append(live.game_group(self.game_id))
         elif not self.user.is_authenticated:

@@ -64,6 +64,7 @@ def create_game(
     rated: bool = True,
     strict_finish: bool = False,
     access: str = Game.Access.OPEN,
+    private: bool | None = None,
     name: str = "",
     invitees: tuple[str, ...] = (),
     bots: tuple[str, ...] = (),
@@ -96,6 +97,8 @@ def create_game(
             rated=rated,
             strict_finish=bool(strict_finish),
             access=access,
+            # By default a table by invitation is private, an open one public.
+            private=access == Game.Access.INVITATION if private is None else bool(private),
         )
         table = Table(game, [Seat.objects.create(game=game, user=creator, number=0)])
         record(

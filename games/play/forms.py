@@ -54,6 +54,27 @@ class CreateGameForm(forms.Form):
     access = forms.ChoiceField(
         choices=Game.Access.choices, initial=Game.Access.OPEN, widget=forms.RadioSelect
     )
+    private = forms.TypedChoiceField(
+        label="Who can watch",
+        choices=[
+            (
+                "",
+                "As its access says: anyone an open table, only its players and the people "
+                "invited a table by invitation",
+            ),
+            ("no", "Anyone"),
+            (
+                "yes",
+                "Only its players and the people invited (the game, its replay, and its "
+                "place on their profiles)",
+            ),
+        ],
+        coerce=lambda value: value == "yes",
+        empty_value=None,
+        required=False,
+        initial="",
+        widget=forms.RadioSelect,
+    )
     invitees = forms.CharField(
         label="Invite players",
         required=False,

@@ -338,11 +338,13 @@ def _changed_parts(request, view, played):
 def _refused(request, game_id, refusal: ActionRefused):
     """Answer a refused action with the current game and the reason beside its cause."""
     game = get_object_or_404(Game, pk=game_id)
+    if not selectors.can_view(game, request.user):
+        raise Http404("No such game.")  # a private table does not reveal itself
     if not request.htmx:
         messages.error(request, refusal.message)
         return redirect("games:game", game.pk)
     started = game.status in (Game.Status.PLAYING, Game.Status.ENDED)
-    if not started or not selectors.can_view(game, request.user):
+    if not started:
         return render(
             request, "games/partials/refusal.html", {"message": refusal.message}, status=403
         )

@@ -32,10 +32,36 @@ async def test_a_table_by_invitation_is_closed_to_everyone_not_seated_or_invited
     refused = [await connect(game_path(game), outsider), await connect(game_path(game))]
     welcome = await connect(game_path(game), invited)
 
-    for socket in refused:
-        assert await closed_with(socket) == 4403
+    for socket in refused:  # answered as a game that does not exist: it does not reveal itself
+        assert await closed_with(socket) == 4404
     assert await welcome.receive_nothing(timeout=0.3) or (await messages(welcome))
     await welcome.disconnect()
+
+
+@pytest.mark.parametrize("private", [True, False])
+async def test_a_started_table_is_watched_live_by_outsiders_only_when_public(players, private):
+    """Once it started, a private table stays closed (the whole game was sent to an anonymous
+    socket before, issue 20); a public one may be watched by anyone."""
+
+    def started():
+        game = actions.create_game(
+            creator=players[0], player_count=2, time_per_move=timedelta(days=1),
+            access=Game.Access.INVITATION, invitees=("brian",), private=private,
+        )  # fmt: skip
+        actions.join_game(game_id=game.pk, user=players[1])
+        game.refresh_from_db()
+        return game
+
+    game = await sync_to_async(started)()
+    outsider = await sync_to_async(login)(players[3])
+    for client in (outsider, None):
+        socket = await connect(game_path(game, 0), client)
+        if private:
+            assert await closed_with(socket) == 4404
+        else:
+            resync = await next_of(socket, "resync")
+            assert resync["version"] == game.version
+            await socket.disconnect()
 
 
 async def test_no_such_game_no_signed_in_user_and_a_foreign_origin_are_refused(players):
