@@ -153,7 +153,7 @@ def test_conclude_needs_a_seat_that_left_and_ends_the_game_with_the_boards_as_th
     assert places_of[0] == 3 and sorted(places_of[1:]) in ([1, 2], [1, 1])
 
 
-# --- the state in JSON -----------------------------------------------------------------------------
+# --- the state in JSON ---------------------------------------------------------------------------
 
 
 def test_the_turns_of_leaving_go_through_json_and_replay():
