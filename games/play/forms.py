@@ -65,6 +65,8 @@ class CreateGameForm(forms.Form):
         choices=[(n, str(n)) for n in range(ABANDON_ROW_RANGE[0], ABANDON_ROW_RANGE[1] + 1)],
         coerce=int,
         initial=ABANDON_AFTER_ROW,
+        required=False,
+        empty_value=ABANDON_AFTER_ROW,
         help_text="The player is then ranked as if they had resigned; the others may also vote "
         "to hand a seat to the server after its player's second timeout in a row.",
     )
@@ -73,6 +75,8 @@ class CreateGameForm(forms.Form):
         choices=[(n, str(n)) for n in range(ABANDON_TOTAL_RANGE[0], ABANDON_TOTAL_RANGE[1] + 1)],
         coerce=int,
         initial=ABANDON_AFTER_TOTAL,
+        required=False,
+        empty_value=ABANDON_AFTER_TOTAL,
     )
     invitees = forms.CharField(
         label="Invite players",
