@@ -214,7 +214,7 @@ class Seat(models.Model):
     def may_be_voted_out(self) -> bool:
         """Whether the others may vote to hand this seat to the server now: its player, a
         person still playing, has timed out at least ExpelVote.AFTER times in a row."""
-        return not self.left and not self.user.is_bot and self.timeouts_in_row >= ExpelVote.AFTER
+        return self.timeouts_in_row >= ExpelVote.AFTER and not self.left and not self.user.is_bot
 
 
 def waiting_for_move() -> Q:
