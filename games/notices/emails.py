@@ -106,15 +106,9 @@ def build_message(
 # What a "your move" email tells of the game since the player's own last move, at most this
 # many lines (each player's drafts make one).
 NEWS = {
-    "draft",
-    "forced_take",
-    "timeout",
-    "finish",
-    "deadline",
-    "resigned",
-    "abandoned",
-    "expelled",
-}
+    "draft", "forced_take", "timeout", "finish", "deadline",
+    "resigned", "abandoned", "expelled", "expel_vote",
+}  # fmt: skip
 MAX_NEWS_LINES = 8
 
 
