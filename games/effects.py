@@ -57,6 +57,12 @@ def bot_move(game_id: int, bot_id: int, version: int) -> Task:
     return Task("games.bot_move", (game_id, bot_id, version), countdown=delay)
 
 
+def stand_in_move(game_id: int, seat_number: int, version: int) -> Task:
+    # The server's easy player, for a player who left: paced like a computer player.
+    delay = getattr(settings, "BOT_MOVE_DELAY", 1.0)
+    return Task("games.stand_in_move", (game_id, seat_number, version), countdown=delay)
+
+
 def analyse_game(game_id: int) -> Task:
     return Task("games.analyse_game", (game_id,))
 

@@ -21,6 +21,10 @@ MIN_TIME_PER_MOVE = timedelta(hours=1)
 # A player with fewer rated games than this has a provisional rating (games/history/ratings.py).
 PROVISIONAL_GAMES = 5
 MAX_TIME_PER_MOVE = timedelta(days=14)
+# A seat is handed to the server's stand-in after this many timeouts in a row, or in all
+# (games/play/leaving.py): the table's settings, their defaults and ranges.
+ABANDON_AFTER_ROW, ABANDON_ROW_RANGE = 3, (2, 10)
+ABANDON_AFTER_TOTAL, ABANDON_TOTAL_RANGE = 5, (2, 30)
 
 
 def new_invite_token():
@@ -55,6 +59,22 @@ class Game(models.Model):
     # The table option of seed 002 (the online edition): Finish needs every placed path closed,
     # not only every tile legal (docs/rules.md). Chosen at creation, fixed from then on.
     strict_finish = models.BooleanField(default=False)
+    # After this many timeouts in a row, or this many in all, a player's seat is handed to the
+    # server's easy player, and they are ranked as if they had resigned. Chosen at creation.
+    abandon_after_row = models.PositiveSmallIntegerField(
+        default=ABANDON_AFTER_ROW,
+        validators=[
+            MinValueValidator(ABANDON_ROW_RANGE[0]),
+            MaxValueValidator(ABANDON_ROW_RANGE[1]),
+        ],
+    )
+    abandon_after_total = models.PositiveSmallIntegerField(
+        default=ABANDON_AFTER_TOTAL,
+        validators=[
+            MinValueValidator(ABANDON_TOTAL_RANGE[0]),
+            MaxValueValidator(ABANDON_TOTAL_RANGE[1]),
+        ],
+    )
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.WAITING)
 
@@ -122,6 +142,15 @@ class Game(models.Model):
 class Seat(models.Model):
     """A player at a game; after the start, also their board and tray."""
 
+    class Left(models.TextChoices):
+        """Why a player left a game that goes on: their seat is played by the server's easy
+        player from then on (games/play/leaving.py), and they are ranked after those who stay."""
+
+        STAYS = "", "plays on"
+        RESIGNED = "resigned", "resigned"
+        ABANDONED = "abandoned", "abandoned"  # timed out too often
+        EXPELLED = "expelled", "expelled"  # the others voted after timeouts in a row
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
@@ -142,6 +171,14 @@ class Seat(models.Model):
     # older version (another tab moved the same tiles) is stale and refused.
     board_version = models.PositiveIntegerField(default=0)
     timeouts = models.PositiveSmallIntegerField(default=0)
+    # Timeouts since the player last drafted or finished themselves (abandonment, the vote).
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    # Whether (and why) the player has left the game; the seat stays theirs (their history and
+    # rating), its moves made by the server's stand-in. `left_turn` is the rules state's turn of
+    # leaving (GameState.left), `left_version` the game's version when they left.
+    left = models.CharField(max_length=10, choices=Left.choices, blank=True, default="")
+    left_turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    left_version = models.PositiveIntegerField(null=True, blank=True)
     # The newest version of the game its player has seen (opened the page, watched it live, or
     # acted): what "since your last visit" starts from.
     seen_version = models.PositiveIntegerField(default=0)
@@ -176,10 +213,26 @@ class Seat(models.Model):
     def __str__(self):
         return f"{self.user} at {self.game}"
 
+    @property
+    def may_be_voted_out(self) -> bool:
+        """Whether the others may vote to hand this seat to the server now: its player, a
+        person still playing, has timed out at least ExpelVote.AFTER times in a row."""
+        return self.timeouts_in_row >= ExpelVote.AFTER and not self.left and not self.user.is_bot
+
 
 def waiting_for_move() -> Q:
-    """The seats (a filter on Seat) whose move their game waits for: the player drafts, or has
-    still to finish. The rules' `GameState.waits_for` is the same rule on a state in memory."""
+    """The seats (a filter on Seat) whose player's move their game waits for: the player drafts,
+    or has still to finish, and has not left the game (the server plays a seat that left). The
+    rules' `GameState.waits_for` is the same rule on a state in memory, for every seat."""
+    return _waits() & Q(left="")
+
+
+def waiting_for_stand_in() -> Q:
+    """The seats (a filter on Seat) whose move the server's stand-in owes their game."""
+    return _waits() & ~Q(left="")
+
+
+def _waits() -> Q:
     return Q(game__status=Game.Status.PLAYING) & (
         Q(game__phase=DRAFTING, game__current_seat=F("number"))
         | Q(game__phase=FINISHING, finished=False)
@@ -194,6 +247,11 @@ class Event(models.Model):
         FORCED_TAKE = "forced_take", "last tile of the column"
         TIMEOUT = "timeout", "time ran out"
         DEADLINE = "deadline", "finishing time ran out"
+        # Leaving (games/play/leaving.py): a resignation is the player's own (PLAYER).
+        ABANDONED = "abandoned", "timed out too often"
+        EXPELLED = "expelled", "the others voted"
+        STAND_IN = "stand_in", "played by the server for a player who left"
+        ALL_LEFT = "all_left", "no player left"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     number = models.PositiveIntegerField()  # the game's version after this event
@@ -215,6 +273,37 @@ class Event(models.Model):
 
     def __str__(self):
         return f"{self.game} #{self.number} {self.kind}"
+
+
+class ExpelVote(models.Model):
+    """One player's vote to hand another's seat to the server after that player's timeouts in
+    a row (games/play/leaving.py). Gone when that player moves again or leaves."""
+
+    # The vote on a player's seat opens at this many timeouts in a row (Board Game Arena's).
+    AFTER = 2
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="expel_votes")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="expel_votes")
+    voter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "voter"], name="games_expel_vote_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.voter} votes to expel {self.seat}"
+
+
+def electorate(seats, target: Seat) -> list[Seat]:
+    """Who votes on `target`'s seat: the other people still playing (no computer player)."""
+    return [s for s in seats if s.pk != target.pk and not s.left and not s.user.is_bot]
+
+
+def votes_needed(voters: int) -> int:
+    """A strict majority of `voters`."""
+    return voters // 2 + 1
 
 
 class Invitation(models.Model):

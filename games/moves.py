@@ -55,6 +55,11 @@ class Entry:
     returned: int = 0  # tiles a deadline returned to the tray
     confirmed: bool = False  # a timeout confirmed the player's own pending draft
     extra: str = ""  # a name in the lobby's entries (who drafts first)
+    stand_in: bool = False  # the server's move for a player who left the game
+    # A vote to hand a seat to the server: that seat and its player, the votes and the needed.
+    target: int | None = None
+    target_name: str = ""
+    votes: tuple[int, int] = (0, 0)
 
     def concerns(self, seat: int | None) -> bool:
         """Whether this happened to `seat` without their doing it: a forced take, a timeout, a
@@ -68,6 +73,10 @@ class Entry:
         whose = "your" if you else f"{self.name}'s"
         tile = tile_words(self.tile) if self.tile is not None else ""
         column = f"column {self.column + 1}" if self.column is not None else ""
+        if self.stand_in:
+            if self.kind == "draft":
+                return f"the server took a {tile} from {column} for {who}"
+            return f"the server finished {whose} board"
         if self.kind == "draft":
             return f"{who} took a {tile} from {column}"
         if self.kind == "forced_take":
@@ -84,6 +93,26 @@ class Entry:
                 s = "s" if self.returned != 1 else ""
                 back = f", {self.returned} illegal tile{s} back to the tray"
             return f"{whose} finishing time ran out: the board was submitted as it was{back}"
+        their = "your" if you else "their"
+        if self.kind == "resigned":
+            return f"{who} resigned: the server plays {their} seat from now on"
+        if self.kind == "abandoned":
+            return f"{whose} time ran out too often: the server plays {their} seat from now on"
+        if self.kind == "expelled":
+            return f"the others voted: the server plays {whose} seat from now on"
+        if self.kind == "expel_vote":
+            target = (
+                "your"
+                if reader is not None and self.target == reader
+                else (f"{self.target_name}'s")
+            )
+            votes, needed = self.votes
+            return (
+                f"{who} voted to hand {target} seat to the server ({votes} of the {needed} "
+                f"vote{'s' if needed != 1 else ''} needed)"
+            )
+        if self.kind == "concluded":
+            return "nobody is left playing: the game ends with every board as it stands"
         if self.kind == "joined":
             return f"{who} took a seat"
         if self.kind == "left":
@@ -101,7 +130,9 @@ class Entry:
         return self.kind.replace("_", " ")
 
 
-SERVERS_WORK = {"forced_take", "timeout", "deadline"}
+SERVERS_WORK = {"forced_take", "timeout", "deadline", "abandoned", "expelled"}
+# Why a seat left, by the cause of its Resign event (games/play/leaving.py).
+LEFT_BY = {Cause.PLAYER: "resigned", Cause.ABANDONED: "abandoned", Cause.EXPELLED: "expelled"}
 LOBBY = 0  # the turn of what happened before the first draft
 
 
@@ -155,6 +186,18 @@ class Log:
             first = self.seat_names[data["first_seat"]] if self.seat_names else ""
             self._add(event, "started", turn=LOBBY, extra=first)
             return
+        if event.kind == "expel_vote":
+            target = event.data["seat"]
+            self._add(
+                event,
+                "expel_vote",
+                seat=event.seat,
+                turn=turn_number(self._state),
+                target=target,
+                target_name=self.seat_names[target] if target < len(self.seat_names) else "",
+                votes=(event.data["votes"], event.data["needed"]),
+            )
+            return
         if event.action is None:  # the lobby and the analysis
             if event.kind not in QUIET:
                 turn = None if event.kind == "analysed" else LOBBY
@@ -164,6 +207,7 @@ class Log:
         after = before.apply(event.action, event.seat)
         self._state = after
         seat, turn = event.seat, turn_number(before)
+        stand_in = event.cause == Cause.STAND_IN
         if event.kind == "draft":
             self._pending = event
         elif event.kind == "undo_draft":
@@ -175,7 +219,7 @@ class Log:
                 drafted = self._pending is not None and self._pending.cause == Cause.TIMEOUT
                 self._add(event, "timeout", seat=seat, turn=turn, confirmed=not drafted, **taken)
             else:
-                self._add(event, "draft", seat=seat, turn=turn, **taken)
+                self._add(event, "draft", seat=seat, turn=turn, stand_in=stand_in, **taken)
             self._pending = None
         elif event.kind == "take_last":
             taken = {"tile": event.action["tile_id"], "column": before.draw_column()}
@@ -186,9 +230,16 @@ class Log:
             if event.cause == Cause.DEADLINE:
                 self._add(event, "deadline", seat=seat, returned=self._returned.pop(seat, 0))
             else:
-                self._add(event, "finish", seat=seat)
+                self._add(event, "finish", seat=seat, stand_in=stand_in)
             if after.phase == rules.ENDED:
                 self._add(event, "ended")
+        elif event.kind == "resign":
+            self._add(event, LEFT_BY.get(event.cause, "resigned"), seat=seat, turn=turn)
+            if after.phase == rules.ENDED:  # early, in the turn it was in
+                self._add(event, "ended", turn=turn)
+        elif event.kind == "conclude":
+            self._add(event, "concluded", turn=turn)
+            self._add(event, "ended", turn=turn)
 
     def _actor(self, event: Event) -> str:
         if event.actor_id is None:
@@ -287,7 +338,7 @@ def summary_parts(entries: list[Entry], reader: int | None) -> list[str]:
     drafts: dict[str, list[str]] = {}  # who: tiles, in order, merged into one clause
     order: list[tuple[str, str]] = []
     for entry in entries:
-        if entry.kind == "draft" and entry.seat != reader:
+        if entry.kind == "draft" and entry.seat != reader and not entry.stand_in:
             if entry.name not in drafts:
                 drafts[entry.name] = []
                 order.append(("draft", entry.name))

@@ -9,7 +9,15 @@ from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
 
 from games import moves, presence, rules
 from games.markers import Marks, board_marks
-from games.models import Game, Invitation, Seat, waiting_for_move
+from games.models import (
+    ExpelVote,
+    Game,
+    Invitation,
+    Seat,
+    electorate,
+    votes_needed,
+    waiting_for_move,
+)
 from games.rules.analysis import SpaceStatus
 from games.rules.tiles import TILE_PATHS, TILES, paths_to_letters
 from games.state_store import load_state, read_game
@@ -99,6 +107,13 @@ class SeatView:
     online: bool = False
     # The tile the player got last (their draft, a forced take, a timeout's), marked on the board.
     last_tile: int | None = None
+    # Why the player left the game ("resigned", "abandoned", "expelled": Seat.Left), as of the
+    # state drawn; "" while they play. The server plays the seat of a player who left.
+    left: str = ""
+
+    @property
+    def left_words(self) -> str:
+        return Seat.Left(self.left).label if self.left else ""
 
     @property
     def user(self):
@@ -153,6 +168,9 @@ class GameView:
     # What happened since the viewer last saw the game, besides their own doing (a page load
     # tells it once: `since_last_visit`).
     since_visit: list[moves.Entry] = field(default_factory=list)
+    # The standing votes to hand a seat to the server (games/play/leaving.py): for each seat
+    # number, the user ids of its voters. Read only while some seat may be voted out.
+    votes: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def since_visit_words(self) -> str:
@@ -210,7 +228,45 @@ class GameView:
     @property
     def my_turn(self):
         current = self.current_seat
-        return current is not None and current.is_viewer
+        return current is not None and current.is_viewer and not current.left
+
+    @property
+    def may_resign(self) -> bool:
+        """Whether the viewer may resign: a player still playing who has not finished."""
+        me = self.viewer_seat
+        return me is not None and self.game.is_playing and not me.left and not me.seat.finished
+
+    @property
+    def resign_question(self) -> str:
+        """What the Resign button asks before it goes, saying what will happen."""
+        me = self.viewer_seat
+        staying = [seat for seat in self.seats if not seat.left and seat is not me]
+        people = [seat for seat in staying if not seat.user.is_bot]
+        if len(staying) == 1:
+            return f"Resign? The game ends now and {staying[0].user.username} wins."
+        if not people:
+            return "Resign? No other person is playing: the game ends now, with you ranked last."
+        return (
+            "Resign? The server's easy player takes over your seat for the rest of the game, "
+            "and you are ranked after every player who stays."
+        )
+
+    @property
+    def expel_votes(self) -> list["ExpelRow"]:
+        """The seats the viewer may vote to hand to the server, or has voted on: each with its
+        votes so far and how many are needed (a strict majority of the other people playing)."""
+        me = self.viewer_seat
+        if me is None or me.left or me.user.is_bot or not self.game.is_playing:
+            return []
+        rows = []
+        seats = [seat.seat for seat in self.seats]
+        for seat in self.seats:
+            if seat is me or not seat.seat.may_be_voted_out:
+                continue
+            voters = {other.user_id for other in electorate(seats, seat.seat)}
+            cast = [user_id for user_id in self.votes.get(seat.number, ()) if user_id in voters]
+            rows.append(ExpelRow(seat, len(cast), votes_needed(len(voters)), me.user.pk in cast))
+        return rows
 
     @property
     def ranking(self):
@@ -224,6 +280,16 @@ class GameView:
     @property
     def other_seats(self):
         return [seat for seat in self.seats if not seat.is_viewer]
+
+
+@dataclass(frozen=True)
+class ExpelRow:
+    """A vote on handing `seat` to the server, as its viewer sees it."""
+
+    seat: SeatView
+    votes: int
+    needed: int
+    voted: bool  # the viewer's vote is among them
 
 
 def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
@@ -314,7 +380,7 @@ class PoolControl:
 
 def arranging(view: GameView, seat: SeatView) -> bool:
     """Whether `view`'s viewer may arrange `seat`'s board and tray now (it is theirs)."""
-    return seat.is_viewer and view.game.is_playing and not seat.seat.finished
+    return seat.is_viewer and view.game.is_playing and not seat.seat.finished and not seat.left
 
 
 def space_controls(view: GameView, seat: SeatView) -> list[SpaceControl]:
@@ -464,7 +530,17 @@ def game_view(
         )
     viewer_seat = next((seat for seat in seat_views if seat.is_viewer), None)
     chosen = selection if viewer_seat else Selection()
-    return state_view(game, state, seat_views, selection=chosen, log=log)
+    votes = _votes(game, seats) if any(seat.may_be_voted_out for seat in seats) else {}
+    return state_view(game, state, seat_views, selection=chosen, log=log, votes=votes)
+
+
+def _votes(game: Game, seats: list[Seat]) -> dict[int, list[int]]:
+    """The standing votes of the game, by seat number (one query)."""
+    number_of = {seat.pk: seat.number for seat in seats}
+    found: dict[int, list[int]] = {}
+    for seat_id, voter_id in ExpelVote.objects.filter(game=game).values_list("seat_id", "voter_id"):
+        found.setdefault(number_of[seat_id], []).append(voter_id)
+    return found
 
 
 def seat_view(
@@ -497,6 +573,7 @@ def seat_view(
         can_redo=bool(state.redo_of(number)),
         online=online,
         last_tile=last_tile,
+        left=seat.left if state.left_in(number) is not None else "",
     )
 
 
@@ -541,7 +618,10 @@ def since_last_visit(view: GameView) -> GameView:
 
 
 # What the since-your-last-visit summary tells (not the lobby, which the page shows anyway).
-NEWS = {"draft", "forced_take", "timeout", "finish", "deadline", "ended"}
+NEWS = {
+    "draft", "forced_take", "timeout", "finish", "deadline", "ended",
+    "resigned", "abandoned", "expelled", "expel_vote", "concluded",
+}  # fmt: skip
 
 
 def can_view(game: Game, user) -> bool:

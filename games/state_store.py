@@ -15,7 +15,7 @@ from games.rules.state import FORMAT
 User = get_user_model()
 
 GAME_STATE_FIELDS = ["pool", "phase", "current_seat", "pending_draft", "drafts"]
-SEAT_STATE_FIELDS = ["tray", "board", "colours", "finished", "undo", "redo"]
+SEAT_STATE_FIELDS = ["tray", "board", "colours", "finished", "undo", "redo", "left_turn"]
 
 
 def load_state(game: Game, seats: list[Seat]) -> GameState:
@@ -38,6 +38,7 @@ def load_state(game: Game, seats: list[Seat]) -> GameState:
             "undo": [seat.undo for seat in seats],
             "redo": [seat.redo for seat in seats],
             "strict_finish": game.strict_finish,
+            "left": [seat.left_turn for seat in seats],
         }
     )
 
@@ -66,6 +67,7 @@ def store_changes(game: Game, seats: list[Seat], state: GameState) -> dict[int, 
             "finished": data["finished"][seat.number],
             "undo": data["undo"][seat.number],
             "redo": data["redo"][seat.number],
+            "left_turn": data["left"][seat.number],
         }
         names = [name for name, value in values.items() if getattr(seat, name) != value]
         if names:

@@ -68,6 +68,12 @@ def bot_move(game_id: int, bot_id: int, version: int) -> None:
     turns.play_bot_turn(game_id=game_id, bot_id=bot_id, version=version)
 
 
+@app.task(name="games.stand_in_move", time_limit=60, soft_time_limit=50)
+def stand_in_move(game_id: int, seat_number: int, version: int) -> None:
+    """Play what is due for the seat of a player who left, with the server's easy player."""
+    turns.play_stand_in_turn(game_id=game_id, seat_number=seat_number, version=version)
+
+
 @app.task(name="games.analyse_game", time_limit=180, soft_time_limit=170)
 def analyse_game(game_id: int) -> None:
     """Find and store the best arrangement of every seat's final tiles (once per game)."""
@@ -106,8 +112,8 @@ def send_daily_digests() -> int:
 @app.task(name="games.sweep", time_limit=60, soft_time_limit=50)
 def sweep() -> dict:
     """Queue the work due now: overdue turns (forced takes included), overdue finishing
-    phases, due reminders, computer players that have not acted, analyses not made, and
-    emails not sent, at most a batch of each per run."""
+    phases, due reminders, computer players and stand-ins that have not acted, analyses not
+    made, and emails not sent, at most a batch of each per run."""
     now = timezone.now()
     options = {"expires": SWEPT_TASK_EXPIRES}
     overdue = clock.overdue(now, clock.SWEEP_BATCH)
@@ -118,8 +124,11 @@ def sweep() -> dict:
     for game_id in reminders:
         remind_players.apply_async((game_id,), **options)
     stalled = clock.stalled_bots(now, clock.SWEEP_BATCH)
-    for game_id, bot_id, version in stalled:
-        bot_move.apply_async((game_id, bot_id, version), **options)
+    for game_id, bot_id, version, seat_number in stalled:
+        if bot_id is None:  # the seat of a player who left
+            stand_in_move.apply_async((game_id, seat_number, version), **options)
+        else:
+            bot_move.apply_async((game_id, bot_id, version), **options)
     unanalysed = clock.analyses_due(now, clock.SWEEP_BATCH)
     for game_id in unanalysed:
         analyse_game.apply_async((game_id,), **options)

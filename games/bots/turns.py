@@ -20,6 +20,10 @@ When bots act:
 second), then applies each action with the version it planned on. If the game moved on in a way
 that makes the plan stale, `actions.play` refuses it and the bot plans again from the new state,
 so a task that runs twice, late, or after the game has moved does only what is still due.
+
+The server's stand-in for a player who left the game (games/play/leaving.py) plays the same
+way, with the easy strategy, on that seat (`play_stand_in_turn`), through
+`actions.play_stand_in`: woken by the same changes, and by the sweep's `stalled_stand_ins`.
 """
 
 import logging
@@ -55,7 +59,37 @@ def play_bot_turn(*, game_id: int, bot_id: int, version: int | None = None) -> i
     bot = User.objects.filter(pk=bot_id, bot_level__isnull=False).first()
     if bot is None:
         return 0
-    brain = strategy(bot.bot_level)
+
+    def apply(action, seen):
+        return actions.play(game_id=game_id, user=bot, action=action, seen_version=seen)
+
+    return _play(game_id, lambda seat: seat.user_id == bot_id, strategy(bot.bot_level), apply)
+
+
+def play_stand_in_turn(*, game_id: int, seat_number: int, version: int | None = None) -> int:
+    """Play whatever is due now for the seat `seat_number`, whose player left the game, with
+    the easy strategy; return how many actions were applied. Nothing while its player plays
+    it."""
+
+    def apply(action, seen):
+        return actions.play_stand_in(
+            game_id=game_id, seat_number=seat_number, action=action, seen_version=seen
+        )
+
+    def is_it(seat):
+        return seat.number == seat_number and bool(seat.left)
+
+    return _play(game_id, is_it, strategy(STAND_IN_LEVEL), apply)
+
+
+# The server plays the seat of a player who left as its easy computer player does.
+STAND_IN_LEVEL = "easy"
+
+
+def _play(game_id: int, is_it, brain: strategies.Bot, apply) -> int:
+    """Plan on the game as it is with `brain` for the seat `is_it` picks, apply the plan one
+    action at a time with `apply(action, seen_version)`, and plan again (at most MAX_PLANS
+    times) when the game moved under the plan."""
     applied = 0
     for _ in range(MAX_PLANS):
         try:
@@ -64,7 +98,7 @@ def play_bot_turn(*, game_id: int, bot_id: int, version: int | None = None) -> i
             return applied
         if not game.is_playing:
             return applied
-        seat = next((s for s in seats if s.user_id == bot_id), None)
+        seat = next((s for s in seats if is_it(s)), None)
         if seat is None:
             return applied
         state = load_state(game, seats)
@@ -74,12 +108,13 @@ def play_bot_turn(*, game_id: int, bot_id: int, version: int | None = None) -> i
         seen = game.version
         try:
             for action in plan:
-                played = actions.play(game_id=game_id, user=bot, action=action, seen_version=seen)
-                seen = played.game.version
+                seen = apply(action, seen).game.version
                 applied += 1
         except ActionRefused as refusal:
             # The game moved under the plan (or a twin task did the work): look again.
-            logger.info("bot %s in game %s: %s; planning again", bot_id, game_id, refusal.code)
+            logger.info(
+                "seat %s in game %s: %s; planning again", seat.number, game_id, refusal.code
+            )
             continue
         return applied
     return applied

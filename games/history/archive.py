@@ -95,6 +95,8 @@ class Statistics:
     best_chip_tiles: int | None
     best_chip_value: int | None
     timeouts: int
+    resignations: int
+    abandonments: int  # seats handed to the server: too many timeouts, or the others' vote
 
     @property
     def win_rate(self) -> int | None:
@@ -102,7 +104,8 @@ class Statistics:
 
 
 def statistics(player) -> Statistics:
-    """Return the player's totals over their finished games (timeouts: over every game)."""
+    """Return the player's totals over their finished games (timeouts, resignations and
+    abandoned seats: over every game, finished or not)."""
     ended = Q(game__status=Game.Status.ENDED)
     totals = Seat.objects.filter(
         user=player, game__status__in=[Game.Status.PLAYING, Game.Status.ENDED]
@@ -114,6 +117,8 @@ def statistics(player) -> Statistics:
         best_chip_tiles=Max("chip_tiles", filter=ended),
         best_chip_value=Max("chip_value", filter=ended),
         timeouts=Sum("timeouts"),
+        resignations=Count("id", filter=Q(left=Seat.Left.RESIGNED)),
+        abandonments=Count("id", filter=Q(left__in=[Seat.Left.ABANDONED, Seat.Left.EXPELLED])),
     )
     totals["timeouts"] = totals["timeouts"] or 0
     return Statistics(**totals)

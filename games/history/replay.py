@@ -116,24 +116,36 @@ ACTION_WORDS = {
     "undo": "undid their last change to the board",
     "redo": "redid a change to the board",
     "finish": "finished",
+    "resign": "{left}: the server plays the seat from here",
+}
+# Why a seat left, by the cause of its Resign event (games/play/leaving.py).
+LEFT_WORDS = {
+    Event.Cause.PLAYER: "resigned",
+    Event.Cause.ABANDONED: "timed out too often",
+    Event.Cause.EXPELLED: "was voted out after timeouts in a row",
 }
 
 
 CAUSE_WORDS = {
     Event.Cause.TIMEOUT: " (time ran out)",
     Event.Cause.DEADLINE: " (the finishing time ran out)",
+    Event.Cause.STAND_IN: " (the server, for a player who left)",
 }
 
 
 def describe_event(event: Event, username: str) -> str:
+    if event.kind == "conclude":
+        return "Nobody is left playing: the game ends with every board as it stands."
     action = event.action or {}
     words = {
         "tile": tile_view(action["tile_id"]).label if "tile_id" in action else "",
         **{key: rules.space_words(action[key]) for key in action if "space" in key},
         "direction": "anticlockwise" if action.get("quarter_turns") == 3 else "clockwise",
+        "left": LEFT_WORDS.get(event.cause, "left"),
     }
     text = ACTION_WORDS.get(event.kind, event.kind.replace("_", " ")).format(**words)
-    return f"{username} {text}{CAUSE_WORDS.get(event.cause, '')}."
+    cause = "" if event.kind == "resign" else CAUSE_WORDS.get(event.cause, "")
+    return f"{username} {text}{cause}."
 
 
 def replay_view(game: Game, seats: list[Seat], state: rules.GameState) -> GameView:

@@ -20,6 +20,7 @@ from games.notices.notice import (
     FINISH,
     GAME_OVER,
     GAME_STARTED,
+    HANDED_OVER,
     INVITATION,
     TIMEOUT,
     TOPIC,
@@ -104,7 +105,10 @@ def build_message(
 
 # What a "your move" email tells of the game since the player's own last move, at most this
 # many lines (each player's drafts make one).
-NEWS = {"draft", "forced_take", "timeout", "finish", "deadline"}
+NEWS = {
+    "draft", "forced_take", "timeout", "finish", "deadline",
+    "resigned", "abandoned", "expelled", "expel_vote",
+}  # fmt: skip
 MAX_NEWS_LINES = 8
 
 
@@ -170,6 +174,14 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
         context["tile"] = rules.TILES[tile] if tile is not None else None
         context["confirmed"] = bool(data.get("confirmed"))
         context["timeouts"] = mine.timeouts if mine else 0
+        context["in_row"] = mine.timeouts_in_row if mine else 0
+        # How close they are to the server taking their seat (games/play/leaving.py).
+        context["row_left"] = max(game.abandon_after_row - context["in_row"], 0)
+        context["total_left"] = max(game.abandon_after_total - context["timeouts"], 0)
+    elif kind == HANDED_OVER:
+        context["reason"] = data.get("reason", "")
+        context["in_row"], context["total"] = data.get("in_row", 0), data.get("total", 0)
+        context["staying"] = game.is_playing
     elif kind == GAME_OVER:
         if mine is None or mine.place is None:
             return None

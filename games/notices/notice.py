@@ -32,6 +32,9 @@ YOUR_TURN = "your_turn"
 FINISH = "finish"  # the pool is empty: finish your board before the deadline
 REMINDER = "reminder"
 TIMEOUT = "timeout"
+# The player's seat was handed to the server's stand-in (timed out too often, or the others
+# voted): games/play/leaving.py, with the reason in its data.
+HANDED_OVER = "handed_over"
 INVITATION = "invitation"
 GAME_STARTED = "game_started"
 GAME_OVER = "game_over"
@@ -43,6 +46,7 @@ PREFERENCE = {
     FINISH: "email_your_turn",
     REMINDER: "email_reminder",
     TIMEOUT: "email_timeout",
+    HANDED_OVER: "email_timeout",
     INVITATION: "email_invitation",
     GAME_STARTED: "email_game_started",
     GAME_OVER: "email_game_over",
@@ -50,7 +54,7 @@ PREFERENCE = {
 }
 # The unsubscribe topic (accounts/unsubscribe.py) that each kind's link turns off, where it is
 # not the kind itself.
-TOPIC = {FINISH: "your_turn"}
+TOPIC = {FINISH: "your_turn", HANDED_OVER: "timeout"}
 # The emails about the turn as it is: dropped once it has changed (`still_true`).
 PER_TURN = {YOUR_TURN, FINISH, REMINDER}
 # The daily digest replaces these for players who chose it; a reminder still comes, once a turn
@@ -60,7 +64,7 @@ DIGEST_REPLACES = {YOUR_TURN, FINISH}
 ONE_UNREAD = {YOUR_TURN, FINISH}
 # What the server did to a player who was watching: their page shows it, but they may leave
 # before they see it. The email is written due this much later and dropped if they saw it.
-HELD_UNTIL_SEEN = {TIMEOUT, GAME_OVER}
+HELD_UNTIL_SEEN = {TIMEOUT, HANDED_OVER, GAME_OVER}
 WATCHER_DELAY = timedelta(seconds=90)
 # The key in an outbox row's data that says its recipient was watching when it was written.
 WATCHED = "watched"
@@ -121,7 +125,7 @@ def still_true(kind: str, game: Game, user: User, version: int) -> bool:
     if not game.is_playing:
         return False
     seat = game.seats.filter(user=user).first()
-    if seat is None:
+    if seat is None or seat.left:  # the server plays the seat of a player who left
         return False
     if kind in ONE_UNREAD and seen_since(seat, version):
         return False  # written before they looked at the game: they know it is their move

@@ -14,16 +14,26 @@ import secrets
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from accounts.bots import NoFreeBot, free_bot
 from accounts.models import User
 from games import rules
 from games.live.changes import Change, LobbyChange
-from games.models import MAX_TIME_PER_MOVE, MIN_TIME_PER_MOVE, Event, Game, Invitation, Seat
-from games.notices.notice import GAME_STARTED, INVITATION, REMINDER, TIMEOUT, YOUR_TURN, Notice
-from games.play import clock
+from games.models import (
+    ABANDON_AFTER_ROW,
+    ABANDON_AFTER_TOTAL,
+    ABANDON_ROW_RANGE,
+    ABANDON_TOTAL_RANGE,
+    MAX_TIME_PER_MOVE,
+    MIN_TIME_PER_MOVE,
+    Event,
+    Game,
+    Invitation,
+    Seat,
+)
+from games.notices.notice import GAME_STARTED, INVITATION, REMINDER, YOUR_TURN, Notice
+from games.play import clock, leaving
 from games.play.applying import (
     DRAFTING_ACTIONS,
     Table,
@@ -35,11 +45,14 @@ from games.play.applying import (
     wake_bots,
 )
 from games.play.errors import ActionRefused, StaleVersion
-from games.rules import ConfirmDraft, Draft, RuleError
+from games.rules import Conclude, ConfirmDraft, Draft, Resign, RuleError
 from games.rules.bots import LEVELS as BOT_LEVELS
 from games.state_store import SEAT_STATE_FIELDS, load_state, store_state
 
 MAX_NAME_LENGTH = 60
+# Rules actions a player does not post: leaving has its own changes (`resign`, the vote), and
+# the early end is the server's.
+NOT_POSTED = (Resign, Conclude)
 
 
 @dataclass(frozen=True)
@@ -68,13 +81,17 @@ def create_game(
     name: str = "",
     invitees: tuple[str, ...] = (),
     bots: tuple[str, ...] = (),
+    abandon_after_row: int = ABANDON_AFTER_ROW,
+    abandon_after_total: int = ABANDON_AFTER_TOTAL,
 ) -> Game:
     """Open a new table with its creator in the first seat; invite `invitees` by username.
 
     `bots` are the levels of computer players to seat at once ("easy", "strong"); each joins
     through `join_game`, like a person with the invitation link, so a table full of bots and
     its creator starts at once. `strict_finish` is the table option that Finish needs every
-    placed path closed (seed 002), not only every tile legal."""
+    placed path closed (seed 002), not only every tile legal. After `abandon_after_row`
+    timeouts in a row, or `abandon_after_total` in all, a player's seat is handed to the
+    server's stand-in (games/play/leaving.py)."""
     name = (name or "").strip()
     if not 2 <= player_count <= 5:
         raise ActionRefused("A game has 2 to 5 players.", code="bad_player_count")
@@ -88,6 +105,7 @@ def create_game(
         raise ActionRefused("Leave a seat for yourself: too many computer players.", code="bots")
     if any(level not in BOT_LEVELS for level in bots):
         raise ActionRefused("There is no such computer player.", code="bots")
+    _check_abandonment(abandon_after_row, abandon_after_total)
     with transaction.atomic():
         game = Game.objects.create(
             name=name,
@@ -99,13 +117,19 @@ def create_game(
             access=access,
             # By default a table by invitation is private, an open one public.
             private=access == Game.Access.INVITATION if private is None else bool(private),
+            abandon_after_row=abandon_after_row,
+            abandon_after_total=abandon_after_total,
         )
         table = Table(game, [Seat.objects.create(game=game, user=creator, number=0)])
         record(
             game,
             "created",
             actor=creator,
-            data={"player_count": player_count, "strict_finish": game.strict_finish},
+            data={
+                "player_count": player_count,
+                "strict_finish": game.strict_finish,
+                "abandon_after": [abandon_after_row, abandon_after_total],
+            },
         )
         for username in invitees:
             _invite(table, creator, username)
@@ -233,11 +257,14 @@ def play(
         action = rules.action_from_json(action)
     except RuleError as error:
         raise ActionRefused.from_rule_error(error) from None
+    if isinstance(action, NOT_POSTED):
+        raise ActionRefused("That is not a move of the game.", code="bad_action")
     with changing(game_id) as table:
         seat = table.seat_of(user)
         if seat is None:
             raise ActionRefused("You are not playing in this game.", code="not_a_player")
         _require_playing(table.game)
+        _require_staying(seat)
         _check_fresh(table.game, seat, action, seen_version)
         event = apply_action(
             table, seat, action, actor=user, cause=Event.Cause.PLAYER, answered_page=answered_page
@@ -292,8 +319,8 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
         else:  # their own pending draft, confirmed for them
             what = {"tile": state.pending.tile_id, "confirmed": True}
         events.append(apply_action(table, seat, action, actor=None, cause=Event.Cause.TIMEOUT))
-        _count_timeouts([seat])
-        notify(table, [Notice(TIMEOUT, game.pk, (seat.user_id,), game.version, what)])
+        # Counted, and told; too many, and the seat is handed to the server.
+        events += leaving.timed_out(table, seat, what)
     return _played(table, seat, events)
 
 
@@ -315,7 +342,7 @@ def finish_at_deadline(*, game_id: int, expected_version: int | None) -> Played 
             for action in rules.auto_finish_actions(state, seat.number):
                 cause = Event.Cause.DEADLINE
                 events.append(apply_action(table, seat, action, actor=None, cause=cause))
-        _count_timeouts(late)
+        leaving.count_timeouts(late)
     # The game-over email tells each late player what happened to their board.
     return _played(table, None, events)
 
@@ -334,9 +361,66 @@ def remind_players(*, game_id: int) -> list[int]:
         game.remind_at = None
         game.save(update_fields=["remind_at"])
         state = load_state(game, table.seats)
-        user_ids = [table.seats[number].user_id for number in sorted(state.to_move())]
+        waiting = [table.seats[number] for number in sorted(state.to_move())]
+        user_ids = [seat.user_id for seat in waiting if not seat.left]
         notify(table, [Notice(REMINDER, game.pk, tuple(user_ids), game.pool_version)])
     return user_ids
+
+
+# --- leaving a game (games/play/leaving.py) ----------------------------------------------------
+
+
+def resign(*, game_id: int, user: User) -> Played:
+    """The player resigns. When at most one seat is left staying (two players) the game ends
+    and that player wins; when only computer players and stand-ins are left it ends too;
+    otherwise the server's easy player takes over the seat for the rest of the game. Either
+    way the player is ranked after everyone who stays. A player who has finished may not (the
+    rules refuse it): the game no longer waits for them, and their board stands."""
+    with changing(game_id) as table:
+        seat = table.seat_of(user)
+        if seat is None:
+            raise ActionRefused("You are not playing in this game.", code="not_a_player")
+        _require_playing(table.game)
+        _require_staying(seat)
+        events = leaving.hand_over(table, seat, Seat.Left.RESIGNED, actor=user)
+    return _played(table, seat, events)
+
+
+def vote_to_expel(*, game_id: int, user: User, seat_number) -> Played:
+    """The player votes to hand the seat `seat_number` to the server, whose player has timed
+    out twice in a row or more; a strict majority of the other people still playing hands it
+    over (games/play/leaving.py)."""
+    with changing(game_id) as table:
+        voter = table.seat_of(user)
+        if voter is None:
+            raise ActionRefused("You are not playing in this game.", code="not_a_player")
+        _require_playing(table.game)
+        _require_staying(voter)
+        events = leaving.vote(table, voter, _seat_numbered(table, seat_number))
+    return _played(table, voter, events)
+
+
+def play_stand_in(
+    *, game_id: int, seat_number: int, action: rules.Action | dict, seen_version: int | None
+) -> Played:
+    """Apply the server's stand-in's action to the seat of a player who left, as `play` applies
+    a player's (games/bots/turns.py decides it, with the easy strategy): no actor, the cause
+    "stand_in", refused as stale as a player's move would be."""
+    try:
+        action = rules.action_from_json(action)
+    except RuleError as error:
+        raise ActionRefused.from_rule_error(error) from None
+    if isinstance(action, NOT_POSTED):
+        raise ActionRefused("That is not a move of the game.", code="bad_action")
+    with changing(game_id) as table:
+        seat = _seat_numbered(table, seat_number)
+        if not seat.left:
+            raise ActionRefused("Its player plays this seat.", code="not_left")
+        _require_playing(table.game)
+        _check_fresh(table.game, seat, action, seen_version)
+        cause = Event.Cause.STAND_IN
+        event = apply_action(table, seat, action, actor=None, cause=cause)
+    return _played(table, seat, [event])
 
 
 def record_analysis(*, game_id: int, analyses: dict[int, dict]) -> Game | None:
@@ -408,10 +492,38 @@ def _overdue(game: Game, phase: str, expected_version: int | None) -> bool:
     )
 
 
-def _count_timeouts(seats: list[Seat]) -> None:
-    Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(timeouts=F("timeouts") + 1)
-    for seat in seats:
-        seat.timeouts += 1
+def _require_staying(seat: Seat) -> None:
+    if seat.left:
+        raise ActionRefused(
+            "You have left this game: the server plays your seat.", code="already_left"
+        )
+
+
+def _seat_numbered(table: Table, number) -> Seat:
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise ActionRefused("Say which seat, by its number.", code="bad_request")
+    if not 0 <= number < len(table.seats):
+        raise ActionRefused(f"There is no seat {number} at this table.", code="bad_request")
+    return table.seats[number]
+
+
+def _check_abandonment(in_row, in_all) -> None:
+    (low_row, high_row), (low_all, high_all) = ABANDON_ROW_RANGE, ABANDON_TOTAL_RANGE
+    if not (isinstance(in_row, int) and low_row <= in_row <= high_row):
+        raise ActionRefused(
+            f"Timeouts in a row before the server takes a seat: {low_row} to {high_row}.",
+            code="bad_abandonment",
+        )
+    if not (isinstance(in_all, int) and low_all <= in_all <= high_all):
+        raise ActionRefused(
+            f"Timeouts in all before the server takes a seat: {low_all} to {high_all}.",
+            code="bad_abandonment",
+        )
+    if in_all < in_row:
+        raise ActionRefused(
+            "Timeouts in all before the server takes a seat must be at least as many as in a row.",
+            code="bad_abandonment",
+        )
 
 
 def _check_fresh(game: Game, seat: Seat, action: rules.Action, seen_version: int | None) -> None:

@@ -20,12 +20,12 @@ from games import effects, rules
 from games.effects import Effects, Task
 from games.history import ratings
 from games.live.changes import Change
-from games.models import Event, Game, Seat
+from games.models import Event, ExpelVote, Game, Seat
 from games.notices import outbox
 from games.notices.notice import FINISH, GAME_OVER, YOUR_TURN, Notice
 from games.play import clock
 from games.play.errors import ActionRefused
-from games.rules import ConfirmDraft, Draft, RuleError, TakeLast, UndoDraft
+from games.rules import ConfirmDraft, Draft, Finish, RuleError, TakeLast, UndoDraft
 from games.state_store import (
     GAME_STATE_FIELDS,
     SEAT_STATE_FIELDS,
@@ -50,6 +50,8 @@ MOVE_GAME_FIELDS = (
     *GAME_STATE_FIELDS,
 )
 RESULT_FIELDS = ("score", "place", "chip_tiles", "chip_value", "penalty_tiles")
+# A player's own move of these ends their timeouts in a row (and the vote against them).
+ON_TIME = (Draft, ConfirmDraft, UndoDraft, Finish)
 # The rules events that add to the move log (games/moves.py): their pushes redraw it.
 LOGGED = {"confirm_draft", "take_last", "finish"}
 
@@ -159,6 +161,8 @@ def apply_action(
         seat.seen_version = game.version
         changed[seat.number] = [*changed[seat.number], "seen_version"]
     _save(game, seats, unsaved, changed, ended=moved.ended)
+    if cause == Event.Cause.PLAYER and seat.timeouts_in_row and isinstance(action, ON_TIME):
+        _back_in_time(seat)
 
     table.effects.events.append(event)
     table.effects.changes.append(
@@ -189,6 +193,14 @@ def _save(game, seats, unsaved: dict, changed: dict[int, list[str]], *, ended: b
             Seat.objects.filter(pk=seat.pk).update(**{name: getattr(seat, name) for name in names})
 
 
+def _back_in_time(seat: Seat) -> None:
+    """The player moved by themselves after timeouts in a row: the row, and any vote to hand
+    their seat to the server (games/play/leaving.py), are over. Two statements, only then."""
+    seat.timeouts_in_row = 0
+    Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=0)
+    ExpelVote.objects.filter(seat_id=seat.pk).delete()
+
+
 def _end(game: Game, seats: list[Seat], state: rules.GameState, now) -> None:
     """Give every seat its result and rate the game (the caller saves them)."""
     for result in state.results():
@@ -213,6 +225,7 @@ def _change(table, seat, action, after, moved, changed, answered_page, cause) ->
     if moved.ended:
         redrawn = {s.number for s in table.seats}
     user_of = [s.user_id for s in table.seats]
+    left = {s.number for s in table.seats if s.left}  # the server plays their seats
     return Change(
         game_id=table.game.pk,
         version=table.game.version,
@@ -223,21 +236,26 @@ def _change(table, seat, action, after, moved, changed, answered_page, cause) ->
         answered_page=answered_page,
         # Whose count of games waiting for them (the nav badge) changed, and how.
         waiting_changed=tuple(
-            (user_of[number], number in moved.waiting) for number in sorted(moved.waiting_changed)
+            (user_of[number], number in moved.waiting)
+            for number in sorted(moved.waiting_changed - left)
         ),
         logged=action.type in LOGGED,
-        concerns=() if cause == Event.Cause.PLAYER else (seat.number,),
+        concerns=() if cause in (Event.Cause.PLAYER, Event.Cause.STAND_IN) else (seat.number,),
     )
 
 
 def _notices(table: Table, moved: rules.Transition) -> list[Notice]:
     """Who hears of the transition: the next drafter (not for a forced take: that is the
-    server's move), everyone still to finish, or everyone at the end."""
+    server's move), everyone still to finish, or everyone at the end. A player who left the
+    game hears only of its end: the server plays their seat."""
     game, user_of = table.game, [s.user_id for s in table.seats]
+    playing = {s.number for s in table.seats if not s.left}
     if moved.new_turn and not moved.forced_take_due:
+        if moved.current not in playing:
+            return []
         return [Notice(YOUR_TURN, game.pk, (user_of[moved.current],), game.version)]
     if moved.finishing_began:
-        unfinished = tuple(user_of[number] for number in sorted(moved.waiting))
+        unfinished = tuple(user_of[number] for number in sorted(moved.waiting & playing))
         return [Notice(FINISH, game.pk, unfinished, game.version)]
     if moved.ended:
         return [Notice(GAME_OVER, game.pk, tuple(user_of), game.version)]
@@ -264,9 +282,13 @@ def _handed_on(table: Table, seat: Seat, action, moved: rules.Transition) -> lis
 
 
 def wake_bots(table: Table, numbers) -> list[Task]:
-    """The moves to queue of the computer players among the seats `numbers`."""
+    """The moves to queue of the computer players among the seats `numbers`, and of the
+    server's stand-in for the seats among them whose players left (games/play/leaving.py)."""
+    game = table.game
     return [
-        effects.bot_move(table.game.pk, s.user_id, table.game.version)
+        effects.stand_in_move(game.pk, s.number, game.version)
+        if s.left
+        else effects.bot_move(game.pk, s.user_id, game.version)
         for s in table.seats
-        if s.number in numbers and s.user.is_bot and not s.finished
+        if s.number in numbers and (s.user.is_bot or s.left) and not s.finished
     ]

@@ -11,15 +11,18 @@ off over a few sweeps instead of in one long one:
   task was lost is simply an overdue turn;
 - a finishing phase whose deadline has passed submits every unfinished board;
 - a reminder whose time has come is sent, once: the game row remembers it;
-- a computer player that should have acted and has not (its task was lost) is woken;
+- a computer player that should have acted and has not (its task was lost) is woken, and so is
+  the server's stand-in for a player who left;
 - a game that ended a while ago without its post-game analysis is analysed.
 """
 
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from django.conf import settings
+from django.db.models import Q
 
-from games.models import Game, Seat, waiting_for_move
+from games.models import Game, Seat, waiting_for_move, waiting_for_stand_in
 from games.rules import Transition
 
 SWEEP_BATCH = 200
@@ -85,19 +88,33 @@ def reminders_due(now: datetime, limit: int = SWEEP_BATCH) -> list[int]:
     )
 
 
-def stalled_bots(now: datetime, limit: int = SWEEP_BATCH) -> list[tuple[int, int, int]]:
-    """Return (game id, bot user id, version) of computer players whose move their game has
-    waited for since more than BOT_SWEEP_GRACE (their task was lost)."""
+class Stalled(NamedTuple):
+    """A computer player's move, or the server's stand-in's for a player who left
+    (`bot_id` None), that its game has waited for too long."""
+
+    game_id: int
+    bot_id: int | None
+    version: int
+    seat_number: int
+
+
+def stalled_bots(now: datetime, limit: int = SWEEP_BATCH) -> list[Stalled]:
+    """Return the computer players, and the seats the server's stand-in plays for players who
+    left, whose move their game has waited for since more than BOT_SWEEP_GRACE (their task was
+    lost): one query."""
     grace = getattr(settings, "BOT_SWEEP_GRACE", BOT_SWEEP_GRACE)
-    return list(
+    rows = (
         Seat.objects.filter(
-            waiting_for_move(),
-            user__bot_level__isnull=False,
+            Q(waiting_for_move(), user__bot_level__isnull=False) | waiting_for_stand_in(),
             game__turn_started_at__lte=now - grace,
         )
         .order_by("game__turn_started_at")
-        .values_list("game_id", "user_id", "game__version")[:limit]
+        .values_list("game_id", "user_id", "game__version", "number", "left")[:limit]
     )
+    return [
+        Stalled(game_id, None if left else user_id, version, number)
+        for game_id, user_id, version, number, left in rows
+    ]
 
 
 def analyses_due(now: datetime, limit: int = SWEEP_BATCH) -> list[int]:

@@ -3,7 +3,13 @@ from datetime import timedelta
 
 from django import forms
 
-from games.models import Game
+from games.models import (
+    ABANDON_AFTER_ROW,
+    ABANDON_AFTER_TOTAL,
+    ABANDON_ROW_RANGE,
+    ABANDON_TOTAL_RANGE,
+    Game,
+)
 from games.rules import ACTION_TYPES
 
 TIME_PER_MOVE_CHOICES = [
@@ -75,6 +81,24 @@ class CreateGameForm(forms.Form):
         initial="",
         widget=forms.RadioSelect,
     )
+    abandon_after_row = forms.TypedChoiceField(
+        label="The server takes over a seat after this many timeouts in a row",
+        choices=[(n, str(n)) for n in range(ABANDON_ROW_RANGE[0], ABANDON_ROW_RANGE[1] + 1)],
+        coerce=int,
+        initial=ABANDON_AFTER_ROW,
+        required=False,
+        empty_value=ABANDON_AFTER_ROW,
+        help_text="The player is then ranked as if they had resigned; the others may also vote "
+        "to hand a seat to the server after its player's second timeout in a row.",
+    )
+    abandon_after_total = forms.TypedChoiceField(
+        label="… or after this many timeouts in all",
+        choices=[(n, str(n)) for n in range(ABANDON_TOTAL_RANGE[0], ABANDON_TOTAL_RANGE[1] + 1)],
+        coerce=int,
+        initial=ABANDON_AFTER_TOTAL,
+        required=False,
+        empty_value=ABANDON_AFTER_TOTAL,
+    )
     invitees = forms.CharField(
         label="Invite players",
         required=False,
@@ -103,6 +127,11 @@ class CreateGameForm(forms.Form):
                 "players besides you."
             )
         data["bots"] = ("easy",) * easy + ("strong",) * strong
+        row, total = data.get("abandon_after_row"), data.get("abandon_after_total")
+        if row is not None and total is not None and total < row:
+            self.add_error(
+                "abandon_after_total", "Choose at least as many timeouts in all as in a row."
+            )
         return data
 
     def clean_invitees(self):
@@ -137,7 +166,12 @@ class ActionForm(forms.Form):
     """A player's action as posted by the game page: its type, its numbers, and the version of
     the page it was made on."""
 
-    type = forms.ChoiceField(choices=[(name, name) for name in ACTION_TYPES if name != "take_last"])
+    # Not the server's own (the forced take, the early end), nor leaving (its own buttons).
+    type = forms.ChoiceField(
+        choices=[
+            (name, name) for name in ACTION_TYPES if name not in ("take_last", "resign", "conclude")
+        ]
+    )
     version = forms.IntegerField(min_value=0)
     tile_id = forms.IntegerField(required=False, min_value=0, max_value=59)
     space = forms.IntegerField(required=False, min_value=0, max_value=24)

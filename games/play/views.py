@@ -196,6 +196,44 @@ def act(request, game_id):
 
 @login_required
 @require_POST
+@per_player(ACTIONS)
+def resign(request, game_id):
+    """Resign (the page asked the player to confirm)."""
+    return _leaving(request, game_id, lambda: actions.resign(game_id=game_id, user=request.user))
+
+
+@login_required
+@require_POST
+@per_player(ACTIONS)
+def expel(request, game_id):
+    """Vote to hand the seat `seat` (its number) to the server."""
+    seat = request.POST.get("seat", "")
+    if not (seat.isascii() and seat.isdigit() and len(seat) < 3):
+        return _refused(request, game_id, ActionRefused("Say which seat.", code="bad_request"))
+    return _leaving(
+        request,
+        game_id,
+        lambda: actions.vote_to_expel(game_id=game_id, user=request.user, seat_number=int(seat)),
+    )
+
+
+def _leaving(request, game_id, change):
+    """Answer a change of who plays (a resignation, a vote) with the whole game, as it is."""
+    try:
+        played = change()
+    except ActionRefused as refusal:
+        return _refused(request, game_id, refusal)
+    game = played.game
+    if not request.htmx:
+        return redirect("games:game", game.pk)
+    view = selectors.game_view(game, request.user, seats=played.seats, known_events=played.events)
+    response = render(request, "games/partials/game.html", {"view": view})
+    response["X-Game-Version"] = str(game.version)
+    return response
+
+
+@login_required
+@require_POST
 @per_player(SEAT_CHANGES)
 def join(request, game_id):
     token = request.POST.get("token") or None

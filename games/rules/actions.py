@@ -139,6 +139,24 @@ class Finish(Action):
     type: ClassVar[str] = "finish"
 
 
+@dataclass(frozen=True, slots=True)
+class Resign(Action):
+    """The seat leaves the game (a resignation, or the platform handing an absent player's seat
+    to its stand-in): it is ranked after every seat that stays, and still plays on in the rules
+    (someone else, the platform's stand-in, makes its moves). The game ends when at most one
+    seat has not left."""
+
+    type: ClassVar[str] = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Conclude(Action):
+    """The platform ends the game now, every board as it stands (allowed once a seat has left:
+    the platform ends a game when no person is left playing it)."""
+
+    type: ClassVar[str] = "conclude"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (
@@ -155,6 +173,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Undo,
         Redo,
         Finish,
+        Resign,
+        Conclude,
     )
 }
 

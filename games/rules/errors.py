@@ -134,6 +134,16 @@ class BoardFinished(RuleError):
     default_message = "Your board is finished and can no longer change."
 
 
+class AlreadyLeft(RuleError):
+    code = "already_left"
+    default_message = "This seat has already left the game."
+
+
+class NobodyLeft(RuleError):
+    code = "nobody_left"
+    default_message = "A game ends early only once a player has left it."
+
+
 #: Every error class by its code.
 ERRORS: dict[str, type[RuleError]] = {
     cls.code: cls
@@ -160,5 +170,7 @@ ERRORS: dict[str, type[RuleError]] = {
         NothingToUndo,
         NothingToRedo,
         BoardFinished,
+        AlreadyLeft,
+        NobodyLeft,
     )
 }

@@ -4,7 +4,8 @@
 raises a RuleError; replay.py folds `apply` over an event log.
 
 Phases: "drafting" (one seat at a time drafts; arranging is free for everyone), "finishing" (the
-pool is empty; every seat arranges and presses Finish), "ended" (every seat has finished).
+pool is empty; every seat arranges and presses Finish), "ended" (every seat has finished, or the
+game ended early: at most one seat had not left it, or the platform concluded it).
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from . import errors as err
 from .actions import (
     Action,
     Clear,
+    Conclude,
     ConfirmDraft,
     Draft,
     Finish,
     Move,
     Place,
     Redo,
+    Resign,
     Return,
     Rotate,
     Swap,
@@ -151,6 +154,11 @@ class GameState:
     #: The table option of seed 002 (the online edition): Finish needs every placed path
     #: closed, not only every tile legal.
     strict_finish: bool = False
+    #: For each seat, the turn in which it left the game (`Resign`), or None while it stays: the
+    #: turn is the draft then under way (`drafts + 1`; after the last draft, the finishing phase
+    #: counts as one more turn). A seat that left is ranked after those that stayed and still
+    #: plays on (the platform's stand-in makes its moves). Empty for a state built without it.
+    left: tuple[int | None, ...] = ()
 
     # --- queries -----------------------------------------------------------------------------
     def current_player(self) -> int | None:
@@ -213,10 +221,24 @@ class GameState:
     def score(self, seat: int) -> Score:
         return score(self.boards[seat], len(self.trays[seat]))
 
+    def left_in(self, seat: int) -> int | None:
+        """Return the turn in which `seat` left the game, or None if it stays."""
+        return self.left[seat] if self.left else None
+
+    def staying(self) -> tuple[int, ...]:
+        """Return the seats that have not left the game."""
+        return tuple(seat for seat in range(self.players) if self.left_in(seat) is None)
+
+    def ended_early(self) -> bool:
+        """Whether the game ended before every board was finished (players left it)."""
+        return self.phase == ENDED and not all(self.finished)
+
     def results(self) -> tuple[SeatResult, ...]:
-        """Return each seat's score and place (final once the game has ended)."""
+        """Return each seat's score and place (final once the game has ended): the seats that
+        stayed by score, then those that left, who stayed longer first (ranking.py)."""
         scores = [self.score(seat) for seat in range(self.players)]
-        ranked = places([(s.score, s.chip_tiles) for s in scores])
+        left = [self.left_in(seat) for seat in range(self.players)]
+        ranked = places([(s.score, s.chip_tiles) for s in scores], left)
         return tuple(
             SeatResult(seat, s.score, s.chip_tiles, s.chip_value, s.penalty_tiles, ranked[seat])
             for seat, s in enumerate(scores)
@@ -429,6 +451,36 @@ class GameState:
         finished = _set(self.finished, seat, True)
         return replace(self, finished=finished, phase=ENDED if all(finished) else FINISHING)
 
+    # --- leaving -----------------------------------------------------------------------------
+    def _resign(self, action: Resign, seat: int) -> GameState:
+        if self.phase == ENDED:
+            raise err.WrongPhase("The game is over.")
+        if self.left_in(seat) is not None:
+            raise err.AlreadyLeft()
+        if self.finished[seat]:
+            raise err.BoardFinished(
+                "You have finished: your board is submitted and the game no longer waits for you."
+            )
+        left = _set(self.left or (None,) * self.players, seat, self.drafts + 1)
+        state = replace(self, left=left)
+        return state._end_early() if len(state.staying()) <= 1 else state
+
+    def _conclude(self, action: Conclude, seat: int) -> GameState:
+        if self.phase == ENDED:
+            raise err.WrongPhase("The game is over.")
+        if len(self.staying()) == self.players:
+            raise err.NobodyLeft()
+        return self._end_early()
+
+    def _end_early(self) -> GameState:
+        """Return this state ended now, every board as it stands. A draft not yet confirmed is
+        put back, as an undone draft is: it never happened. Nothing can be undone any more."""
+        state = self
+        if state.pending is not None:
+            state = state._undo(UndoDraft(), state.pending.seat)
+        nothing = ((),) * self.players
+        return replace(state, phase=ENDED, current=None, pending=None, undo=nothing, redo=nothing)
+
     # --- arranging ---------------------------------------------------------------------------
     def _board_for(self, seat: int) -> Board:
         if not self.can_arrange(seat):
@@ -551,6 +603,7 @@ class GameState:
             "undo": [list(self.undo_of(seat)) for seat in range(self.players)],
             "redo": [list(self.redo_of(seat)) for seat in range(self.players)],
             "strict_finish": self.strict_finish,
+            "left": [self.left_in(seat) for seat in range(self.players)],
         }
 
     @classmethod
@@ -579,6 +632,7 @@ class GameState:
                 undo=_histories(data.get("undo") or nobody),
                 redo=_histories(data.get("redo") or nobody),
                 strict_finish=bool(data.get("strict_finish", False)),
+                left=tuple(data.get("left") or [None] * data["players"]),
             )
         except err.BadState:
             raise
@@ -615,8 +669,23 @@ class GameState:
                 raise bad("rotation out of range")
         if self.phase not in PHASES:
             raise bad(f"unknown phase {self.phase!r}")
+        if self.left and len(self.left) != n:
+            raise bad("one turn of leaving per seat")
+        for turn in self.left:
+            if turn is not None and (
+                not isinstance(turn, int)
+                or isinstance(turn, bool)
+                or not 1 <= turn <= self.drafts + 1
+            ):
+                raise bad("a seat left in a turn that has not come")
+        staying = len(self.staying())
+        early = self.ended_early()
+        if early and staying == n:
+            raise bad("a game ends before every board is finished only when players have left")
+        if self.phase != ENDED and staying <= 1:
+            raise bad("a game with at most one player left has ended")
         pool_empty = self.draw_column() is None
-        if pool_empty != (self.phase != DRAFTING):
+        if pool_empty != (self.phase != DRAFTING) and not early:
             raise bad("the pool is empty exactly when drafting is over")
         if self.phase == DRAFTING:
             if not isinstance(self.current, int) or not 0 <= self.current < n:
@@ -625,8 +694,8 @@ class GameState:
                 raise bad("nobody finishes while drafting")
         elif self.current is not None:
             raise bad("a current seat after drafting")
-        if (self.phase == ENDED) != all(self.finished):
-            raise bad("the game ends exactly when every seat has finished")
+        if all(self.finished) and self.phase != ENDED:
+            raise bad("the game ends when every seat has finished")
         p = self.pending
         if p is not None:
             if self.phase != DRAFTING or p.seat != self.current:
@@ -764,6 +833,8 @@ _HANDLERS = {
     Clear: GameState._clear,
     Undo: GameState._undo_arranging,
     Redo: GameState._redo_arranging,
+    Resign: GameState._resign,
+    Conclude: GameState._conclude,
 }
 
 
@@ -790,6 +861,7 @@ def new_game(
         undo=((),) * players,
         redo=((),) * players,
         strict_finish=bool(strict_finish),
+        left=(None,) * players,
     )
 
 

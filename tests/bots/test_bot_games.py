@@ -111,7 +111,7 @@ def test_a_lost_bot_task_is_made_up_by_the_sweep(players, bot, settings, lost_ta
     settings.BOT_SWEEP_GRACE = timedelta(seconds=0)
     game.turn_started_at = timezone.now() - timedelta(seconds=1)
     game.save(update_fields=["turn_started_at"])
-    assert clock.stalled_bots(timezone.now(), 10) == [(game.pk, bot("easy").pk, version)]
+    assert clock.stalled_bots(timezone.now(), 10) == [(game.pk, bot("easy").pk, version, bot_seat)]
     assert tasks.sweep()["bots"] == 1
     game.refresh_from_db()
     assert game.current_seat != bot_seat and game.version > version

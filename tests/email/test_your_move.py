@@ -40,6 +40,11 @@ def seat_user(game, number):
     return game.seats.get(number=number).user
 
 
+# A table that lets a player time out many times before the server takes their seat
+# (games/play/leaving.py): these tests are about the emails of turn after turn run out.
+PATIENT = {"abandon_after_row": 10, "abandon_after_total": 30}
+
+
 def time_out(game, committed, clock, watching=()):
     """The current player's time runs out: the server drafts for them (the players `watching`
     have the game open then)."""
@@ -127,7 +132,7 @@ def test_one_unread_your_move_a_game_until_the_player_has_looked(
 ):
     """A player away from the game lets turn after turn run out: one "your move" for all of
     them. Once they have looked at the game, the next turn brings the next email."""
-    game = start_game(2, time_per_move=timedelta(hours=1))
+    game = start_game(2, time_per_move=timedelta(hours=1), **PATIENT)
     mover, away = seat_user(game, 0), seat_user(game, 1)
     draft_the_top_tile(game, committed)
     assert len(your_moves(inbox, away, game)) == 1
@@ -151,7 +156,11 @@ def test_a_player_in_many_fast_games_gets_one_email_a_game(players, committed, i
     games = []
     for opponent in (players[0], players[2], players[3]):
         game = committed(
-            actions.create_game, creator=opponent, player_count=2, time_per_move=timedelta(hours=1)
+            actions.create_game,
+            creator=opponent,
+            player_count=2,
+            time_per_move=timedelta(hours=1),
+            **PATIENT,
         )
         committed(actions.join_game, game_id=game.pk, user=away)
         games.append(game)

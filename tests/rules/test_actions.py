@@ -3,12 +3,14 @@ import pytest
 from games.rules import (
     ACTION_TYPES,
     Clear,
+    Conclude,
     ConfirmDraft,
     Draft,
     Finish,
     Move,
     Place,
     Redo,
+    Resign,
     Return,
     Rotate,
     RuleError,
@@ -33,6 +35,8 @@ EXAMPLES = [
     (Undo(), {"type": "undo"}),
     (Redo(), {"type": "redo"}),
     (Finish(), {"type": "finish"}),
+    (Resign(), {"type": "resign"}),
+    (Conclude(), {"type": "conclude"}),
 ]
 
 

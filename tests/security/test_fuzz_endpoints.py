@@ -136,8 +136,10 @@ def test_a_game_number_that_names_no_game_is_a_404_everywhere(world, number):
         f"/games/{number}/act/", {"type": "clear", "version": 0}, HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 404
-    for view in ("join", "leave", "start", "cancel", "invite"):
-        response = browser.post(f"/games/{number}/{view}/", {"username": "brian"}, follow=True)
+    for view in ("join", "leave", "start", "cancel", "invite", "resign", "expel"):
+        response = browser.post(
+            f"/games/{number}/{view}/", {"username": "brian", "seat": "1"}, follow=True
+        )
         assert response.status_code == 404, view
     assert everything() == before
 

@@ -186,6 +186,30 @@ def test_an_htmx_move_in_a_cancelled_game_is_refused_not_a_server_error(world):
     assert state_of(game) == before
 
 
+def leaving_post(browser, view, game, **form):
+    return browser.post(reverse(f"games:{view}", args=[game.pk]), form, **HTMX)
+
+
+def test_nobody_resigns_or_votes_in_a_game_they_are_not_playing(world, world_with_ended):
+    outsider = client_for(world.players[4])
+    for game, status, reason in (
+        (world.playing, 403, "You are not playing in this game."),
+        (world_with_ended.ended, 403, "You are not playing in this game."),
+    ):
+        before = everything()
+        refused(leaving_post(outsider, "resign", game), status, reason)
+        refused(leaving_post(outsider, "expel", game, seat="0"), status, reason)
+        assert everything() == before
+    ended = seats_of(world_with_ended.ended)
+    (_, first), _ = seats_of(world.playing)
+    before = everything()  # after the log-ins
+    for _, browser in ended:
+        refused(leaving_post(browser, "resign", world_with_ended.ended), 422, "This game is over.")
+    # No vote is open on a player who has not timed out twice in a row.
+    refused(leaving_post(first, "expel", world.playing, seat="1"), 422, "There is no vote")
+    assert everything() == before
+
+
 # --- the lobby -----------------------------------------------------------------------------
 
 

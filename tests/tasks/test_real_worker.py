@@ -1,6 +1,6 @@
 """A real Celery worker process, on the run's Redis and the test database, does the timed work:
-the forced take queued after a move, and a timeout queued by the sweep. Its emails go over SMTP
-to a real (local) SMTP server."""
+the forced take queued after a move, a timeout queued by the sweep, and the server's stand-in
+for a player who resigned. Its emails go over SMTP to a real (local) SMTP server."""
 
 from datetime import timedelta
 
@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from games import rules, tasks
-from games.models import Event, Game, Seat
+from games.history.replay import rebuild_state
+from games.models import Event, Game, RatingChange, Seat
 from games.play import actions
 from microchip_site.celery import app
 from tests.email.smtp import smtp_server, text_part
@@ -76,3 +77,64 @@ def test_a_real_worker_takes_the_last_tile_and_times_out_a_turn(celery_worker_pr
         assert email["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         assert f"/games/{game.pk}/" in text_part(email)
         assert "Traceback" not in worker.log()
+
+
+def test_a_real_worker_plays_the_seat_of_a_player_who_resigned_to_the_end(
+    celery_worker_process, players
+):
+    """Two people and a computer player; one resigns near the end of the drafting. The worker
+    plays their seat with the server's easy player, and the computer player's, while the other
+    person plays on, and the game ends, rated, with the resigner last."""
+    ada, brian = players[0], players[1]
+    game = actions.create_game(
+        creator=ada, player_count=3, time_per_move=timedelta(hours=1), bots=("easy",)
+    )
+    actions.join_game(game_id=game.pk, user=brian)
+    people = {seat.number: seat.user for seat in game.seats.all() if not seat.user.is_bot}
+    # Most of the game is played at once, in this process (its tasks run eagerly here).
+    while current_state(game).pool_size() > 7:
+        draft_for(game, people)
+    ada_seat = next(number for number, user in people.items() if user == ada)
+    brian_seat = next(number for number, user in people.items() if user == brian)
+
+    worker = celery_worker_process()
+    with sending_to(worker.broker_url):
+        app.control.purge()
+        actions.resign(game_id=game.pk, user=ada)
+
+        def brian_plays_on():
+            game.refresh_from_db()
+            if not game.is_playing:
+                return True
+            state = current_state(game)
+            if state.phase == rules.DRAFTING and state.current == brian_seat:
+                if state.forced_action() is None:  # the worker takes a column's last tile
+                    draft_for(game, {brian_seat: brian})
+            elif state.phase == rules.FINISHING and not state.finished[brian_seat]:
+                actions.play(game_id=game.pk, user=brian, action=rules.Finish(), seen_version=None)
+            return False
+
+        wait_until(brian_plays_on, timeout=120, what="the end of the game")
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    seats = list(game.seats.order_by("number"))
+    assert seats[ada_seat].left == Seat.Left.RESIGNED and seats[ada_seat].place == 3
+    assert all(seat.finished for seat in seats)
+    stood_in = game.events.filter(seat=ada_seat, cause=Event.Cause.STAND_IN)
+    assert stood_in.filter(kind="finish").exists()
+    assert not game.events.filter(seat=ada_seat, actor=ada, number__gt=seats[ada_seat].left_version)
+    assert sorted(seat.place for seat in seats if seat.number != ada_seat)[0] == 1
+    assert RatingChange.objects.filter(game=game).count() == 3
+    assert rebuild_state(game) == current_state(game)
+    assert "Traceback" not in worker.log()
+
+
+def draft_for(game, people):
+    """The person whose turn it is drafts the draw column's top tile and confirms it."""
+    state = current_state(game)
+    user = people.get(state.current)
+    if user is None or state.forced_action() is not None:
+        return
+    for action in (rules.Draft(state.draw_tiles()[0]), rules.ConfirmDraft()):
+        actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
