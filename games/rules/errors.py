@@ -134,6 +134,26 @@ class BoardFinished(RuleError):
     default_message = "Your board is finished and can no longer change."
 
 
+class YourTurnNow(RuleError):
+    code = "your_turn_now"
+    default_message = "It is your turn: draft now."
+
+
+class NotInNextColumn(RuleError):
+    code = "not_in_next_column"
+    default_message = "That tile is not in the column your next turn draws from."
+
+
+class BadQueue(RuleError):
+    code = "bad_queue"
+    default_message = "That queue of drafts is not understood."
+
+
+class NothingToQueue(RuleError):
+    code = "nothing_to_queue"
+    default_message = "There is no choice to make at your next turn."
+
+
 #: Every error class by its code.
 ERRORS: dict[str, type[RuleError]] = {
     cls.code: cls
@@ -160,5 +180,9 @@ ERRORS: dict[str, type[RuleError]] = {
         NothingToUndo,
         NothingToRedo,
         BoardFinished,
+        YourTurnNow,
+        NotInNextColumn,
+        BadQueue,
+        NothingToQueue,
     )
 }
