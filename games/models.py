@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.rules import DRAFTING, FINISHING
+from games.rules.ahead import Queue
 
 MIN_TIME_PER_MOVE = timedelta(hours=1)
 # A player with fewer rated games than this has a provisional rating (games/history/ratings.py).
@@ -148,6 +149,10 @@ class Seat(models.Model):
     # The notices on the player's page of what happened to them (a forced take, a timeout, the
     # finishing deadline) are those of later versions: dismissing them moves this on.
     dismissed_version = models.PositiveIntegerField(default=0)
+    # Drafting ahead (games/rules/ahead.py), private to the player: {"tiles": [tile ids, best
+    # first], "confirm": whether to confirm the draft too}, and once their turn began with a
+    # queue, what it did then: "took" (a tile, or null: none was left) "at" that version.
+    queued_draft = models.JSONField(null=True, blank=True)
 
     # Filled in when the game ends.
     score = models.IntegerField(null=True, blank=True)
@@ -173,6 +178,11 @@ class Seat(models.Model):
     def __str__(self):
         return f"{self.user} at {self.game}"
 
+    @property
+    def queue(self) -> Queue:
+        """The player's queued draft for their next turn (empty if none)."""
+        return Queue.from_json(self.queued_draft)
+
 
 def waiting_for_move() -> Q:
     """The seats (a filter on Seat) whose move their game waits for: the player drafts, or has
@@ -191,6 +201,7 @@ class Event(models.Model):
         FORCED_TAKE = "forced_take", "last tile of the column"
         TIMEOUT = "timeout", "time ran out"
         DEADLINE = "deadline", "finishing time ran out"
+        QUEUED = "queued", "drafted ahead by the player"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     number = models.PositiveIntegerField()  # the game's version after this event

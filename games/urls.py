@@ -14,6 +14,7 @@ urlpatterns = [
     path("<id:game_id>/fragment/", views.game_fragment, name="fragment"),
     path("<id:game_id>/act/", views.act, name="act"),
     path("<id:game_id>/log/", views.move_log, name="log"),
+    path("<id:game_id>/queue/", views.queue, name="queue"),
     path("<id:game_id>/notices/dismiss/", views.dismiss_notices, name="dismiss_notices"),
     path("<id:game_id>/join/", views.join, name="join"),
     path("<id:game_id>/leave/", views.leave, name="leave"),

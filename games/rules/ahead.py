@@ -25,6 +25,30 @@ MAX_QUEUED = max(per_column for _, _, per_column, _ in LAYOUTS.values())
 
 
 @dataclass(frozen=True, slots=True)
+class Queue:
+    """A seat's queued draft: the tiles it wants, best first, and whether to confirm the draft
+    too (else the turn waits with it pending, for the player to confirm or undo)."""
+
+    tiles: tuple[int, ...] = ()
+    confirm: bool = False
+
+    def to_json(self) -> dict:
+        return {"tiles": list(self.tiles), "confirm": self.confirm}
+
+    @classmethod
+    def from_json(cls, data) -> Queue:
+        """The queue saved by `to_json` (an empty one for None or what is not a queue)."""
+        if not isinstance(data, dict):
+            return cls()
+        tiles = data.get("tiles")
+        if not isinstance(tiles, list) or not all(
+            isinstance(tile, int) and not isinstance(tile, bool) for tile in tiles
+        ):
+            tiles = []
+        return cls(tuple(tiles), data.get("confirm") is True)
+
+
+@dataclass(frozen=True, slots=True)
 class NextTurn:
     """A seat's next turn, as far as the pool tells it now."""
 
