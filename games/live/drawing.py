@@ -174,7 +174,7 @@ def draw_queue(game: Game, seats, viewer) -> str:
     queued draft they just changed): the same partial as the page."""
     seat = next(seat for seat in seats if seat.user_id == viewer.pk)
     ahead = selectors.ahead_view(game, load_state(game, seats), seat)
-    return _render("draft_ahead", {"ahead": ahead, "user": viewer, "oob": True})
+    return _render("draft_ahead", {"ahead": ahead, "user": viewer})
 
 
 def draw_game(game_id: int, viewer) -> tuple[int, str] | None:
