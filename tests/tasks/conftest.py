@@ -14,6 +14,7 @@ import pytest
 import time_machine
 from django.conf import settings
 from django.utils import timezone
+from kombu import pools
 
 from microchip_site.celery import app
 from tests.conftest import database_url
@@ -58,6 +59,9 @@ def sending_to(broker_url: str):
     finally:
         if app._pool is not None:
             app._pool.force_close_all()
+        # kombu keeps its pools by broker URL for the whole process: forget the closed one, so
+        # that the next test sending to the same broker makes a new one.
+        pools.reset()
         app._after_fork()
         conf.task_always_eager, conf.broker_url = saved
 
