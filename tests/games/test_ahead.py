@@ -365,6 +365,11 @@ def test_the_queue_endpoint_answers_with_the_panel_and_refuses_in_it(start_game)
     assert 'role="alert"' in wrong.content.decode()
     assert stored(game, 1) == {"tiles": [column[2], column[0]], "confirm": True}
 
+    drafter = Client()
+    drafter.force_login(user_at(game, 0))
+    mine = drafter.post(url, {"tiles": str(column[1]), "version": game.version}, **htmx)
+    assert mine.status_code == 422 and "It is your turn: draft now." in mine.content.decode()
+
     plain = client.post(url, {"tiles": "", "version": game.version})
     assert plain.status_code == 302 and stored(game, 1)["tiles"] == []
 

@@ -66,7 +66,9 @@ def state_of(game: Game) -> dict:
         "seats": list(
             Seat.objects.filter(game=row)
             .order_by("number")
-            .values_list("user_id", "number", "board", "tray", "finished", "board_version")
+            .values_list(
+                "user_id", "number", "board", "tray", "finished", "board_version", "queued_draft"
+            )
         ),
         "events": Event.objects.filter(game=row).count(),
         "invitations": sorted(
