@@ -62,6 +62,12 @@ def test_queuing_two_tiles_and_seeing_the_first_still_there_taken(open_page, mak
     queue_click(page, f"#ahead-add-{second}")
     queue_click(page, f"#ahead-add-{first}", key="Enter")  # by the keyboard
     assert queued(page) == [str(second), str(first)]
+    # The focus stays with the tile just queued; a screen reader hears the queue.
+    page.wait_for_function(f"() => document.activeElement.id === 'ahead-up-{first}'")
+    page.wait_for_function(
+        "words => document.getElementById('game-announcer').textContent.includes(words)",
+        arg=f"Your queue: 1. {tile_words(second)}, 2. {tile_words(first)}",
+    )
     queue_click(page, f"#ahead-up-{first}")
     assert queued(page) == [str(first), str(second)]
     queue_click(page, "#ahead-confirm")
