@@ -3,6 +3,7 @@
 Every function here runs a fixed number of queries whatever the number of players or games.
 """
 
+import copy
 import functools
 import json
 from dataclasses import dataclass, field, replace
@@ -548,6 +549,17 @@ def as_seen_by(view: GameView, viewer) -> GameView:
         selection=Selection(),
         since_visit=[],
     )
+
+
+def with_queued_draft(view: GameView, queued_draft) -> GameView:
+    """`view` with its viewer's queued draft as `queued_draft` (read afresh: a queue changes
+    without a new version, so a view kept for a version may hold an older one)."""
+    seat = view.viewer_seat
+    if seat is None or seat.seat.queued_draft == queued_draft:
+        return view
+    fresh = copy.copy(seat.seat)
+    fresh.queued_draft = queued_draft
+    return replace(view, viewer_seat=replace(seat, seat=fresh))
 
 
 def since_last_visit(view: GameView) -> GameView:

@@ -183,6 +183,10 @@ def draw_game(game_id: int, viewer) -> tuple[int, str] | None:
     if game is None or game.status not in (Game.Status.PLAYING, Game.Status.ENDED):
         return None
     view = selectors.as_seen_by(_snapshot(game_id, game.version), viewer)
+    if view.viewer_seat is not None and view.game.is_playing:
+        # Their queued draft may have changed since this version was drawn (no new version).
+        found = Seat.objects.filter(pk=view.viewer_seat.seat.pk).values_list("queued_draft")
+        view = selectors.with_queued_draft(view, (found.first() or (None,))[0])
     with timezone.override(_zone_of(viewer)):
         html = _render("game", {"view": view, "user": viewer})
     return view.game.version, html

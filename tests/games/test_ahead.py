@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import rules
+from games.live import drawing
 from games.models import Event, OutboxEmail
 from games.moves import tile_words
 from games.play import actions
@@ -425,3 +426,19 @@ def test_a_move_that_passes_the_turn_to_a_player_without_a_queue_costs_what_it_d
     assert len(extra) == 1
     inserts = [q for q in with_queue if q.startswith("INSERT")]
     assert len([q for q in inserts if "games_event" in q]) == 3  # the confirm, and the queue's two
+
+
+def test_a_resync_shows_the_queue_as_it_is_now_not_as_the_version_was_drawn(start_game):
+    """A queue changes without a new version: a page that resyncs (a socket that missed a push)
+    gets it as it is, not as the process's drawing of that version had it."""
+    game = start_game(2)
+    column = current_state(game).draw_tiles()
+    player = user_at(game, 1)
+    drawing.draw_game(game.pk, player)  # this version, drawn and kept by the process
+
+    queue(game, 1, [column[4]])
+
+    _, html = drawing.draw_game(game.pk, player)
+    assert f'id="ahead-remove-{column[4]}"' in html
+    _, theirs = drawing.draw_game(game.pk, user_at(game, 0))
+    assert "ahead-remove" not in theirs
