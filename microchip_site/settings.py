@@ -114,11 +114,20 @@ else:
     # thread (CONN_MAX_AGE) would be opened anew for nearly every request: a pool per process
     # (psycopg_pool) hands connections from request to request instead.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    # A pooled connection is checked before a request gets it (one empty round trip): after a
+    # database restart the pool holds dead connections, and the first request must not get one
+    # (microchip_site/postgresql/base.py says why not Django's CONN_HEALTH_CHECKS).
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "microchip_site.postgresql"
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", default=2),
         "max_size": env.int("DATABASE_POOL_MAX", default=10),
-        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
+        # Fail fast when the database is out of reach: the player gets the 503 page (or "your
+        # move was not saved") in seconds, not a request hanging on.
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=3.0),
     }
+    options.setdefault("connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
@@ -261,8 +270,19 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 ACTION_RATE_LIMIT = _rate_limit("ACTION_RATE_LIMIT", "240/m", _GAME_RATE)
 GAME_CREATE_RATE_LIMIT = _rate_limit("GAME_CREATE_RATE_LIMIT", "20/h", _GAME_RATE)
 INVITE_RATE_LIMIT = _rate_limit("INVITE_RATE_LIMIT", "60/h", _GAME_RATE)
+# Joining, leaving, starting and cancelling tables: each writes an event and pushes to every
+# waiting room of the table (60 join/leave cycles wrote 121 events in 4 s).
+SEAT_CHANGE_RATE_LIMIT = _rate_limit("SEAT_CHANGE_RATE_LIMIT", "30/10m", _GAME_RATE)
 # If the cache cannot count (Redis down), let the request through: play goes on without Redis.
 RATELIMIT_FAIL_OPEN = True
+# Live sockets (games/live/sockets.py): held at once per player (every open tab holds one; a new
+# one closes the oldest) and per address (shared by many players: past it, "try later"); opened
+# per minute by a player and by an address; seconds a flooding player and address wait.
+LIVE_SOCKETS_PER_PLAYER = env.int("LIVE_SOCKETS_PER_PLAYER", default=20)
+LIVE_SOCKETS_PER_ADDRESS = env.int("LIVE_SOCKETS_PER_ADDRESS", default=200)
+LIVE_CONNECTS_PER_PLAYER = env.int("LIVE_CONNECTS_PER_PLAYER", default=60)
+LIVE_CONNECTS_PER_ADDRESS = env.int("LIVE_CONNECTS_PER_ADDRESS", default=240)
+LIVE_FLOOD_PAUSE = env.int("LIVE_FLOOD_PAUSE", default=60)
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 

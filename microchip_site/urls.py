@@ -22,3 +22,6 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# A failure's answer: 503 when the database is out of reach, else 500 (microchip_site/errors.py).
+handler500 = "microchip_site.errors.server_error"

@@ -292,7 +292,8 @@ def queue_drafts(
             raise ActionRefused("You are not playing in this game.", code="not_a_player")
         _require_playing(game)
         if tiles:
-            if seen_version is not None and not game.pool_version <= seen_version <= game.version:
+            fresh = isinstance(seen_version, int) and seen_version >= game.pool_version
+            if seen_version is not None and not (fresh and seen_version <= game.version):
                 raise StaleVersion()
             try:
                 ahead.check_queue(load_state(game, table.seats), seat.number, tiles)

@@ -461,23 +461,84 @@ def test_up_stopped_while_it_migrates_stops_there_and_exits_0(tmp_path):
     wait_for(lambda: not group_alive(shell.pid), 10, "up to exit")
 
 
-def test_up_stops_everything_and_exits_1_when_one_of_its_processes_dies(tmp_path):
+def health_of(port) -> dict:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=30) as answer:
+        return json.load(answer)
+
+
+def test_up_starts_a_killed_web_process_or_worker_again_and_keeps_serving(tmp_path):
+    port = free_port()
+    env = unconfigured_env(tmp_path)
+    shell, up = start_up_in_background(tmp_path, env, "--port", str(port), "--web", "2")
+    log_path = tmp_path / "up.log"
+    try:
+        wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 90, "up")
+        wait_for(lambda: port_open(port), 60, "daphne to listen")
+        redis_url = re.search(r"Redis: (redis://127\.0\.0\.1:\d+/0)", log_path.read_text())[1]
+        webs = [pid for pid in descendants(up) if "daphne" in command_of(pid)]
+        assert len(webs) == 2
+        os.kill(webs[0], signal.SIGKILL)
+
+        def two_web_processes_again():
+            now = [pid for pid in descendants(up) if "daphne" in command_of(pid)]
+            return len(now) == 2 and webs[0] not in now
+
+        wait_for(two_web_processes_again, 30, "the web process to be started again")
+        assert "The web 1 process exited (-9); starting it again in 1 s" in log_path.read_text()
+        answered = set()
+
+        def both_answer():
+            answered.add(health_of(port)["process"])
+            return len(answered - {webs[0]}) == 2
+
+        wait_for(both_answer, 60, "both web processes to answer on the one port")
+
+        (worker,) = [pid for pid in descendants(up) if " worker " in command_of(pid)
+                     and parent_of(pid) == up]  # fmt: skip
+        os.kill(worker, signal.SIGKILL)
+        wait_for(lambda: "The worker 1 process exited (-9)" in log_path.read_text(), 30, "restart")
+        health_env = {**env, "REDIS_URL": redis_url}
+        wait_for(lambda: run_health(health_env, "--worker").returncode == 0, 90, "a worker")
+        assert shell.poll() is None  # up runs on
+
+        os.kill(up, signal.SIGTERM)
+        assert shell.wait(timeout=60) == 0
+    finally:
+        if shell.poll() is None:
+            os.killpg(shell.pid, signal.SIGKILL)
+            shell.wait()
+    assert not port_open(port)
+
+
+def test_up_stops_everything_and_exits_1_when_a_process_keeps_crashing(tmp_path):
     shell, up = start_up_in_background(
         tmp_path, unconfigured_env(tmp_path), "--port", str(free_port())
     )
     log_path = tmp_path / "up.log"
+    killed = []
     try:
         wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 90, "up")
-        children = descendants(up)
-        (beat,) = [pid for pid in children if "celery -A microchip_site beat" in command_of(pid)]
-        os.kill(beat, signal.SIGKILL)
+        for _ in range(5):  # five crashes within two minutes: the back-offs are 1, 2, 4, 8 s
+
+            def a_new_beat():
+                beats = [
+                    pid
+                    for pid in descendants(up)
+                    if "celery -A microchip_site beat" in command_of(pid) and pid not in killed
+                ]
+                return beats[0] if beats else None
+
+            wait_for(a_new_beat, 30, "a beat to kill")
+            killed.append(a_new_beat())
+            os.kill(killed[-1], signal.SIGKILL)
         assert shell.wait(timeout=60) == 1
     finally:
         if shell.poll() is None:
             os.killpg(shell.pid, signal.SIGKILL)
             shell.wait()
-    assert "CommandError: The beat process exited (-9): stopped them all." in log_path.read_text()
-    wait_for(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in children), 10, "exits")
+    log = log_path.read_text()
+    assert log.count("Started the beat process again") == 4, log[-3000:]
+    assert "CommandError: The beat process exited (-9) 5 times in 120 s: stopped them all." in log
     assert not group_alive(shell.pid)
 
 

@@ -22,6 +22,9 @@
   var HEARTBEAT_MS = 25000; // the server forgets a presence after 60 s without one
   var SYNC_TIMEOUT_MS = 5000; // a sync without an answer means the socket is dead
   var REFUSED = [4401, 4403, 4404, 4408]; // the server said no: do not knock again
+  var REPLACED = 4409; // the player's newer pages took this one's place: back when looked at
+  var TOO_MANY = 4429; // too many sockets or connections from here: try again in a while
+  var TOO_MANY_WAIT_MS = 45000;
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // closes the ws extension retries itself
 
   // This page's name on its socket and on its moves: the socket skips the push of a move this
@@ -34,6 +37,7 @@
   var socket = null; // the newest WebSocket
   var wrapper = null; // the ws extension's handle on it (send, reconnect)
   var refused = false;
+  var replaced = false;
   var syncTimer = null;
 
   function game() {
@@ -77,7 +81,8 @@
   }
 
   function reconnect() {
-    if (wrapper && !refused) {
+    if (wrapper && !refused && !(replaced && document.hidden)) {
+      replaced = false;
       wrapper.reconnect();
     }
   }
@@ -271,6 +276,36 @@
   document.addEventListener("htmx:sendError", answerLost);
   document.addEventListener("htmx:timeout", answerLost);
 
+  // A request the server could not answer (500, 503 while its database is out of reach) or that
+  // never reached it: the page says so where the player looks, and that a move was not saved
+  // (nothing changed: the same move may be made again).
+  var TROUBLE = {
+    503: "The site is having trouble reaching its database",
+    500: "Something went wrong on the server",
+    0: "The site could not be reached",
+  };
+  function sayTrouble(event) {
+    var xhr = event.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    if (status && status < 500) return; // a refusal: its answer says why
+    var config = event.detail.requestConfig;
+    var words = TROUBLE[status] || TROUBLE[500];
+    words += config && config.verb === "post" ? ": your move was not saved. Try again in a few seconds." : ". Try again in a few seconds.";
+    var where = document.querySelector("#game-status .action-bar") || document.getElementById("main");
+    if (!where) return;
+    var line = document.getElementById("site-trouble");
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "site-trouble";
+      line.className = "error";
+      line.setAttribute("role", "alert");
+      where.insertBefore(line, where.firstChild);
+    }
+    line.textContent = words;
+  }
+  document.addEventListener("htmx:responseError", sayTrouble);
+  document.addEventListener("htmx:sendError", sayTrouble);
+
   // A reader of an older page of the move log keeps it: a move's push (or answer) brings the
   // newest page, which would take them away from what they read; "Newer" fetches it.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
@@ -294,6 +329,11 @@
     }
     if (REFUSED.indexOf(closed.code) >= 0) {
       refused = true;
+    } else if (closed.code === REPLACED) {
+      replaced = true; // a hidden tab stays quiet; shown again, it takes its place back
+      if (!document.hidden) setTimeout(wake, 10000);
+    } else if (closed.code === TOO_MANY) {
+      setTimeout(wake, TOO_MANY_WAIT_MS + Math.random() * TOO_MANY_WAIT_MS);
     } else if (EXTENSION_RETRIES.indexOf(closed.code) < 0 && !document.hidden) {
       // A clean close (a server restart) or 4503 (Redis unreachable, try again later): come
       // back soon, not all at once. Hidden pages come back when they are shown.

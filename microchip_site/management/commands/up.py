@@ -15,8 +15,9 @@ A reverse proxy in front sends ``/ws/`` to ``--port`` and the rest to ``--http-p
 Before anything slow (migrate, collectstatic, Redis) the arguments are checked, ``up.lock`` in
 the var directory is locked, so that a second ``up`` there (a second beat on the same database)
 is refused, and the ports are bound (the web port is kept, and handed to daphne). SIGINT,
-SIGTERM and SIGHUP each stop every process it started, then ``up`` exits 0; if one of them
-exits by itself, the others are stopped and ``up`` exits 1.
+SIGTERM and SIGHUP each stop every process it started, then ``up`` exits 0. A process that
+exits by itself is started again after a back-off, as systemd restarts a deployment's units
+(microchip_site/supervisor.py); one that keeps crashing stops them all, and ``up`` exits 1.
 """
 
 import argparse
@@ -34,6 +35,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from microchip_site.services import pid_alive, redis_for_this_run
+from microchip_site.supervisor import Child, GaveUp, Supervisor
 
 
 def at_least_one(value: str) -> int:
@@ -259,7 +261,7 @@ class Command(BaseCommand):
         with redis_for_this_run() as redis_url:
             child_env["REDIS_URL"] = redis_url
             self.stdout.write(f"Redis: {redis_url}")
-            processes = self._start(child_env, sock, host, port, web, workers, http, http_port)
+            supervisor = self._start(child_env, sock, host, port, web, workers, http, http_port)
             try:
                 name = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
                 if is_ipv6(name):
@@ -275,9 +277,11 @@ class Command(BaseCommand):
                     f"{web} web process{'es' if web > 1 else ''} (daphne), "
                     f"{workers} worker{'s' if workers > 1 else ''}, 1 beat. Press Ctrl+C to stop."
                 )
-                exited = self._watch(processes)
+                exited = self._watch(supervisor)
             finally:
-                self._stop(processes)
+                self._stop(supervisor.processes)
+                if sock is not None:
+                    sock.close()  # the port closes with the last daphne process
         if exited:
             raise CommandError(exited)
 
@@ -302,42 +306,44 @@ class Command(BaseCommand):
         # From here a stop signal no longer raises: the watch loop sees it and stops them all.
         self.signals.raising = False
         self.signals.check()
-        processes = {}
-        try:
-            for name, command in commands.items():
-                # Every child holds the lock; only the daphne processes get the socket.
-                fds = [self.lock.fd]
-                if sock is not None and name.startswith("web"):
-                    fds.append(sock.fileno())
-                processes[name] = subprocess.Popen(
-                    command, env=env, cwd=settings.BASE_DIR, pass_fds=fds
-                )
-        except BaseException:
-            self._stop(processes)
-            raise
-        finally:
-            if sock is not None:
-                sock.close()  # the daphne processes hold it; the port closes when they exit
-        return processes
 
-    def _watch(self, processes) -> str:
-        """Wait for a stop signal (return "") or for a process to exit by itself (return what
-        to say of it)."""
+        def starter(name, command):
+            # Every child holds the lock; only the daphne processes get the socket, which `up`
+            # keeps open so that a daphne process started again adopts it too.
+            fds = [self.lock.fd]
+            if sock is not None and name.startswith("web"):
+                fds.append(sock.fileno())
+            return lambda: subprocess.Popen(command, env=env, cwd=settings.BASE_DIR, pass_fds=fds)
+
+        children = [Child(name, starter(name, command)) for name, command in commands.items()]
+        supervisor = Supervisor(children, say=self.stdout.write)
+        try:
+            supervisor.start_all()
+        except BaseException:
+            self._stop(supervisor.processes)
+            raise
+        return supervisor
+
+    def _watch(self, supervisor: Supervisor) -> str:
+        """Tend the processes until a stop signal (return "") or until one crashed too often
+        (return what to say of it)."""
         while self.signals.received is None:
-            for name, process in processes.items():
-                if process.poll() is not None and self.signals.received is None:
-                    return f"The {name} process exited ({process.returncode}): stopped them all."
+            try:
+                supervisor.tend()
+            except GaveUp as reason:
+                return str(reason)
+            self.stdout.flush()
             time.sleep(0.2)
         self.stdout.write(f"{signal.Signals(self.signals.received).name} received.")
         return ""
 
     def _stop(self, processes, timeout: float = 20.0):
         self.stdout.write("Stopping ...")
-        for process in processes.values():
+        for process in processes:
             if process.poll() is None:
                 process.terminate()
         deadline = time.monotonic() + timeout
-        for process in processes.values():
+        for process in processes:
             try:
                 process.wait(timeout=max(deadline - time.monotonic(), 0.1))
             except subprocess.TimeoutExpired:

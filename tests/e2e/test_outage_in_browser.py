@@ -1,0 +1,41 @@
+"""The site cannot reach its database for a moment: a move's 503 answer is said on the game page
+("your move was not saved"), the game is unchanged, and the same move goes through once the
+database is back."""
+
+from datetime import timedelta
+
+from games.play import actions
+
+from .helpers import TIMEOUT, click_and_wait, game_state
+
+
+def test_a_move_answered_503_says_it_was_not_saved_and_can_be_made_again(open_page, make_player):
+    ada, brian = make_player("ada"), make_player("brian")
+    game = actions.create_game(creator=ada, player_count=2, time_per_move=timedelta(days=1))
+    actions.join_game(game_id=game.pk, user=brian)
+    game, state = game_state(game.pk)
+    first = game.seats.get(number=state.current).user
+    page = open_page(first)
+    page.goto(f"/games/{game.pk}/")
+    tile = state.draw_tiles()[0]
+
+    def outage(route):
+        route.fulfill(
+            status=503,
+            headers={"Retry-After": "10", "Content-Type": "text/plain; charset=utf-8"},
+            body="It cannot reach its database just now. Try again in a few seconds.",
+        )
+
+    page.route("**/act/**", outage)
+    page.locator(f"#draw-{tile}").click()
+    trouble = page.locator("#site-trouble")
+    trouble.wait_for(timeout=TIMEOUT)
+    assert "having trouble reaching its database: your move was not saved" in trouble.inner_text()
+    assert trouble.get_attribute("role") == "alert"
+    assert game_state(game.pk)[0].version == game.version  # nothing was made
+
+    page.unroute("**/act/**")
+    click_and_wait(page, f"#draw-{tile}", game.pk)
+    assert page.locator("#site-trouble").count() == 0  # the status was drawn anew
+    assert tile in game_state(game.pk)[1].trays[state.current]
+    assert page.errors == []

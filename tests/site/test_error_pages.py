@@ -1,0 +1,40 @@
+"""A failed request's answer (microchip_site/errors.py): 503 with Retry-After when the database is
+out of reach, 500 otherwise; a styled page, or a line for a page's htmx request."""
+
+import pytest
+from django.db import OperationalError
+from django.test import RequestFactory
+
+from microchip_site.errors import server_error
+
+
+def answer(error, **headers):
+    request = RequestFactory().get("/leaderboard/", headers=headers)
+    try:
+        raise error
+    except Exception:
+        return server_error(request)  # Django calls it inside the exception's handling
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        OperationalError("terminating connection due to administrator command"),
+        OperationalError("couldn't get a connection after 3.00 sec"),
+    ],
+)
+def test_a_database_out_of_reach_is_a_503_to_retry(error):
+    response = answer(error)
+    assert response.status_code == 503 and response["Retry-After"] == "10"
+    page = response.content.decode()
+    assert "<h1>The site is having trouble</h1>" in page and "Try again" in page
+    line = answer(error, HX_Request="true")
+    assert line.status_code == 503 and line["Content-Type"].startswith("text/plain")
+    assert "cannot reach its database" in line.content.decode()
+
+
+def test_any_other_failure_is_a_500_without_retry_after():
+    response = answer(ValueError("a bug"))
+    assert response.status_code == 500 and "Retry-After" not in response
+    assert "<h1>Something went wrong</h1>" in response.content.decode()
+    assert "a bug" not in response.content.decode()  # nothing of the error is shown
