@@ -30,6 +30,7 @@ def _generous_rate_limits(settings):
     settings.ACTION_RATE_LIMIT = "100000/m"
     settings.GAME_CREATE_RATE_LIMIT = "100000/m"
     settings.INVITE_RATE_LIMIT = "100000/m"
+    settings.SEAT_CHANGE_RATE_LIMIT = "100000/m"
 
 
 def client_for(user=None) -> Client:
