@@ -174,6 +174,8 @@ def test_an_unconfirmed_queued_draft_waits_for_its_player_who_is_told(start_game
     assert email.data == {"queued": column[1], "column": state.pending.column}
     assert email.version == game.version == game.pool_version  # still true until they act
     assert stored(game, 1)["took"] == column[1] and stored(game, 1)["tiles"] == []
+    words = f"Your queued draft took the {tile_words(column[1])}: confirm it, or undo it"
+    assert words in panel(page(game, user_at(game, 1)))
     # They confirm it themselves: their own draft in the log.
     user = user_at(game, 1)
     actions.play(game_id=game.pk, user=user, action=rules.ConfirmDraft(), seen_version=None)
@@ -195,6 +197,12 @@ def test_when_none_of_the_queue_is_left_the_player_is_told_and_the_turn_waits(
     [email] = your_moves(game, 1)[-1:]
     assert email.data == {"queued": None, "column": state.draw_column()}
     assert stored(game, 1) == {"tiles": [], "confirm": True, "took": None, "at": game.version}
+    words = "None of your queued tiles was left in column 10: choose one now."
+    assert words in panel(page(game, user_at(game, 1)))
+    # Gone once they act on the draw column.
+    user = user_at(game, 1)
+    actions.play(game_id=game.pk, user=user, action=rules.Draft(column[1]), seen_version=None)
+    assert words not in page(game, user)
 
 
 def test_queued_drafts_chain_round_the_table_in_one_move(start_game, committed):
