@@ -3,9 +3,10 @@
 A state change (games/play/actions.py) collects what it caused in an `Effects` while it runs,
 inside its transaction: the versions to push to open pages, the seats of a waiting table to
 redraw on its waiting-room pages, the notices to push to their recipients' pages, the badges to
-count again, and the Celery tasks to queue (the forced take, the computer players' moves, the
-post-game analysis, the emails of the outbox). `after_commit`
-hands each to Django's `transaction.on_commit(..., robust=True)`, in that order:
+count again, a player's queued draft to redraw on their own pages, and the Celery tasks to
+queue (the forced take, the computer players' moves, the post-game analysis, the emails of the
+outbox). `after_commit` hands each to Django's `transaction.on_commit(..., robust=True)`, in
+that order:
 
 - nothing leaves for a change that rolled back;
 - the pushes of a version leave before its tasks, so a forced take run at once (an eager task
@@ -89,6 +90,9 @@ class Effects:
     users: dict = field(default_factory=dict)
     badges: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
     tasks: list[Task] = field(default_factory=list)
+    # Seats whose queued draft their player changed (the seat's number, the page that did it):
+    # that player's other pages of the game redraw it; it is nobody else's business.
+    queues: list[tuple[int, str]] = field(default_factory=list)
 
     def push_change(self) -> None:
         for change in self.changes:
@@ -105,6 +109,10 @@ class Effects:
         for game_id, user_ids in self.badges:
             pushes.refresh_badges(game_id, user_ids)
 
+    def push_queues(self) -> None:
+        for number, answered_page in self.queues:
+            pushes.queue_changed(self.game, self.seats, number, answered_page=answered_page)
+
 
 def after_commit(effects: Effects) -> None:
     """Send `effects` on when the current transaction commits (at once outside one)."""
@@ -117,6 +125,8 @@ def after_commit(effects: Effects) -> None:
         sends.append(effects.push_notices)
     if effects.badges:
         sends.append(effects.recount_badges)
+    if effects.queues:
+        sends.append(effects.push_queues)
     sends += [task.queue for task in effects.tasks]
     for send in sends:
         transaction.on_commit(send, robust=True)

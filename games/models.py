@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.rules import DRAFTING, FINISHING
+from games.rules.ahead import Queue
 
 MIN_TIME_PER_MOVE = timedelta(hours=1)
 # A player with fewer rated games than this has a provisional rating (games/history/ratings.py).
@@ -188,6 +189,10 @@ class Seat(models.Model):
     # The notices on the player's page of what happened to them (a forced take, a timeout, the
     # finishing deadline) are those of later versions: dismissing them moves this on.
     dismissed_version = models.PositiveIntegerField(default=0)
+    # Drafting ahead (games/rules/ahead.py), private to the player: {"tiles": [tile ids, best
+    # first], "confirm": whether to confirm the draft too}, and once their turn began with a
+    # queue, what it did then: "took" (a tile, or null: none was left) "at" that version.
+    queued_draft = models.JSONField(null=True, blank=True)
 
     # Filled in when the game ends.
     score = models.IntegerField(null=True, blank=True)
@@ -218,6 +223,11 @@ class Seat(models.Model):
         """Whether the others may vote to hand this seat to the server now: its player, a
         person still playing, has timed out at least ExpelVote.AFTER times in a row."""
         return self.timeouts_in_row >= ExpelVote.AFTER and not self.left and not self.user.is_bot
+
+    @property
+    def queue(self) -> Queue:
+        """The player's queued draft for their next turn (empty if none)."""
+        return Queue.from_json(self.queued_draft)
 
 
 def waiting_for_move() -> Q:
@@ -252,6 +262,7 @@ class Event(models.Model):
         EXPELLED = "expelled", "the others voted"
         STAND_IN = "stand_in", "played by the server for a player who left"
         ALL_LEFT = "all_left", "no player left"
+        QUEUED = "queued", "drafted ahead by the player"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     number = models.PositiveIntegerField()  # the game's version after this event

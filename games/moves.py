@@ -63,7 +63,8 @@ class Entry:
 
     def concerns(self, seat: int | None) -> bool:
         """Whether this happened to `seat` without their doing it: a forced take, a timeout, a
-        deadline (what their page's notices and their "your move" summary tell them)."""
+        deadline, a draft their queue made (what their page's notices and their "your move"
+        summary tell them)."""
         return seat is not None and self.seat == seat and self.kind in SERVERS_WORK
 
     def text(self, reader: int | None = None) -> str:
@@ -77,8 +78,11 @@ class Entry:
             if self.kind == "draft":
                 return f"the server took a {tile} from {column} for {who}"
             return f"the server finished {whose} board"
-        if self.kind == "draft":
+        if self.kind == "draft" or (self.kind == "queued" and not you):
+            # A queue is its player's own business: to the others it is a draft like any other.
             return f"{who} took a {tile} from {column}"
+        if self.kind == "queued":
+            return f"your queued draft took a {tile} from {column}"
         if self.kind == "forced_take":
             return f"the server took the last tile of {column}, a {tile}, for {who}"
         if self.kind == "timeout":
@@ -130,7 +134,7 @@ class Entry:
         return self.kind.replace("_", " ")
 
 
-SERVERS_WORK = {"forced_take", "timeout", "deadline", "abandoned", "expelled"}
+SERVERS_WORK = {"forced_take", "timeout", "deadline", "abandoned", "expelled", "queued"}
 # Why a seat left, by the cause of its Resign event (games/play/leaving.py).
 LEFT_BY = {Cause.PLAYER: "resigned", Cause.ABANDONED: "abandoned", Cause.EXPELLED: "expelled"}
 LOBBY = 0  # the turn of what happened before the first draft
@@ -218,6 +222,8 @@ class Log:
                 # Drafted for them (the server's draft has the same cause), or theirs confirmed.
                 drafted = self._pending is not None and self._pending.cause == Cause.TIMEOUT
                 self._add(event, "timeout", seat=seat, turn=turn, confirmed=not drafted, **taken)
+            elif event.cause == Cause.QUEUED:  # drafted and confirmed as their queue said
+                self._add(event, "queued", seat=seat, turn=turn, **taken)
             else:
                 self._add(event, "draft", seat=seat, turn=turn, stand_in=stand_in, **taken)
             self._pending = None
@@ -338,7 +344,7 @@ def summary_parts(entries: list[Entry], reader: int | None) -> list[str]:
     drafts: dict[str, list[str]] = {}  # who: tiles, in order, merged into one clause
     order: list[tuple[str, str]] = []
     for entry in entries:
-        if entry.kind == "draft" and entry.seat != reader and not entry.stand_in:
+        if entry.kind in ("draft", "queued") and entry.seat != reader and not entry.stand_in:
             if entry.name not in drafts:
                 drafts[entry.name] = []
                 order.append(("draft", entry.name))

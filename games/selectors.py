@@ -3,6 +3,9 @@
 Every function here runs a fixed number of queries whatever the number of players or games.
 """
 
+import copy
+import functools
+import json
 from dataclasses import dataclass, field, replace
 
 from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
@@ -18,6 +21,7 @@ from games.models import (
     votes_needed,
     waiting_for_move,
 )
+from games.rules import ahead
 from games.rules.analysis import SpaceStatus
 from games.rules.tiles import TILE_PATHS, TILES, paths_to_letters
 from games.state_store import load_state, read_game
@@ -171,6 +175,23 @@ class GameView:
     # The standing votes to hand a seat to the server (games/play/leaving.py): for each seat
     # number, the user ids of its voters. Read only while some seat may be voted out.
     votes: dict[int, list[int]] = field(default_factory=dict)
+    # The state the game's page is drawn from (None for a step of the replay): what the
+    # viewer's own queued draft is checked against.
+    rules_state: rules.GameState | None = None
+
+    @functools.cached_property
+    def ahead(self) -> "AheadView | None":
+        """The viewer's Drafting-ahead panel (None: they have no seat, or it is a replay)."""
+        seat = self.viewer_seat
+        if seat is None or self.rules_state is None:
+            return None
+        return ahead_view(self.game, self.rules_state, seat.seat)
+
+    @property
+    def next_draw_column(self) -> int | None:
+        """The pool column the viewer's next turn draws from, while they wait for it."""
+        found = self.ahead
+        return found.column if found is not None and found.mode in ("queue", "forced") else None
 
     @property
     def since_visit_words(self) -> str:
@@ -531,7 +552,9 @@ def game_view(
     viewer_seat = next((seat for seat in seat_views if seat.is_viewer), None)
     chosen = selection if viewer_seat else Selection()
     votes = _votes(game, seats) if any(seat.may_be_voted_out for seat in seats) else {}
-    return state_view(game, state, seat_views, selection=chosen, log=log, votes=votes)
+    return state_view(
+        game, state, seat_views, selection=chosen, log=log, votes=votes, rules_state=state
+    )
 
 
 def _votes(game: Game, seats: list[Seat]) -> dict[int, list[int]]:
@@ -607,6 +630,17 @@ def as_seen_by(view: GameView, viewer) -> GameView:
     )
 
 
+def with_queued_draft(view: GameView, queued_draft) -> GameView:
+    """`view` with its viewer's queued draft as `queued_draft` (read afresh: a queue changes
+    without a new version, so a view kept for a version may hold an older one)."""
+    seat = view.viewer_seat
+    if seat is None or seat.seat.queued_draft == queued_draft:
+        return view
+    fresh = copy.copy(seat.seat)
+    fresh.queued_draft = queued_draft
+    return replace(view, viewer_seat=replace(seat, seat=fresh))
+
+
 def since_last_visit(view: GameView) -> GameView:
     """`view` with what happened since its viewer last saw the game (their seat's
     `seen_version`, games/seen.py), told by the page they open now."""
@@ -619,7 +653,7 @@ def since_last_visit(view: GameView) -> GameView:
 
 # What the since-your-last-visit summary tells (not the lobby, which the page shows anyway).
 NEWS = {
-    "draft", "forced_take", "timeout", "finish", "deadline", "ended",
+    "draft", "queued", "forced_take", "timeout", "finish", "deadline", "ended",
     "resigned", "abandoned", "expelled", "expel_vote", "concluded",
 }  # fmt: skip
 
@@ -729,6 +763,125 @@ def invitations_for(user):
     )
 
 
+# --- drafting ahead: the viewer's queued draft --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QueuedTile:
+    """One tile of the viewer's queue, with the queue each of its buttons posts."""
+
+    tile: TileView
+    rank: int  # 1 for the first choice
+    there: bool  # still in the column their next turn draws from
+    up: str  # hx-vals of the queue with it one place higher ("" for the first)
+    down: str
+    remove: str
+
+
+@dataclass(frozen=True)
+class AheadView:
+    """The Drafting-ahead panel of a player (templates/games/partials/draft_ahead.html): what it
+    says, and for each button the whole queue it posts (the last one posted wins, so two tabs
+    cannot mix their edits). Hashable: its drawing is cached on it (games/live/drawing.py)."""
+
+    game_id: int
+    version: int
+    # "" nothing to say; "queue" they wait and may queue; "forced" their next turn takes the
+    # last tile; "took" the queue drafted for them, to confirm; "none_left" none of it was left.
+    mode: str = ""
+    column: int | None = None  # the column their next turn draws from (0-based)
+    left: int = 0  # the tiles it will hold when that turn begins
+    turns_before: int = 0
+    choices: tuple[tuple[TileView, str], ...] = ()  # the column's tiles not queued, and "add"
+    queue: tuple[QueuedTile, ...] = ()
+    confirm: bool = False
+    took: TileView | None = None  # "took": the tile it drafted
+    tiles_vals: str = ""  # the queue as it is (the "confirm it for me" switch posts it)
+    clear: str = ""
+    error: str = ""
+
+    @property
+    def queue_words(self) -> str:
+        """The queue in words, for screen readers: "1. red cross, 2. blue tee"."""
+        return ", ".join(f"{item.rank}. {item.tile.colour} {item.tile.kind}" for item in self.queue)
+
+
+def ahead_view(game: Game, state: rules.GameState, seat: Seat, error: str = "") -> AheadView:
+    """What the Drafting-ahead panel shows the player of `seat` (games/rules/ahead.py): theirs
+    alone, drawn for nobody else."""
+    base = AheadView(game.pk, game.version, error=error)
+    if not game.is_playing or state.phase != rules.DRAFTING or seat.left:
+        return base
+    queue = seat.queue
+    if state.current == seat.number:  # their turn: what the queue did as it began
+        done = seat.queued_draft if isinstance(seat.queued_draft, dict) else {}
+        if "took" not in done or done.get("at") != game.pool_version:
+            return base
+        took, pending = done["took"], state.pending
+        if took is None and pending is None:
+            return replace(base, mode="none_left", column=state.draw_column())
+        if isinstance(took, int) and pending is not None and pending.tile_id == took:
+            return replace(base, mode="took", took=tile_view(took), column=pending.column)
+        return base
+    turn = ahead.next_turn(state, seat.number)
+    if turn is None:
+        return base
+    where = replace(base, column=turn.column, left=turn.left, turns_before=turn.turns_before)
+    if turn.forced:
+        return replace(where, mode="forced")
+    column = state.columns[turn.column]
+    tiles, confirm = list(queue.tiles), queue.confirm
+
+    def vals(order) -> str:
+        return _queue_vals(order, confirm, game.version)
+
+    items = []
+    for index, tile in enumerate(tiles):
+        up = _swapped(tiles, index, index - 1) if index else None
+        down = _swapped(tiles, index, index + 1) if index + 1 < len(tiles) else None
+        items.append(
+            QueuedTile(
+                tile=tile_view(tile),
+                rank=index + 1,
+                there=tile in column,
+                up=vals(up) if up else "",
+                down=vals(down) if down else "",
+                remove=vals(tiles[:index] + tiles[index + 1 :]),
+            )
+        )
+    full = len(tiles) >= ahead.MAX_QUEUED
+    return replace(
+        where,
+        mode="queue",
+        choices=tuple(
+            (tile_view(tile), "" if full else vals([*tiles, tile]))
+            for tile in column
+            if tile not in tiles
+        ),
+        queue=tuple(items),
+        confirm=confirm,
+        tiles_vals=json.dumps({"tiles": _tiles_text(tiles), "version": game.version}),
+        clear=vals([]),
+    )
+
+
+def _queue_vals(tiles, confirm: bool, version: int) -> str:
+    """The hx-vals of a queue to post: its tiles, "confirm it for me", the page's version."""
+    return json.dumps(
+        {"tiles": _tiles_text(tiles), "confirm": "1" if confirm else "", "version": version}
+    )
+
+
+def _swapped(tiles: list[int], a: int, b: int) -> list[int]:
+    order = list(tiles)
+    order[a], order[b] = order[b], order[a]
+    return order
+
+
+def _tiles_text(tiles) -> str:
+    return ",".join(str(tile) for tile in tiles)
+
+
 # --- the move log, as a page draws it ----------------------------------------------------------
 
 LOG_TURNS_PER_PAGE = 8
@@ -775,7 +928,9 @@ def log_row(entry: moves.Entry, reader: int | None) -> LogRow:
         when=entry.when,
         text=sentence(entry.text(reader)),
         kind=entry.kind,
-        servers=entry.kind in moves.SERVERS_WORK,
+        # Another player's queued draft reads as their draft (their queue is private).
+        servers=entry.kind in moves.SERVERS_WORK
+        and (entry.kind != "queued" or entry.seat == reader),
         mine=reader is not None and entry.seat == reader,
     )
 

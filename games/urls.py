@@ -14,6 +14,7 @@ urlpatterns = [
     path("<id:game_id>/fragment/", views.game_fragment, name="fragment"),
     path("<id:game_id>/act/", views.act, name="act"),
     path("<id:game_id>/log/", views.move_log, name="log"),
+    path("<id:game_id>/queue/", views.queue, name="queue"),
     path("<id:game_id>/notices/dismiss/", views.dismiss_notices, name="dismiss_notices"),
     path("<id:game_id>/resign/", views.resign, name="resign"),
     path("<id:game_id>/expel/", views.expel, name="expel"),

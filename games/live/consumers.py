@@ -22,6 +22,9 @@ Server to browser, JSON text messages:
     online dots that changed.
 ``{"type": "user", "html": ...}``
     the nav badge and/or a notice (never a notice about the game the page shows).
+``{"type": "queue", "html": ...}``
+    the player's own Drafting-ahead panel of this game, which they changed on another page (not
+    a new version of the game: nobody else's page hears of it).
 
 Browser to server, JSON text: ``{"type": "sync", "version": v}`` ("I show version v": sent after
 a gap and when the page wakes up) and ``{"type": "ping", "version": v, "visible": b}`` (a
@@ -287,6 +290,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.seats = tuple(tuple(seat) for seat in event["seats"])
         if not self.started:
             await self._send_lobby()
+
+    async def queue_changed(self, event):
+        """The player changed their queued draft of this game on another page (it comes on their
+        own group only): redraw it here (games/live/pushes.py `queue_changed`)."""
+        if event.get("game") != self.game_id or self.game_id is None:
+            return
+        if self.page_id and event.get("answered") == self.page_id:
+            return  # this page made the change: its answer drew it
+        await self._send({"type": "queue", "html": event["html"]})
 
     async def user_notify(self, event):
         html = ""

@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts.models import zone_named
 from games import selectors
 from games.models import Game, Invitation, Seat, waiting_for_move
-from games.state_store import read_game
+from games.state_store import load_state, read_game
 from microchip_site.lru import LRU
 
 
@@ -147,7 +147,8 @@ def draw_change(change: dict, viewer) -> str:
             parts.append(_fragment(key, lambda: _render("status", context)))
         if change["pool"]:
             drafter = mine if view.my_turn else None  # only they get the draft buttons
-            key = (game_id, version, "pool", drafter, colour_blind)
+            marked = view.next_draw_column  # the column the viewer's next turn draws from
+            key = (game_id, version, "pool", drafter, marked, colour_blind)
             parts.append(_fragment(key, lambda: _render("pool", context)))
         for number in change["seats"]:
             if not 0 <= number < len(view.seats):
@@ -162,7 +163,18 @@ def draw_change(change: dict, viewer) -> str:
             parts.append(_fragment(key, lambda: _render("move_log", context, log=log)))
         if mine is not None and mine in change.get("concerns", ()):
             parts.append(_render("my_notices", context))
+        if change["pool"] and view.ahead is not None:  # their own queued draft, theirs alone
+            key = ("ahead", view.ahead, colour_blind)
+            parts.append(_fragment(key, lambda: _render("draft_ahead", context, ahead=view.ahead)))
     return "".join(parts)
+
+
+def draw_queue(game: Game, seats, viewer) -> str:
+    """The viewer's Drafting-ahead panel, from the game and seats as a change left them (the
+    queued draft they just changed): the same partial as the page."""
+    seat = next(seat for seat in seats if seat.user_id == viewer.pk)
+    ahead = selectors.ahead_view(game, load_state(game, seats), seat)
+    return _render("draft_ahead", {"ahead": ahead, "user": viewer})
 
 
 def draw_game(game_id: int, viewer) -> tuple[int, str] | None:
@@ -171,6 +183,10 @@ def draw_game(game_id: int, viewer) -> tuple[int, str] | None:
     if game is None or game.status not in (Game.Status.PLAYING, Game.Status.ENDED):
         return None
     view = selectors.as_seen_by(_snapshot(game_id, game.version), viewer)
+    if view.viewer_seat is not None and view.game.is_playing:
+        # Their queued draft may have changed since this version was drawn (no new version).
+        found = Seat.objects.filter(pk=view.viewer_seat.seat.pk).values_list("queued_draft")
+        view = selectors.with_queued_draft(view, (found.first() or (None,))[0])
     with timezone.override(_zone_of(viewer)):
         html = _render("game", {"view": view, "user": viewer})
     return view.game.version, html

@@ -201,6 +201,17 @@ def push_notices(notices, *, users, game, seats) -> None:
     send(messages)
 
 
+def queue_changed(game, seats, number: int, *, answered_page: str = "") -> None:
+    """Redraw the Drafting-ahead panel of the player at seat `number` (they changed their queued
+    draft) on their own other pages of the game: a ``queue.changed`` event to their own group,
+    drawn for them here. Nobody else's page hears of it (games/play/actions.py `queue_drafts`);
+    the page that made the change skips it (its answer drew it)."""
+    seat = seats[number]
+    html = drawing.draw_queue(game, seats, seat.user)
+    event = {"type": "queue.changed", "game": game.pk, "html": html, "answered": answered_page}
+    send([(user_group(seat.user_id), event)])
+
+
 def badge_event(game_id: int, *, version: int | None = None, waiting: bool | None = None) -> dict:
     """A ``user.notify`` event that asks the player's open pages to redraw the badge: with the
     game's `version` and whether it now `waiting`s for the player, each page updates its own

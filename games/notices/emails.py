@@ -15,7 +15,7 @@ from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url
 from games import presence, rules
 from games.models import Event, Game, Invitation, OutboxEmail, Seat
-from games.moves import read_log, summary_parts
+from games.moves import read_log, summary_parts, tile_words
 from games.notices.notice import (
     FINISH,
     GAME_OVER,
@@ -106,7 +106,7 @@ def build_message(
 # What a "your move" email tells of the game since the player's own last move, at most this
 # many lines (each player's drafts make one).
 NEWS = {
-    "draft", "forced_take", "timeout", "finish", "deadline",
+    "draft", "queued", "forced_take", "timeout", "finish", "deadline",
     "resigned", "abandoned", "expelled", "expel_vote",
 }  # fmt: skip
 MAX_NEWS_LINES = 8
@@ -169,6 +169,12 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
         context["deadline"] = game.deadline if still_first else None
     elif kind in (YOUR_TURN, FINISH) and mine is not None:
         context["since"], context["moved_before"] = since_last_move(game, seats, mine, version)
+        if "queued" in data:  # their queued draft (games/play/applying.py `_draft_ahead`)
+            context["queued"] = True
+            context["queued_tile"] = (
+                tile_words(data["queued"]) if data["queued"] is not None else ""
+            )
+            context["queued_column"] = (data.get("column") or 0) + 1
     elif kind == TIMEOUT:
         tile = data.get("tile")
         context["tile"] = rules.TILES[tile] if tile is not None else None

@@ -45,7 +45,7 @@ from games.play.applying import (
     wake_bots,
 )
 from games.play.errors import ActionRefused, StaleVersion
-from games.rules import Conclude, ConfirmDraft, Draft, Resign, RuleError
+from games.rules import Conclude, ConfirmDraft, Draft, Resign, RuleError, ahead
 from games.rules.bots import LEVELS as BOT_LEVELS
 from games.state_store import SEAT_STATE_FIELDS, load_state, store_state
 
@@ -266,10 +266,11 @@ def play(
         _require_playing(table.game)
         _require_staying(seat)
         _check_fresh(table.game, seat, action, seen_version)
-        event = apply_action(
+        apply_action(
             table, seat, action, actor=user, cause=Event.Cause.PLAYER, answered_page=answered_page
         )
-    return _played(table, seat, [event])
+    # With the queued drafts its turn passing made, if any (games/play/applying.py).
+    return _played(table, seat, list(table.effects.events))
 
 
 def take_last_tile(*, game_id: int) -> Played | None:
@@ -286,6 +287,58 @@ def take_last_tile(*, game_id: int) -> Played | None:
         seat = table.seats[table.game.current_seat]
         event = apply_action(table, seat, forced, actor=None, cause=Event.Cause.FORCED_TAKE)
     return _played(table, seat, [event])
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A player's queued draft as `queue_drafts` left it, with the game it was checked on."""
+
+    game: Game
+    seat: Seat
+    seats: list[Seat]
+
+
+def queue_drafts(
+    *,
+    game_id: int,
+    user: User,
+    tiles,
+    confirm: bool,
+    seen_version: int | None,
+    answered_page: str = "",
+) -> Queued:
+    """Queue the player's next draft: `tiles` (tile ids, best first) of the column their next
+    turn draws from, and whether to `confirm` the draft too (games/play/applying.py drafts it
+    when that turn begins). No tiles clears the queue, which is always allowed.
+
+    Not a move of the game: no event and no new version, and nobody else hears of it; their own
+    other pages redraw it (`Effects.queues`). The game row is locked, so the turn cannot begin
+    while the queue changes. Refused, as for a draft, if the pool or the turn changed after the
+    version `seen_version` the player queued on: they would be choosing for another turn."""
+    tiles = tuple(tiles)
+    with changing(game_id) as table:
+        game, seat = table.game, table.seat_of(user)
+        if seat is None:
+            raise ActionRefused("You are not playing in this game.", code="not_a_player")
+        _require_playing(game)
+        if tiles and seat.left:
+            raise ActionRefused(
+                "You have left this game: the server drafts for your seat.", code="already_left"
+            )
+        if tiles:
+            fresh = isinstance(seen_version, int) and seen_version >= game.pool_version
+            if seen_version is not None and not (fresh and seen_version <= game.version):
+                raise StaleVersion()
+            try:
+                ahead.check_queue(load_state(game, table.seats), seat.number, tiles)
+            except RuleError as error:
+                raise ActionRefused.from_rule_error(error) from None
+        queued = ahead.Queue(tiles, bool(confirm)).to_json()
+        if seat.queued_draft != queued:
+            seat.queued_draft = queued
+            Seat.objects.filter(pk=seat.pk).update(queued_draft=queued)
+        table.effects.queues.append((seat.number, answered_page))
+    return Queued(game=game, seat=seat, seats=table.seats)
 
 
 # --- the clock: what the server does when time runs out (games/tasks.py, the sweep) -----------

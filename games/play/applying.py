@@ -25,7 +25,7 @@ from games.notices import outbox
 from games.notices.notice import FINISH, GAME_OVER, YOUR_TURN, Notice
 from games.play import clock
 from games.play.errors import ActionRefused
-from games.rules import ConfirmDraft, Draft, Finish, RuleError, TakeLast, UndoDraft
+from games.rules import ConfirmDraft, Draft, Finish, RuleError, TakeLast, UndoDraft, ahead
 from games.state_store import (
     GAME_STATE_FIELDS,
     SEAT_STATE_FIELDS,
@@ -170,6 +170,8 @@ def apply_action(
     )
     notify(table, _notices(table, moved))
     table.effects.tasks += _handed_on(table, seat, action, moved)
+    if moved.new_turn:
+        _draft_ahead(table, seats[moved.current], after, answered_page)
     return event
 
 
@@ -253,6 +255,8 @@ def _notices(table: Table, moved: rules.Transition) -> list[Notice]:
     if moved.new_turn and not moved.forced_take_due:
         if moved.current not in playing:
             return []
+        if table.seats[moved.current].queue.tiles:
+            return []  # their queued draft is taken now, and they are told what it did
         return [Notice(YOUR_TURN, game.pk, (user_of[moved.current],), game.version)]
     if moved.finishing_began:
         unfinished = tuple(user_of[number] for number in sorted(moved.waiting & playing))
@@ -279,6 +283,39 @@ def _handed_on(table: Table, seat: Seat, action, moved: rules.Transition) -> lis
     if isinstance(action, TakeLast):  # the server gave a tile: its owner may arrange it
         woken.add(seat.number)
     return tasks + wake_bots(table, woken)
+
+
+def _draft_ahead(table: Table, seat: Seat, state: rules.GameState, answered_page: str) -> None:
+    """The turn of `seat` begins: if its player queued their draft (games/rules/ahead.py), draft
+    the first queued tile still in the draw column for them, in this same transaction, and
+    confirm it if they asked. The queue is used up either way ("confirm it for me" is kept),
+    with what it did and at which version, for their page. With none left, or a draft left to
+    confirm, the player gets their "your move" saying so; a confirmed one needs none.
+
+    A queue is accepted only for a turn that does not begin with a forced take; should one all
+    the same, the server takes the last tile (games.take_last_tile) and the queue just goes."""
+    queue = seat.queue
+    if not queue.tiles or seat.left:  # a player who left: the server's stand-in drafts
+        return
+    game = table.game
+    forced = state.forced_action() is not None
+    tile = None if forced else ahead.queued_draft(state, seat.number, queue.tiles)
+    cause = Event.Cause.QUEUED
+    if tile is not None:
+        apply_action(table, seat, Draft(tile), actor=None, cause=cause, answered_page=answered_page)
+    seat.queued_draft = {"tiles": [], "confirm": queue.confirm}
+    if not forced:
+        seat.queued_draft.update(took=tile, at=game.version)
+    Seat.objects.filter(pk=seat.pk).update(queued_draft=seat.queued_draft)
+    if forced:
+        return
+    if tile is not None and queue.confirm:
+        apply_action(
+            table, seat, ConfirmDraft(), actor=None, cause=cause, answered_page=answered_page
+        )
+        return
+    what = {"queued": tile, "column": state.draw_column()}
+    notify(table, [Notice(YOUR_TURN, game.pk, (seat.user_id,), game.version, what)])
 
 
 def wake_bots(table: Table, numbers) -> list[Task]:

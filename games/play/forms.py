@@ -198,3 +198,23 @@ class ActionForm(forms.Form):
             else " ".join(errors)
             for name, errors in self.errors.items()
         )
+
+
+class QueueForm(forms.Form):
+    """A player's queued draft as the Drafting-ahead panel posts it: the tile ids, best first,
+    separated by commas (none: clear it), "confirm it for me", and the page's version."""
+
+    tiles = forms.RegexField(
+        regex=r"^\d{1,2}(,\d{1,2}){0,11}$|^$",
+        required=False,
+        max_length=40,
+        error_messages={"invalid": "List the queued tiles by number, separated by commas."},
+    )
+    confirm = forms.BooleanField(required=False)
+    version = forms.IntegerField(min_value=0)
+
+    def clean_tiles(self) -> tuple[int, ...]:
+        text = self.cleaned_data["tiles"]
+        return tuple(int(tile) for tile in text.split(",")) if text else ()
+
+    error_text = ActionForm.error_text

@@ -17,7 +17,7 @@ from games.live.changes import page_id
 from games.models import Game
 from games.play import actions
 from games.play.errors import ActionRefused, StaleVersion
-from games.play.forms import ActionForm, CreateGameForm, InviteForm, LobbyFilterForm
+from games.play.forms import ActionForm, CreateGameForm, InviteForm, LobbyFilterForm, QueueForm
 from games.play.rate_limits import (
     ACTIONS,
     GAME_CREATION,
@@ -25,7 +25,7 @@ from games.play.rate_limits import (
     SEAT_CHANGES,
     per_player,
 )
-from games.state_store import read_game
+from games.state_store import load_state, read_game
 
 # A refusal's HTTP status: 409 the page was stale, 403 not your game, 400 malformed, else 422.
 REFUSAL_STATUS = {StaleVersion.code: 409, "not_a_player": 403, "bad_request": 400}
@@ -234,6 +234,32 @@ def _leaving(request, game_id, change):
 
 @login_required
 @require_POST
+@per_player(ACTIONS)
+def queue(request, game_id):
+    """Queue the player's next draft (or clear it): answered with their Drafting-ahead panel."""
+    form = QueueForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ActionRefused(form.error_text(), code="bad_request")
+        queued = actions.queue_drafts(
+            game_id=game_id,
+            user=request.user,
+            tiles=form.cleaned_data["tiles"],
+            confirm=form.cleaned_data["confirm"],
+            seen_version=form.cleaned_data["version"],
+            answered_page=page_id(request.headers.get("X-Page-Id")) if request.htmx else "",
+        )
+    except ActionRefused as refusal:
+        return _queue_refused(request, game_id, refusal)
+    if not request.htmx:
+        return redirect("games:game", game_id)
+    state = load_state(queued.game, queued.seats)
+    ahead = selectors.ahead_view(queued.game, state, queued.seat)
+    return render(request, "games/partials/draft_ahead.html", {"ahead": ahead})
+
+
+@login_required
+@require_POST
 @per_player(SEAT_CHANGES)
 def join(request, game_id):
     token = request.POST.get("token") or None
@@ -391,6 +417,22 @@ def _refused(request, game_id, refusal: ActionRefused):
     status = REFUSAL_STATUS.get(refusal.code, 422)
     response = render(request, "games/partials/game.html", {"view": view}, status=status)
     return _drawing(response, view.game)
+
+
+def _queue_refused(request, game_id, refusal: ActionRefused):
+    """Answer a refused queue with the panel as it is now and the reason in it."""
+    if not request.htmx:
+        messages.error(request, refusal.message)
+        return redirect("games:game", game_id)
+    game, seats = read_game(game_id) if Game.objects.filter(pk=game_id).exists() else (None, [])
+    seat = next((seat for seat in seats if seat.user_id == request.user.pk), None)
+    if game is None or seat is None or not game.is_playing:
+        return render(
+            request, "games/partials/refusal.html", {"message": refusal.message}, status=403
+        )
+    ahead = selectors.ahead_view(game, load_state(game, seats), seat, error=refusal.message)
+    status = REFUSAL_STATUS.get(refusal.code, 422)
+    return render(request, "games/partials/draft_ahead.html", {"ahead": ahead}, status=status)
 
 
 def _game_url(game, selection) -> str:

@@ -144,6 +144,26 @@ class NobodyLeft(RuleError):
     default_message = "A game ends early only once a player has left it."
 
 
+class YourTurnNow(RuleError):
+    code = "your_turn_now"
+    default_message = "It is your turn: draft now."
+
+
+class NotInNextColumn(RuleError):
+    code = "not_in_next_column"
+    default_message = "That tile is not in the column your next turn draws from."
+
+
+class BadQueue(RuleError):
+    code = "bad_queue"
+    default_message = "That queue of drafts is not understood."
+
+
+class NothingToQueue(RuleError):
+    code = "nothing_to_queue"
+    default_message = "There is no choice to make at your next turn."
+
+
 #: Every error class by its code.
 ERRORS: dict[str, type[RuleError]] = {
     cls.code: cls
@@ -172,5 +192,9 @@ ERRORS: dict[str, type[RuleError]] = {
         BoardFinished,
         AlreadyLeft,
         NobodyLeft,
+        YourTurnNow,
+        NotInNextColumn,
+        BadQueue,
+        NothingToQueue,
     )
 }

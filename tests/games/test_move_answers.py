@@ -40,7 +40,9 @@ def test_a_draft_on_an_up_to_date_page_answers_with_the_pool_status_and_the_draf
     assert response["X-Game-Parts"] == "changed"
     assert response["HX-Reswap"] == "none"  # nothing replaces #game; each part swaps by id
     assert 'id="game"' not in html
-    assert top_level_ids(html) == {"game-status", "pool", f"seat-{drafter}"}
+    # With the pool, the drafter's own Drafting-ahead panel (what their queue did goes once
+    # they act on the draw column).
+    assert top_level_ids(html) == {"game-status", "pool", f"seat-{drafter}", "draft-ahead"}
     assert "Confirm" in html  # the pending draft waits for its confirmation
 
 

@@ -30,6 +30,7 @@ def _generous_rate_limits(settings):
     settings.ACTION_RATE_LIMIT = "100000/m"
     settings.GAME_CREATE_RATE_LIMIT = "100000/m"
     settings.INVITE_RATE_LIMIT = "100000/m"
+    settings.SEAT_CHANGE_RATE_LIMIT = "100000/m"
 
 
 def client_for(user=None) -> Client:
@@ -66,7 +67,9 @@ def state_of(game: Game) -> dict:
         "seats": list(
             Seat.objects.filter(game=row)
             .order_by("number")
-            .values_list("user_id", "number", "board", "tray", "finished", "board_version")
+            .values_list(
+                "user_id", "number", "board", "tray", "finished", "board_version", "queued_draft"
+            )
         ),
         "events": Event.objects.filter(game=row).count(),
         "invitations": sorted(

@@ -221,6 +221,55 @@ def test_a_plain_form_post_of_junk_to_the_move_endpoint_changes_nothing(world, d
     assert state_of(game) == state
 
 
+tile_lists = st.one_of(
+    st.lists(st.integers(-3, 70), max_size=8).map(lambda tiles: ",".join(map(str, tiles))),
+    value,
+)
+
+
+@FUZZ
+@given(data=st.data())
+def test_a_queued_draft_made_of_junk_is_refused_with_its_reason_and_changes_nothing(world, data):
+    """The Drafting-ahead endpoint: whatever arrives, the game does not move, and nothing but
+    the poster's own queue may change (and only when it is accepted)."""
+    game = world.playing
+    users = [world.seat_user(game, number) for number in (0, 1)]
+    seated = [client_for(user) for user in users]
+    outsider, anonymous = client_for(world.players[4]), client_for()
+    for _ in range(3):
+        state = state_of(game)
+        version = state["game"]["version"]
+        fields = {
+            "tiles": data.draw(tile_lists, label="tiles"),
+            "version": data.draw(
+                st.one_of(st.sampled_from([version, version - 1]), form_values), label="v"
+            ),
+        }
+        if data.draw(st.booleans(), label="with confirm"):
+            fields["confirm"] = data.draw(form_values, label="confirm")
+        who = data.draw(st.sampled_from(["seat 0", "seat 1", "outsider", "anonymous"]))
+        browser = {"outsider": outsider, "anonymous": anonymous}.get(who) or seated[int(who[-1])]
+        url = reverse("games:queue", args=[game.pk])
+        response = browser.post(url, fields, HTTP_HX_REQUEST="true")
+        status = response.status_code
+        after = state_of(game)
+        if who == "anonymous":
+            assert status == 302 and "/accounts/login/" in response.url
+        elif who == "outsider":
+            assert status in {400, 403, 422}, (status, fields)
+        else:
+            assert status in {200} | REFUSALS, (status, fields)
+        assert after["game"] == state["game"] and after["events"] == state["events"]
+        changed = [seat for seat, was in zip(after["seats"], state["seats"], strict=True)
+                   if seat != was]  # fmt: skip
+        if status == 200:
+            assert all(seat[0] == users[int(who[-1])].pk for seat in changed), changed
+        else:
+            assert changed == [], (who, fields, status)
+        if status in {400, 403, 409, 422}:
+            assert 'role="alert"' in response.content.decode(), (status, fields)
+
+
 # --- the lobby's forms ---------------------------------------------------------------------
 
 
@@ -410,7 +459,7 @@ def test_every_endpoint_answers_any_method_without_a_server_error_or_a_change(wo
     game = world.playing
     post_only = [
         reverse(f"games:{view}", args=[game.pk])
-        for view in ("act", "join", "leave", "start", "cancel", "invite")
+        for view in ("act", "queue", "join", "leave", "start", "cancel", "invite")
     ] + [reverse("accounts:unsubscribe_undo", args=["not-a-token"])]
     paths = [path for path, _ in get_endpoints(world)] + post_only
     paths += [

@@ -59,8 +59,8 @@ def sending_to(broker_url: str):
     finally:
         if app._pool is not None:
             app._pool.force_close_all()
-        # kombu keeps its pools by broker URL for the whole process: forget the closed one, or
-        # the next test on this broker gets it.
+        # kombu keeps its pools by broker URL for the whole process: forget the closed one, so
+        # that the next test sending to the same broker makes a new one.
         pools.reset()
         app._after_fork()
         conf.task_always_eager, conf.broker_url = saved

@@ -138,3 +138,43 @@ def draft_for(game, people):
         return
     for action in (rules.Draft(state.draw_tiles()[0]), rules.ConfirmDraft()):
         actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
+
+
+def test_a_real_worker_s_forced_take_begins_a_turn_and_takes_its_queued_draft(
+    celery_worker_process, start_game
+):
+    """The worker's own transaction (the forced take) begins the next turn and drafts what that
+    player queued, confirmed as they asked."""
+    worker = celery_worker_process()
+    with sending_to(worker.broker_url):
+        app.control.purge()
+        game = start_game(3, time_per_move=timedelta(hours=1))
+
+        def draft_top():
+            state = current_state(game)
+            user = seat_user(game, state.current)
+            for action in (rules.Draft(state.draw_tiles()[0]), rules.ConfirmDraft()):
+                actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
+
+        for _ in range(3):  # two tiles left in column 12; seat 0 drafts, seat 1's is forced
+            draft_top()
+        wanted = current_state(game).columns[10][2]
+        actions.queue_drafts(
+            game_id=game.pk,
+            user=seat_user(game, 2),
+            tiles=[wanted],
+            confirm=True,
+            seen_version=None,
+        )
+        draft_top()
+
+        confirmed = wait_until(
+            lambda: game.events.filter(kind="confirm_draft", cause=Event.Cause.QUEUED).first(),
+            what="the queued draft taken in the worker",
+        )
+    take = game.events.get(kind="take_last")
+    assert (take.seat, take.cause) == (1, Event.Cause.FORCED_TAKE)
+    assert confirmed.seat == 2 and confirmed.number == take.number + 2
+    assert current_state(game).trays[2][-1] == wanted
+    assert current_state(game).current == 0
+    assert "Traceback" not in worker.log()

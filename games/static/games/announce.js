@@ -1,8 +1,8 @@
 /*
  * Every change to the game said politely to screen readers: the newest entry of the move log
- * when a push or an answer brings a new one ("brian took a red cross from column 4"), and "Your
- * move" when the turn comes to the player. One live region outside the redrawn game area, so a
- * redraw never repeats what it said.
+ * when a push or an answer brings a new one ("brian took a red cross from column 4"), "Your
+ * move" when the turn comes to the player, and their queued draft when it changes. One live
+ * region outside the redrawn game area, so a redraw never repeats what it said.
  */
 (function () {
   "use strict";
@@ -29,8 +29,20 @@
     }, 50);
   }
 
+  // The player's own queued draft (draft_ahead.html's data-queue), said when it changes.
+  var lastQueue = null;
+  function queueWords() {
+    var panel = document.getElementById("draft-ahead");
+    return panel ? panel.getAttribute("data-queue") : null;
+  }
+
   function listen() {
     var words = [];
+    var queue = queueWords();
+    if (queue !== null && lastQueue !== null && queue !== lastQueue) {
+      words.push(queue ? "Your queue: " + queue : "Your queue is empty");
+    }
+    if (queue !== null) lastQueue = queue;
     var entry = newest();
     if (entry && lastNumber !== null && entry.number > lastNumber) words.push(entry.text);
     if (entry) lastNumber = Math.max(lastNumber || 0, entry.number);
@@ -45,6 +57,7 @@
     var entry = newest();
     lastNumber = entry ? entry.number : 0;
     myTurn = isMyTurn();
+    lastQueue = queueWords();
   });
   document.addEventListener("htmx:afterSettle", listen);
   document.addEventListener("htmx:wsAfterMessage", function () {

@@ -29,6 +29,18 @@
     // A tile returned from its menu: to the tray, where it now lies.
     var returned = /^tile-menu-return-(\d+)$/.exec(id);
     if (returned) return document.getElementById("my-tray-" + returned[1]);
+    // Drafting ahead: a queued tile's button that is gone (it reached the top or the bottom of
+    // the queue, or left it), to its other buttons, then to the tiles still to choose from.
+    var queued = /^ahead-(add|up|down|remove|clear)-?(\d*)$/.exec(id);
+    if (queued) {
+      var tile = queued[2];
+      return (
+        (tile && (document.getElementById("ahead-up-" + tile) || document.getElementById("ahead-down-" + tile) ||
+          document.getElementById("ahead-remove-" + tile))) ||
+        document.querySelector("#draft-ahead .ahead-choices .tile-button") ||
+        document.getElementById("ahead-confirm")
+      );
+    }
     return null;
   }
   function restoreFocus() {

@@ -210,6 +210,7 @@
           }, 0);
           return message.html;
         case "presence":
+        case "queue": // the player's queued draft, changed on another of their pages
           return message.html;
         case "lobby":
           var lobby = lobbyVersion();
