@@ -450,3 +450,18 @@ def test_a_resync_shows_the_queue_as_it_is_now_not_as_the_version_was_drawn(star
     assert f'id="ahead-remove-{column[4]}"' in html
     _, theirs = drawing.draw_game(game.pk, user_at(game, 0))
     assert "ahead-remove" not in theirs
+
+
+def test_a_player_who_left_queues_nothing_and_their_queue_is_not_used(start_game, committed):
+    """A resigned seat is the server's stand-in's (games/play/leaving.py): the queue its player
+    left behind does not draft for it, and no new one is taken."""
+    game = start_game(3)
+    column = current_state(game).draw_tiles()
+    queue(game, 2, [column[1]], confirm=True)
+    committed(actions.resign, game_id=game.pk, user=user_at(game, 2))
+
+    refused(lambda: queue(game, 2, [column[1]]), "already_left")
+    draft_and_confirm(game, committed, column[0])  # seat 0; then seat 1's turn
+    draft_and_confirm(game, committed, current_state(game).draw_tiles()[0])  # seat 2's begins
+
+    assert not game.events.filter(cause=Event.Cause.QUEUED).exists()
