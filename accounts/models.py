@@ -69,6 +69,12 @@ class User(AbstractUser):
         "of this site open.",
     )
 
+    # The confusable skeleton of the username (accounts/names.py): two names with one key look
+    # alike, so a new name whose key is taken is refused. Null for an account made without
+    # save() (bulk_create) or whose name already looked like an older account's when the key
+    # came in (the migration keeps the older one's).
+    name_key = models.CharField(max_length=600, null=True, unique=True, editable=False)  # noqa: DJ001
+
     class Meta:
         constraints = [
             # Two players must never differ only by case ("Ada" and "ada").
@@ -77,6 +83,16 @@ class User(AbstractUser):
 
     def __str__(self):
         return self.username
+
+    def save(self, *args, **kwargs):
+        from .names import skeleton
+
+        if self._state.adding or self.name_key is not None:
+            self.name_key = skeleton(self.username)
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None and "username" in update_fields:
+                kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

@@ -1,3 +1,4 @@
+from allauth.mfa.models import Authenticator
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -39,8 +40,13 @@ def settings_page(request):
         form.save()
         messages.success(request, "Your settings are saved.")
         return redirect("accounts:settings")
+    second_factors = set(
+        Authenticator.objects.filter(user=request.user).values_list("type", flat=True)
+    )
     context = {
         "form": form,
+        "totp_on": Authenticator.Type.TOTP in second_factors,
+        "recovery_codes_on": Authenticator.Type.RECOVERY_CODES in second_factors,
         "digest_time": digest_time(),
         "watcher_delay_minutes": round(WATCHER_DELAY.total_seconds() / 60, 1),
         "vapid_public_key": settings.VAPID_PUBLIC_KEY,
