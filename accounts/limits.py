@@ -1,10 +1,11 @@
 """Sliding-window counts in the shared cache that can say how long until the next is allowed.
 
 The failed log-ins (accounts/lockout.py) and the sign-ups (accounts/views.py) are counted here
-rather than by allauth's own limits, whose counters are private and whose answer does not say
-how long to wait. A rate is written as allauth's are, `5/5m` (an amount per `s`, `m`, `h`, `d`,
-optionally with a number before the unit), with what it counts by after a slash: `/ip` (the
-client's address) or `/key` (an account); several are joined by commas.
+rather than by allauth's own limits, whose counters are private and whose answer (a 429 page
+with nothing in it) cannot say how long to wait. A rate is written as allauth's are, `5/5m`
+(an amount per `s`, `m`, `h`, `d`, optionally with a number before the unit), with what it
+counts by after a slash: `/ip` (the client's address) or `/key` (an account); several are joined
+by commas.
 
 Each counter keeps the times of its latest `amount` events, newest first, so an event is allowed
 while fewer than `amount` of them are younger than the period, and the wait is the time until the
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import re
 import time
 from collections.abc import Iterator
@@ -22,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.shortcuts import render
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +99,23 @@ def clear(name: str, rate: Rate, key: str) -> None:
         cache.delete(_cache_key(name, rate, key))
     except Exception:
         logger.warning("cannot clear the limit %s", name, exc_info=True)
+
+
+def wait_then_record(name: str, rates: list[Rate], key: str) -> float:
+    """The wait before one more event under every rate for `key`, or 0 after counting it."""
+    seconds = max([wait(name, rate, key) for rate in rates], default=0.0)
+    if seconds <= 0:
+        for rate in rates:
+            record(name, rate, key)
+    return seconds
+
+
+def too_many(request, seconds: float, message: str, **context):
+    """The answer past a limit: templates/429.html with the message (which says the wait, in
+    microchip_site.words.wait_words) and Retry-After."""
+    response = render(request, "429.html", {"message": message, **context}, status=429)
+    response["Retry-After"] = str(math.ceil(seconds))
+    return response
 
 
 @contextmanager

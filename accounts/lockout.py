@@ -21,7 +21,6 @@ second-factor codes count against the account as wrong passwords do (accounts/fo
 
 from __future__ import annotations
 
-import math
 import secrets
 from ipaddress import IPv6Network, ip_address
 
@@ -30,7 +29,6 @@ from allauth.account.models import EmailAddress
 from allauth.core.exceptions import ImmediateHttpResponse
 from django.conf import settings
 from django.core import signing
-from django.shortcuts import render
 from django.urls import reverse
 
 from microchip_site.words import wait_words
@@ -129,25 +127,16 @@ def lift_lock(user: User) -> None:
 
 def _too_many(request, seconds: float, what: str):
     wait = wait_words(seconds)
-    if what == "to this account":
-        message = (
-            f"Too many failed log-ins to this account. Try again in {wait}, or reset your password."
-        )
-    else:
-        message = f"Too many failed log-ins {what}. Try again in {wait}."
-    response = render(
+    account = what == "to this account"
+    message = f"Too many failed log-ins {what}. Try again in {wait}"
+    return limits.too_many(
         request,
-        "429.html",
-        {
-            "message": message,
-            "reset_url": reverse("account_reset_password") if what == "to this account" else "",
-            "back_url": request.get_full_path(),
-            "back_label": "Back to the log-in page",
-        },
-        status=429,
+        seconds,
+        f"{message}, or reset your password." if account else f"{message}.",
+        reset_url=reverse("account_reset_password") if account else "",
+        back_url=request.get_full_path(),
+        back_label="Back to the log-in page",
     )
-    response["Retry-After"] = str(math.ceil(seconds))
-    return response
 
 
 # --- the trusted browsers ------------------------------------------------------------------------

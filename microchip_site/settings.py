@@ -250,15 +250,17 @@ def _rate_limit(name: str, default: str, one_rate: str) -> str:
     return value
 
 
-# Sign-up, log in and password reset are counted per address by allauth (they answer 429 with
-# templates/429.html). Each sign-up, reset and confirmation sends an email, so those are also what
-# keeps the site from mailing strangers in bulk. Other allauth limits keep allauth's defaults.
-# Failed log-ins are counted by accounts/lockout.py instead: per account (/key, a lock) and per
-# address (/ip, a wait that locks no account), each attempt past them answered 429 with the wait;
-# allauth's own `login_failed` limit counts only wrong second-factor codes, per account.
+# Counted per address by allauth (answered 429 with templates/429.html): log-in attempts,
+# password reset emails (also per address email), confirmation emails sent again. Each reset
+# and confirmation sends an email, so those also keep the site from mailing strangers in bulk.
+# Other allauth limits keep allauth's defaults. Counted by the site itself (accounts/limits.py),
+# whose 429 says how long to wait: sign-ups per address (accounts/views.py), and failed log-ins
+# (accounts/lockout.py) per account (/key, a lock) and per address (/ip, a wait that locks no
+# account); allauth's own `login_failed` limit counts only wrong second-factor codes, per account.
+SIGNUP_RATE_LIMIT = _rate_limit("SIGNUP_RATE_LIMIT", "20/h/ip,100/d/ip", _ACCOUNT_RATE)
 LOGIN_FAILED_RATE_LIMIT = _rate_limit("LOGIN_FAILED_RATE_LIMIT", "10/m/ip,5/5m/key", _ACCOUNT_RATE)
 ACCOUNT_RATE_LIMITS = {
-    "signup": _rate_limit("SIGNUP_RATE_LIMIT", "20/h/ip,100/d/ip", _ACCOUNT_RATE),
+    "signup": None,  # SIGNUP_RATE_LIMIT, counted by accounts/views.py
     "login": _rate_limit("LOGIN_RATE_LIMIT", "30/m/ip", _ACCOUNT_RATE),
     "login_failed": ",".join(
         rate for rate in LOGIN_FAILED_RATE_LIMIT.split(",") if rate.endswith("/key")
