@@ -69,11 +69,11 @@ class User(AbstractUser):
         "of this site open.",
     )
 
-    # The confusable skeleton of the username (accounts/names.py): two names with one key look
-    # alike, so a new name whose key is taken is refused. Null for an account made without
+    # The digest of the username's confusable skeleton (accounts/names.py): two names with one
+    # key look alike, so a new name whose key is taken is refused. Null for an account made without
     # save() (bulk_create) or whose name already looked like an older account's when the key
     # came in (the migration keeps the older one's).
-    name_key = models.CharField(max_length=600, null=True, unique=True, editable=False)  # noqa: DJ001
+    name_key = models.CharField(max_length=64, null=True, unique=True, editable=False)  # noqa: DJ001
 
     class Meta:
         constraints = [
@@ -85,10 +85,10 @@ class User(AbstractUser):
         return self.username
 
     def save(self, *args, **kwargs):
-        from .names import skeleton
+        from .names import name_key
 
         if self._state.adding or self.name_key is not None:
-            self.name_key = skeleton(self.username)
+            self.name_key = name_key(self.username)
             update_fields = kwargs.get("update_fields")
             if update_fields is not None and "username" in update_fields:
                 kwargs["update_fields"] = {*update_fields, "name_key"}

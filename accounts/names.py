@@ -14,12 +14,15 @@ the prototype is the member that all the others are paired with; of a lone pair,
 and the smaller is taken.
 
 `User.name_key` holds the key of each name (unique, indexed; accounts/models.py), so the check is
-one indexed query. A new name is refused if its key, or the key it has when read before case
-folding (so that a capital I stands for an l, a zero for an O), is already an account's.
+one indexed query; it is stored as a SHA-256 digest, since normalisation may make a 150-character
+name thousands of characters long, past what an index holds. A new name is refused if its key,
+or the key it has when read before case folding (so that a capital I stands for an l, a zero for
+an O), is already an account's.
 """
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from functools import cache
 
@@ -62,12 +65,21 @@ def skeleton(name: str) -> str:
     return text
 
 
+def name_key(name: str) -> str:
+    """What `User.name_key` holds for a name: its skeleton's digest."""
+    return _digest(skeleton(name))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def keys_to_refuse(name: str) -> set[str]:
     """The keys that a name may not share with an existing account: its own, and the one it
     has when mapped before case folding (an upper-case I reads as an l, which folding to i
     would hide)."""
     text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
-    return {skeleton(name), skeleton(_mapped(text))}
+    return {name_key(name), _digest(skeleton(_mapped(text)))}
 
 
 def looks_taken(name: str, *, other_than=None) -> bool:

@@ -9,12 +9,12 @@ from django.db import migrations, models
 
 
 def fill_keys(apps, schema_editor):
-    from accounts.names import skeleton
+    from accounts.names import name_key
 
     User = apps.get_model("accounts", "User")
     taken = set()
     for pk, username in User.objects.order_by("pk").values_list("pk", "username").iterator():
-        key = skeleton(username)
+        key = name_key(username)
         if key not in taken:
             taken.add(key)
             User.objects.filter(pk=pk).update(name_key=key)
@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="user",
             name="name_key",
-            field=models.CharField(editable=False, max_length=600, null=True, unique=True),
+            field=models.CharField(editable=False, max_length=64, null=True, unique=True),
         ),
         migrations.RunPython(fill_keys, migrations.RunPython.noop, elidable=True),
     ]
