@@ -11,17 +11,16 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.live.routing import websocket_urlpatterns  # noqa: E402
+from microchip_site.origins import OriginCheck  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # The session's user (AuthMiddlewareStack), and only from this site's own pages: a
-        # browser always sends Origin with a websocket, and it must be one of ALLOWED_HOSTS.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        # browser always sends Origin with a websocket, and it must be the site's own, scheme,
+        # host and port alike (microchip_site/origins.py).
+        "websocket": OriginCheck(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

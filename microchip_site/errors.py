@@ -9,7 +9,7 @@ user; to a page's htmx request (a move) it answers a line that games/static/game
 
 import sys
 
-from django.db import DatabaseError, InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -19,17 +19,10 @@ RETRY_AFTER = 10
 
 
 def _unreachable(error: BaseException | None) -> bool:
-    """Whether `error` says the database cannot be reached now (a restart, an outage, a full
-    pool), rather than that a query was wrong."""
-    if isinstance(error, OperationalError | InterfaceError):
-        return True
-    try:
-        from psycopg_pool import PoolTimeout
-    except ImportError:  # SQLite only: no pool
-        return False
-    return isinstance(error, PoolTimeout) or (
-        isinstance(error, DatabaseError) and isinstance(error.__cause__, PoolTimeout)
-    )
+    """Whether `error` says the database cannot be reached now (a restart, an outage, a pool
+    with no connection to give in time: psycopg_pool's PoolTimeout is an OperationalError too,
+    which Django wraps as its own), rather than that a query was wrong."""
+    return isinstance(error, OperationalError | InterfaceError)
 
 
 def _stylesheets() -> dict:

@@ -279,8 +279,19 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 ACTION_RATE_LIMIT = _rate_limit("ACTION_RATE_LIMIT", "240/m", _GAME_RATE)
 GAME_CREATE_RATE_LIMIT = _rate_limit("GAME_CREATE_RATE_LIMIT", "20/h", _GAME_RATE)
 INVITE_RATE_LIMIT = _rate_limit("INVITE_RATE_LIMIT", "60/h", _GAME_RATE)
+# Joining, leaving, starting and cancelling tables: each writes an event and pushes to every
+# waiting room of the table (60 join/leave cycles wrote 121 events in 4 s).
+SEAT_CHANGE_RATE_LIMIT = _rate_limit("SEAT_CHANGE_RATE_LIMIT", "30/10m", _GAME_RATE)
 # If the cache cannot count (Redis down), let the request through: play goes on without Redis.
 RATELIMIT_FAIL_OPEN = True
+# Live sockets (games/live/sockets.py): held at once per player (every open tab holds one; a new
+# one closes the oldest) and per address (shared by many players: past it, "try later"); opened
+# per minute by a player and by an address; seconds a flooding player and address wait.
+LIVE_SOCKETS_PER_PLAYER = env.int("LIVE_SOCKETS_PER_PLAYER", default=20)
+LIVE_SOCKETS_PER_ADDRESS = env.int("LIVE_SOCKETS_PER_ADDRESS", default=200)
+LIVE_CONNECTS_PER_PLAYER = env.int("LIVE_CONNECTS_PER_PLAYER", default=60)
+LIVE_CONNECTS_PER_ADDRESS = env.int("LIVE_CONNECTS_PER_ADDRESS", default=240)
+LIVE_FLOOD_PAUSE = env.int("LIVE_FLOOD_PAUSE", default=60)
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 

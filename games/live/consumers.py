@@ -32,7 +32,9 @@ database was out of reach, is resynced).
 Anything else is logged and ignored.
 
 Close codes: 4401 not signed in (``ws/live/``), 4403 not allowed to see this game, 4404 no such
-game, 4408 too many messages, 4503 the channel layer is unreachable (the page reconnects later).
+game, 4408 too many messages (and no new socket for a while: games/live/sockets.py), 4409 this
+page was replaced by the player's newer ones, 4429 too many sockets or connections from here
+(try again later), 4503 the channel layer is unreachable (the page reconnects later).
 """
 
 import asyncio
@@ -50,7 +52,7 @@ from django.urls import reverse
 from redis.exceptions import RedisError
 
 from games import presence, seen
-from games.live import drawing
+from games.live import drawing, sockets
 from games.live import pushes as live
 from games.live.changes import page_id
 
@@ -116,10 +118,21 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.last_resync = 0.0
         self.seen = 0  # the version this socket last recorded as seen (games/seen.py)
         self.tokens, self.tokens_at = float(BURST), time.monotonic()
+        self.address = (self.scope.get("client") or ["unknown"])[0] or "unknown"
+        self.counted = ""  # this socket's name in games/live/sockets.py's sets
 
         drawing.holds_sockets()  # the moves made in this process keep their versions for pushes
         # Accept first, then close with a code: the page sees the code and does not retry.
         await self.accept()
+        admitted = await database_sync_to_async(sockets.admit)(
+            self._player_id(), self.address, self.channel_name
+        )
+        if not admitted.allowed:
+            return await self.close(code=admitted.code)
+        self.counted = admitted.member
+        for oldest in admitted.evict:  # the player's oldest pages make room for this one
+            with contextlib.suppress(Exception):
+                await self.channel_layer.send(oldest, {"type": "live.replaced"})
         groups = []
         if self.game_id is not None:
             found = await database_sync_to_async(drawing.access)(self.game_id, self.user)
@@ -166,6 +179,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 await self._send({"type": "presence", "html": html})
 
     async def disconnect(self, code):
+        if self.counted:
+            await database_sync_to_async(sockets.release)(
+                self._player_id(), self.address, self.counted
+            )
+            self.counted = ""
         for group in self.joined:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -180,6 +198,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if not self._take_token():
             logger.warning("live: too many messages from user %s; closing", self.user.pk)
+            await database_sync_to_async(sockets.flooding)(self._player_id(), self.address)
             return await self.close(code=TOO_MANY)
         if text_data is None or len(text_data) > MAX_MESSAGE:
             return self._ignore("not a short text message", bytes_data or text_data)
@@ -188,6 +207,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         except ValueError:
             return self._ignore("not JSON", text_data)
         kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "ping" and self.counted:
+            await database_sync_to_async(sockets.refresh)(
+                self._player_id(), self.address, self.counted
+            )
         if kind == "ping":
             if self.game_id is None:
                 pass
@@ -242,6 +265,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         html += drawing.draw_presence(seats, self.online)  # dots as this socket knows them now
         self.version = version
         await self._send({"type": "push", "version": version, "html": html})
+
+    async def live_replaced(self, event):
+        """The player opened more pages than they may hold sockets: this, their oldest, closes
+        (its page comes back when it is looked at again)."""
+        await self.close(code=sockets.REPLACED)
 
     async def presence_changed(self, event):
         if not self.started:
@@ -370,6 +398,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(seen.see_game)(
                 game_id=self.game_id, user=self.user.pk, version=version
             )
+
+    def _player_id(self) -> int | None:
+        return self.user.pk if self.user.is_authenticated else None
 
     def _seated(self) -> bool:
         return any(user_id == self.user.pk for _, user_id, _ in self.seats)

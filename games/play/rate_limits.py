@@ -1,12 +1,15 @@
-"""Rate limits on what a player does through the site: moves, new games and invitations.
+"""Rate limits on what a player does through the site: moves, new games, invitations, and seat
+changes (join, leave, start, cancel: each writes an event).
 
 Each limited view counts its POST requests per signed-in player (never per address: many players
 may share one) with django-ratelimit, in Django's cache: Redis when REDIS_URL is set, so every
 process shares the counters. The rate is read from settings at each request (ACTION_RATE_LIMIT,
-GAME_CREATE_RATE_LIMIT, INVITE_RATE_LIMIT). Counting is in fixed windows, so a player who is
-over the limit knows exactly when the window ends; the request past the limit is answered with
-HTTP 429 before the view runs, so it changes nothing. Bots play through games/play/actions.py, not
-these views, and are never counted. If the cache cannot count, the request goes through.
+GAME_CREATE_RATE_LIMIT, INVITE_RATE_LIMIT, SEAT_CHANGE_RATE_LIMIT). New games count only when one
+is made: a form sent back with its errors costs nothing. Counting is in fixed windows, so a
+player who is over the limit knows exactly when the window ends; the request past the limit is
+answered with HTTP 429 before the view runs, so it changes nothing. Bots play through
+games/play/actions.py, not these views, and are never counted. If the cache cannot count, the
+request goes through.
 """
 
 import logging
@@ -40,40 +43,50 @@ class Limit:
 ACTIONS = Limit("games.act", "ACTION_RATE_LIMIT", "moves")
 GAME_CREATION = Limit("games.create", "GAME_CREATE_RATE_LIMIT", "new games")
 INVITATIONS = Limit("games.invite", "INVITE_RATE_LIMIT", "invitations")
+SEAT_CHANGES = Limit("games.seats", "SEAT_CHANGE_RATE_LIMIT", "seat changes")
 
 
-def per_player(limit: Limit):
+def per_player(limit: Limit, *, counts=None):
     """Answer a signed-in player's POST with 429 once they pass `limit` in its window.
 
-    Put it below @login_required and @require_POST, so that only requests the view would
-    otherwise serve are counted.
+    Every POST counts; with `counts`, only those whose response `counts(response)` says did
+    what is limited (a new game made, not a form sent back with its errors). Put it below
+    @login_required and @require_POST, so that only requests the view would otherwise serve
+    are counted.
     """
 
     def decorator(view):
         @wraps(view)
         def limited_view(request, *args, **kwargs):
-            wait = seconds_to_wait(request, limit)
+            wait = seconds_to_wait(request, limit, count=counts is None)
             if wait is not None:
                 return too_many(request, limit, wait, game_id=kwargs.get("game_id"))
-            return view(request, *args, **kwargs)
+            response = view(request, *args, **kwargs)
+            if counts is not None and request.method == "POST" and counts(response):
+                seconds_to_wait(request, limit, count=True)
+            return response
 
         return limited_view
 
     return decorator
 
 
-def seconds_to_wait(request, limit: Limit) -> int | None:
-    """Count this request; return how long the player must wait if it is over the limit."""
+def seconds_to_wait(request, limit: Limit, *, count: bool = True) -> int | None:
+    """Count this request (unless not `count`: then only look whether one more may be made);
+    return how long the player must wait if it is over the limit."""
     if request.method != "POST" or not request.user.is_authenticated:
         return None
     try:
         usage = get_usage(
-            request, group=limit.group, key="user", rate=limit.rate, method="POST", increment=True
+            request, group=limit.group, key="user", rate=limit.rate, method="POST", increment=count
         )
     except Exception:  # the cache is down: playing matters more than counting
         log.warning("rate limit %s not counted: the cache failed", limit.group, exc_info=True)
         return None
-    if usage is None or not usage["should_limit"]:
+    if usage is None:
+        return None
+    over = usage["should_limit"] if count else usage["count"] >= usage["limit"]
+    if not over:
         return None
     # A window ends at the second it names, inclusive: the next request is counted afresh after.
     return max(int(usage["time_left"]), 0) + 1

@@ -18,7 +18,13 @@ from games.models import Game
 from games.play import actions
 from games.play.errors import ActionRefused, StaleVersion
 from games.play.forms import ActionForm, CreateGameForm, InviteForm, LobbyFilterForm
-from games.play.rate_limits import ACTIONS, GAME_CREATION, INVITATIONS, per_player
+from games.play.rate_limits import (
+    ACTIONS,
+    GAME_CREATION,
+    INVITATIONS,
+    SEAT_CHANGES,
+    per_player,
+)
 from games.state_store import read_game
 
 # A refusal's HTTP status: 409 the page was stale, 403 not your game, 400 malformed, else 422.
@@ -61,7 +67,7 @@ def lobby(request):
 
 
 @login_required
-@per_player(GAME_CREATION)
+@per_player(GAME_CREATION, counts=lambda response: response.status_code == 302)  # a game made
 def create(request):
     form = CreateGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -190,6 +196,7 @@ def act(request, game_id):
 
 @login_required
 @require_POST
+@per_player(SEAT_CHANGES)
 def join(request, game_id):
     token = request.POST.get("token") or None
     return _lobby_action(
@@ -200,6 +207,7 @@ def join(request, game_id):
 
 
 @login_required
+@per_player(SEAT_CHANGES)
 def join_by_link(request, token):
     game = get_object_or_404(Game, invite_token=token)
     if request.method == "POST":
@@ -215,6 +223,7 @@ def join_by_link(request, token):
 
 @login_required
 @require_POST
+@per_player(SEAT_CHANGES)
 def leave(request, game_id):
     return _lobby_action(
         request, game_id, lambda: actions.leave_game(game_id=game_id, user=request.user)
@@ -223,6 +232,7 @@ def leave(request, game_id):
 
 @login_required
 @require_POST
+@per_player(SEAT_CHANGES)
 def start(request, game_id):
     return _lobby_action(
         request, game_id, lambda: actions.start_game(game_id=game_id, user=request.user)
@@ -231,6 +241,7 @@ def start(request, game_id):
 
 @login_required
 @require_POST
+@per_player(SEAT_CHANGES)
 def cancel(request, game_id):
     return _lobby_action(
         request, game_id, lambda: actions.cancel_game(game_id=game_id, user=request.user)

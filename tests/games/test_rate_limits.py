@@ -325,3 +325,37 @@ def test_the_limits_come_from_the_environment_and_a_bad_one_stops_the_start(tmp_
     result = read_limits(tmp_path, ACTION_RATE_LIMIT="lots")
     assert result.returncode != 0
     assert "ACTION_RATE_LIMIT='lots' is not a rate limit like '240/m'" in result.stderr
+
+
+# --- new games count only when made; seat changes (issue 20) -------------------------------------
+
+
+def test_forms_sent_back_with_errors_do_not_count_toward_new_games(players, settings, clock):
+    settings.GAME_CREATE_RATE_LIMIT = "2/h"
+    client = client_for(players[0])
+    bad = {"name": "x", "player_count": 9, "time_per_move": "1d", "access": "open"}
+    for _ in range(6):  # each refused by the form, nothing made
+        response = client.post(reverse("games:create"), bad)
+        assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
+    good = {**bad, "player_count": 2}
+    for _ in range(2):
+        assert client.post(reverse("games:create"), good).status_code == 302
+    third = client.post(reverse("games:create"), good)
+    assert third.status_code == 429
+    assert Game.objects.count() == 2
+
+
+def test_joining_and_leaving_a_table_over_and_over_is_limited(players, settings, clock):
+    settings.SEAT_CHANGE_RATE_LIMIT = "6/m"
+    game = actions.create_game(creator=players[0], player_count=3, time_per_move=timedelta(days=1))
+    client = client_for(players[1])
+    answers = []
+    for _ in range(5):
+        answers.append(client.post(reverse("games:join", args=[game.pk])).status_code)
+        answers.append(client.post(reverse("games:leave", args=[game.pk])).status_code)
+    assert answers[:6] == [302] * 6 and set(answers[6:]) == {429}
+    events = game.events.count()
+    assert events == 1 + 6  # created, then three joins and three leaves: nothing after the limit
+    clock.shift(timedelta(minutes=1))  # the window ends: the player may sit down again
+    assert client.post(reverse("games:join", args=[game.pk])).status_code == 302
+    assert game.seats.filter(user=players[1]).exists()

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from microchip_site.asgi import application
 
-ORIGIN = b"http://localhost"
+ORIGIN = settings.SITE_URL.encode()  # the site's own pages (microchip_site/origins.py)
 
 
 @pytest.fixture(autouse=True)
@@ -29,15 +29,20 @@ def login(user) -> Client:
     return client
 
 
-async def connect(path, client: Client | None = None, *, origin=ORIGIN):
-    """Open a websocket as the browser of `client` (anonymous without one); return it open."""
+async def connect(path, client: Client | None = None, *, origin=ORIGIN, host=None, address=None):
+    """Open a websocket as the browser of `client` (anonymous without one), from `address` if
+    given; return it (open, or closed: `connected`, `code`)."""
     headers = [(b"origin", origin)] if origin else []
+    if host:
+        headers.append((b"host", host))
     if client is not None:
         cookie = (
             f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
         )
         headers.append((b"cookie", cookie.encode()))
     socket = WebsocketCommunicator(application, path, headers=headers)
+    if address:  # what daphne puts in the scope (the peer, or the proxy's X-Forwarded-For)
+        socket.scope["client"] = [address, 40000]
     connected, code = await socket.connect(timeout=5)
     socket.connected, socket.code = connected, code
     return socket

@@ -49,6 +49,36 @@ async def test_no_such_game_no_signed_in_user_and_a_foreign_origin_are_refused(p
     assert not no_origin.connected
 
 
+@pytest.mark.parametrize(
+    "origin",
+    [
+        b"http://localhost:8001",  # the site's host on another port
+        b"https://localhost:8000",  # another scheme
+        b"http://localhost",  # the default port is another port
+        b"http://evil.localhost:8000",
+        b"null",
+        b"http://localhost:8000.evil.example",
+    ],
+)
+async def test_only_the_sites_whole_origin_may_open_a_socket(players, settings, origin):
+    assert settings.SITE_URL == "http://localhost:8000"
+    ada = await sync_to_async(login)(players[0])
+
+    assert (await connect("/ws/live/", ada)).connected  # the site's own
+    refused = await connect("/ws/live/", ada, origin=origin, host=b"localhost:8000")
+    assert not refused.connected
+
+
+async def test_a_page_of_the_address_the_socket_was_opened_to_may_open_it(players):
+    """Same origin, as Django's CSRF check reasons: a development server reached as 127.0.0.1
+    while SITE_URL says localhost."""
+    ada = await sync_to_async(login)(players[0])
+    same = await connect("/ws/live/", ada, origin=b"http://127.0.0.1:8123", host=b"127.0.0.1:8123")
+    assert same.connected
+    other = await connect("/ws/live/", ada, origin=b"http://127.0.0.1:8124", host=b"127.0.0.1:8123")
+    assert not other.connected
+
+
 async def test_nonsense_from_a_client_is_logged_and_ignored(start_game, caplog):
     game = await sync_to_async(start_game)(2)
     user = await sync_to_async(lambda: game.seats.get(number=0).user)()

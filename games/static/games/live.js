@@ -22,6 +22,9 @@
   var HEARTBEAT_MS = 25000; // the server forgets a presence after 60 s without one
   var SYNC_TIMEOUT_MS = 5000; // a sync without an answer means the socket is dead
   var REFUSED = [4401, 4403, 4404, 4408]; // the server said no: do not knock again
+  var REPLACED = 4409; // the player's newer pages took this one's place: back when looked at
+  var TOO_MANY = 4429; // too many sockets or connections from here: try again in a while
+  var TOO_MANY_WAIT_MS = 45000;
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // closes the ws extension retries itself
 
   // This page's name on its socket and on its moves: the socket skips the push of a move this
@@ -34,6 +37,7 @@
   var socket = null; // the newest WebSocket
   var wrapper = null; // the ws extension's handle on it (send, reconnect)
   var refused = false;
+  var replaced = false;
   var syncTimer = null;
 
   function game() {
@@ -77,7 +81,8 @@
   }
 
   function reconnect() {
-    if (wrapper && !refused) {
+    if (wrapper && !refused && !(replaced && document.hidden)) {
+      replaced = false;
       wrapper.reconnect();
     }
   }
@@ -323,6 +328,11 @@
     }
     if (REFUSED.indexOf(closed.code) >= 0) {
       refused = true;
+    } else if (closed.code === REPLACED) {
+      replaced = true; // a hidden tab stays quiet; shown again, it takes its place back
+      if (!document.hidden) setTimeout(wake, 10000);
+    } else if (closed.code === TOO_MANY) {
+      setTimeout(wake, TOO_MANY_WAIT_MS + Math.random() * TOO_MANY_WAIT_MS);
     } else if (EXTENSION_RETRIES.indexOf(closed.code) < 0 && !document.hidden) {
       // A clean close (a server restart) or 4503 (Redis unreachable, try again later): come
       // back soon, not all at once. Hidden pages come back when they are shown.

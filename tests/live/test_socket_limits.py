@@ -1,0 +1,98 @@
+"""How many live sockets a player and an address may hold and open (games/live/sockets.py):
+the player's oldest page makes way for a new one, an address past its limit and connects past
+their rate are told to try later, and a flood's pause survives a reconnect."""
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from .conftest import closed_with, connect, login, messages
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+REPLACED, TOO_MANY_SOCKETS, FLOODING = 4409, 4429, 4408
+
+
+async def still_open(socket, quiet=0.5) -> bool:
+    """Whether the socket stays open (what it was sent meanwhile is read and dropped)."""
+    while not await socket.receive_nothing(timeout=quiet):
+        if (await socket.receive_output())["type"] == "websocket.close":
+            return False
+    return True
+
+
+@pytest.fixture
+def limits(settings):
+    settings.LIVE_SOCKETS_PER_PLAYER = 3
+    settings.LIVE_SOCKETS_PER_ADDRESS = 5
+    settings.LIVE_CONNECTS_PER_PLAYER = 6
+    settings.LIVE_CONNECTS_PER_ADDRESS = 100
+    return settings
+
+
+async def test_a_players_newest_page_closes_their_oldest(players, limits):
+    ada = await sync_to_async(login)(players[0])
+    pages = [await connect("/ws/live/", ada, address="10.0.0.1") for _ in range(3)]
+    assert all(page.connected for page in pages)
+    for page in pages:
+        await messages(page)
+
+    newest = await connect("/ws/live/", ada, address="10.0.0.2")  # another device
+
+    assert newest.connected
+    assert await closed_with(pages[0]) == REPLACED
+    assert await still_open(pages[1]) and await still_open(pages[2])
+    # A page that closed leaves room: no other is replaced for the next one.
+    await pages[1].disconnect()
+    another = await connect("/ws/live/", ada, address="10.0.0.1")
+    assert another.connected
+    assert await still_open(pages[2]) and await still_open(newest)
+    for page in (pages[2], newest, another):
+        await page.disconnect()
+
+
+async def test_an_address_past_its_limit_is_told_to_try_later_without_closing_others(
+    players, limits
+):
+    held = []
+    for player in players[:5]:  # five players behind one address
+        page = await connect("/ws/live/", await sync_to_async(login)(player), address="10.0.0.9")
+        assert page.connected
+        held.append(page)
+    sixth = await connect("/ws/live/", await sync_to_async(login)(players[0]), address="10.0.0.9")
+    assert await closed_with(sixth) == TOO_MANY_SOCKETS
+    assert all([await still_open(page) for page in held])
+    elsewhere = await connect(
+        "/ws/live/", await sync_to_async(login)(players[1]), address="10.9.9.9"
+    )
+    assert elsewhere.connected
+    for page in [*held, elsewhere]:
+        await page.disconnect()
+
+
+async def test_connecting_too_fast_is_told_to_try_later(players, limits):
+    ada = await sync_to_async(login)(players[0])
+    for _ in range(6):  # each closed at once: only the rate counts
+        page = await connect("/ws/live/", ada, address="10.0.0.3")
+        assert page.connected
+        await page.disconnect()
+    seventh = await connect("/ws/live/", ada, address="10.0.0.4")
+    assert await closed_with(seventh) == TOO_MANY_SOCKETS
+
+
+async def test_a_flood_is_closed_and_the_pause_survives_a_reconnect(players, limits):
+    ada = await sync_to_async(login)(players[0])
+    page = await connect("/ws/live/", ada, address="10.0.0.5")
+    await messages(page)
+    for _ in range(40):
+        await page.send_json_to({"type": "ping", "version": 1, "visible": True})
+    assert await closed_with(page) == FLOODING
+
+    again = await connect("/ws/live/", ada, address="10.0.0.6")  # another address: same player
+    assert await closed_with(again) == FLOODING
+    same_place = await connect(
+        "/ws/live/", await sync_to_async(login)(players[1]), address="10.0.0.5"
+    )
+    assert await closed_with(same_place) == FLOODING  # the address waits too
+    other = await connect("/ws/live/", await sync_to_async(login)(players[2]), address="10.0.0.7")
+    assert other.connected
+    await other.disconnect()
