@@ -26,6 +26,7 @@ from games import effects
 from games.notices import outbox
 
 from . import lockout, names
+from .models import looks_taken
 
 
 def public_site() -> Site:
@@ -80,7 +81,7 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def clean_username(self, username, shallow=False):
         username = super().clean_username(username, shallow=shallow)
-        if not shallow and names.looks_taken(username):
+        if not shallow and looks_taken(username):
             raise ValidationError(names.MESSAGE, code="username_looks_taken")
         return username
 

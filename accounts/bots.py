@@ -4,8 +4,7 @@ games/rules/bots.py is how each level plays; games/bots/ plays their moves on th
 """
 
 from accounts.forms import NOTIFICATION_FIELDS
-from accounts.models import User
-from accounts.names import looks_taken
+from accounts.models import User, looks_taken
 
 BOT_NAMES = {"easy": "EasyBot", "strong": "StrongBot"}
 MAX_BOTS_PER_LEVEL = 99

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 
 from . import lockout, names
-from .models import User
+from .models import User, looks_taken
 
 # The longest log-in anyone has: an email address (a username has at most 150 characters).
 MAX_LOGIN_LENGTH = 254
@@ -81,7 +81,7 @@ class _NoLookAlikeName:
         clean = getattr(super(), "clean_username", None)
         username = clean() if clean else self.cleaned_data["username"]
         changed = self.instance.pk is None or "username" in self.changed_data
-        if changed and names.looks_taken(username, other_than=self.instance.pk):
+        if changed and looks_taken(username, other_than=self.instance.pk):
             raise ValidationError(names.MESSAGE, code="username_looks_taken")
         return username
 

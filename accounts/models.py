@@ -4,6 +4,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
 
+from .names import keys_to_refuse, name_key
+
 
 def time_zone_choices():
     return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
@@ -85,8 +87,6 @@ class User(AbstractUser):
         return self.username
 
     def save(self, *args, **kwargs):
-        from .names import name_key
-
         if self._state.adding or self.name_key is not None:
             self.name_key = name_key(self.username)
             update_fields = kwargs.get("update_fields")
@@ -102,3 +102,12 @@ class User(AbstractUser):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+
+def looks_taken(name: str, *, other_than: int | None = None) -> bool:
+    """Whether `name` looks like the name of an account (other than the one with pk
+    `other_than`): one indexed query (accounts/names.py)."""
+    found = User.objects.filter(name_key__in=keys_to_refuse(name))
+    if other_than is not None:
+        found = found.exclude(pk=other_than)
+    return found.exists()

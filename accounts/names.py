@@ -13,11 +13,11 @@ prototype, but each group of look-alikes is a star around its prototype (a test 
 the prototype is the member that all the others are paired with; of a lone pair, either serves,
 and the smaller is taken.
 
-`User.name_key` holds the key of each name (unique, indexed; accounts/models.py), so the check is
-one indexed query; it is stored as a SHA-256 digest, since normalisation may make a 150-character
-name thousands of characters long, past what an index holds. A new name is refused if its key,
-or the key it has when read before case folding (so that a capital I stands for an l, a zero for
-an O), is already an account's.
+`User.name_key` holds the key of each name (unique, indexed; accounts/models.py), so the check
+(`models.looks_taken`) is one indexed query; it is stored as a SHA-256 digest, since
+normalisation may make a 150-character name thousands of characters long, past what an index
+holds. A new name is refused if its key, or the key it has when read before case folding (so
+that a capital I stands for an l, a zero for an O), is already an account's.
 """
 
 from __future__ import annotations
@@ -80,14 +80,3 @@ def keys_to_refuse(name: str) -> set[str]:
     would hide)."""
     text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
     return {name_key(name), _digest(skeleton(_mapped(text)))}
-
-
-def looks_taken(name: str, *, other_than=None) -> bool:
-    """Whether `name` looks like the name of an account (other than the one with pk
-    `other_than`)."""
-    from .models import User
-
-    found = User.objects.filter(name_key__in=keys_to_refuse(name))
-    if other_than is not None:
-        found = found.exclude(pk=other_than)
-    return found.exists()
