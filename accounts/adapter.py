@@ -8,6 +8,10 @@ request that caused the email, and sends it at once inside the request: an SMTP 
 slow or down would fail the sign-up, and nothing would send the email again. Here the rendered
 message is stored as a row of the outbox, in the request's transaction, and a task sends it
 after the commit, at least once and with one Message-ID.
+
+It also runs the log-in's own limits (accounts/lockout.py: a lock per account, a limit per
+address, the browsers an account trusts) in place of allauth's `login_failed` limit, and refuses
+usernames that look like an existing player's (accounts/names.py).
 """
 
 from urllib.parse import urlsplit
@@ -16,9 +20,13 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
 from django.conf import settings
 from django.contrib.sites.models import Site
+from django.core.exceptions import ValidationError
 
 from games import effects
 from games.notices import outbox
+
+from . import lockout, names
+from .models import looks_taken
 
 
 def public_site() -> Site:
@@ -53,6 +61,29 @@ class AccountAdapter(DefaultAccountAdapter):
         }
         message = super().render_mail(template_prefix, email, context, headers)
         return _ToOutbox(message)
+
+    # Log-in attempts: allauth calls pre_authenticate before it checks a password and
+    # authentication_failed after a wrong one, on the same adapter.
+    def pre_authenticate(self, request, **credentials):
+        self._attempt = lockout.Attempt.for_credentials(request, credentials)
+        self._attempt.refuse_if_limited()
+
+    def authentication_failed(self, request, **credentials):
+        attempt = getattr(self, "_attempt", None) or lockout.Attempt.for_credentials(
+            request, credentials
+        )
+        attempt.failed()
+
+    def post_login(self, request, user, **kwargs):
+        response = super().post_login(request, user, **kwargs)
+        lockout.trust_this_browser(request, response, user)
+        return response
+
+    def clean_username(self, username, shallow=False):
+        username = super().clean_username(username, shallow=shallow)
+        if not shallow and looks_taken(username):
+            raise ValidationError(names.MESSAGE, code="username_looks_taken")
+        return username
 
 
 class _ToOutbox:

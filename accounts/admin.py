@@ -1,12 +1,14 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from .forms import NOTIFICATION_FIELDS
+from .forms import NOTIFICATION_FIELDS, PlayerChangeForm, PlayerCreationForm
 from .models import User
 
 
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
+    add_form = PlayerCreationForm
+    form = PlayerChangeForm
     fieldsets = (
         *UserAdmin.fieldsets,
         ("Preferences", {"fields": ("time_zone", "colour_blind")}),

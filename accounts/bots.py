@@ -4,7 +4,7 @@ games/rules/bots.py is how each level plays; games/bots/ plays their moves on th
 """
 
 from accounts.forms import NOTIFICATION_FIELDS
-from accounts.models import User
+from accounts.models import User, looks_taken
 
 BOT_NAMES = {"easy": "EasyBot", "strong": "StrongBot"}
 MAX_BOTS_PER_LEVEL = 99
@@ -31,7 +31,8 @@ def new_bot(level: str) -> User:
     stem = BOT_NAMES[level]
     for n in range(1, MAX_BOTS_PER_LEVEL + 1):
         name = stem if n == 1 else f"{stem}{n}"
-        if not User.objects.filter(username__iexact=name).exists():
+        # Nor a name that looks like a player's ("StrongB0t5"): it would pass for theirs.
+        if not User.objects.filter(username__iexact=name).exists() and not looks_taken(name):
             bot = User(username=name, email="", bot_level=level)
             bot.first_name = f"{level.capitalize()} computer player"
             for field in NOTIFICATION_FIELDS:

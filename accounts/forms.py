@@ -1,8 +1,13 @@
 from allauth.account.forms import LoginForm as AllauthLoginForm
+from allauth.core import context
+from allauth.mfa.base.forms import AuthenticateForm, ReauthenticateForm
 from django import forms
+from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 
-from .models import User
+from . import lockout, names
+from .models import User, looks_taken
 
 # The longest log-in anyone has: an email address (a username has at most 150 characters).
 MAX_LOGIN_LENGTH = 254
@@ -44,3 +49,46 @@ class LoginForm(AllauthLoginForm):
         login.max_length = MAX_LOGIN_LENGTH
         login.validators.append(MaxLengthValidator(MAX_LOGIN_LENGTH))
         login.widget.attrs["maxlength"] = str(MAX_LOGIN_LENGTH)
+
+
+class _CountedCode:
+    """A second-factor code (allauth.mfa's form): refused with the 429 page while the account
+    is locked (accounts/lockout.py), and a wrong one counted as a wrong password is."""
+
+    def clean_code(self):
+        attempt = lockout.Attempt(context.request, self.user)
+        attempt.refuse_if_limited()
+        try:
+            return super().clean_code()
+        except ValidationError:
+            attempt.failed()
+            raise
+
+
+class SecondFactorForm(_CountedCode, AuthenticateForm):
+    """The code asked after the password at log-in (MFA_FORMS["authenticate"])."""
+
+
+class SecondFactorAgainForm(_CountedCode, ReauthenticateForm):
+    """The code asked to confirm it is you (MFA_FORMS["reauthenticate"])."""
+
+
+class _NoLookAlikeName:
+    """The admin's user forms refuse a name that looks like another player's, as sign-up does
+    (accounts/names.py)."""
+
+    def clean_username(self):
+        clean = getattr(super(), "clean_username", None)
+        username = clean() if clean else self.cleaned_data["username"]
+        changed = self.instance.pk is None or "username" in self.changed_data
+        if changed and looks_taken(username, other_than=self.instance.pk):
+            raise ValidationError(names.MESSAGE, code="username_looks_taken")
+        return username
+
+
+class PlayerCreationForm(_NoLookAlikeName, UserAdmin.add_form):
+    pass
+
+
+class PlayerChangeForm(_NoLookAlikeName, UserAdmin.form):
+    pass

@@ -4,6 +4,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
 
+from .names import keys_to_refuse, name_key
+
 
 def time_zone_choices():
     return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
@@ -69,6 +71,12 @@ class User(AbstractUser):
         "of this site open.",
     )
 
+    # The digest of the username's confusable skeleton (accounts/names.py): two names with one
+    # key look alike, so a new name whose key is taken is refused. Null for an account made without
+    # save() (bulk_create) or whose name already looked like an older account's when the key
+    # came in (the migration keeps the older one's).
+    name_key = models.CharField(max_length=64, null=True, unique=True, editable=False)  # noqa: DJ001
+
     class Meta:
         constraints = [
             # Two players must never differ only by case ("Ada" and "ada").
@@ -78,6 +86,14 @@ class User(AbstractUser):
     def __str__(self):
         return self.username
 
+    def save(self, *args, **kwargs):
+        if self._state.adding or self.name_key is not None:
+            self.name_key = name_key(self.username)
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None and "username" in update_fields:
+                kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
+
     @property
     def zone(self) -> zoneinfo.ZoneInfo:
         """The player's time zone, in which every time is shown to them."""
@@ -86,3 +102,12 @@ class User(AbstractUser):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+
+def looks_taken(name: str, *, other_than: int | None = None) -> bool:
+    """Whether `name` looks like the name of an account (other than the one with pk
+    `other_than`): one indexed query (accounts/names.py)."""
+    found = User.objects.filter(name_key__in=keys_to_refuse(name))
+    if other_than is not None:
+        found = found.exclude(pk=other_than)
+    return found.exists()

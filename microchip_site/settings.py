@@ -45,7 +45,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "daphne",
-    "django.contrib.admin",
+    "accounts.admin_app.StaffAdminConfig",  # django.contrib.admin behind the site's log-in
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "django.contrib.sites",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "django_htmx",
     "channels",
     "csp",
@@ -249,13 +250,21 @@ def _rate_limit(name: str, default: str, one_rate: str) -> str:
     return value
 
 
-# Sign-up, log in and password reset are counted per address by allauth (they answer 429 with
-# templates/429.html). Each sign-up, reset and confirmation sends an email, so those are also what
-# keeps the site from mailing strangers in bulk. Other allauth limits keep allauth's defaults.
+# Counted per address by allauth (answered 429 with templates/429.html): log-in attempts,
+# password reset emails (also per address email), confirmation emails sent again. Each reset
+# and confirmation sends an email, so those also keep the site from mailing strangers in bulk.
+# Other allauth limits keep allauth's defaults. Counted by the site itself (accounts/limits.py),
+# whose 429 says how long to wait: sign-ups per address (accounts/views.py), and failed log-ins
+# (accounts/lockout.py) per account (/key, a lock) and per address (/ip, a wait that locks no
+# account); allauth's own `login_failed` limit counts only wrong second-factor codes, per account.
+SIGNUP_RATE_LIMIT = _rate_limit("SIGNUP_RATE_LIMIT", "20/h/ip,100/d/ip", _ACCOUNT_RATE)
+LOGIN_FAILED_RATE_LIMIT = _rate_limit("LOGIN_FAILED_RATE_LIMIT", "10/m/ip,5/5m/key", _ACCOUNT_RATE)
 ACCOUNT_RATE_LIMITS = {
-    "signup": _rate_limit("SIGNUP_RATE_LIMIT", "20/h/ip,100/d/ip", _ACCOUNT_RATE),
+    "signup": None,  # SIGNUP_RATE_LIMIT, counted by accounts/views.py
     "login": _rate_limit("LOGIN_RATE_LIMIT", "30/m/ip", _ACCOUNT_RATE),
-    "login_failed": _rate_limit("LOGIN_FAILED_RATE_LIMIT", "10/m/ip,5/5m/key", _ACCOUNT_RATE),
+    "login_failed": ",".join(
+        rate for rate in LOGIN_FAILED_RATE_LIMIT.split(",") if rate.endswith("/key")
+    ),
     "reset_password": _rate_limit("PASSWORD_RESET_RATE_LIMIT", "20/m/ip,5/h/key", _ACCOUNT_RATE),
     "confirm_email": _rate_limit("EMAIL_CONFIRMATION_RATE_LIMIT", "1/3m/key", _ACCOUNT_RATE),
 }
@@ -285,6 +294,19 @@ LIVE_CONNECTS_PER_ADDRESS = env.int("LIVE_CONNECTS_PER_ADDRESS", default=240)
 LIVE_FLOOD_PAUSE = env.int("LIVE_FLOOD_PAUSE", default=60)
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
+
+# A second factor (allauth.mfa): an authenticator app (TOTP) and recovery codes, set up under
+# Settings by anyone. Wrong codes count against the account's lock (accounts/forms.py).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = SITE_NAME
+MFA_FORMS = {
+    "authenticate": "accounts.forms.SecondFactorForm",
+    "reauthenticate": "accounts.forms.SecondFactorAgainForm",
+}
+# The admin (accounts/admin_site.py) is reached through the site's log-in, and with
+# ADMIN_REQUIRE_MFA only by staff whose session used their second factor; on by default, off
+# by default for a local run (DEBUG).
+ADMIN_REQUIRE_MFA = env.bool("ADMIN_REQUIRE_MFA", default=not DEBUG)
 
 # Email: printed to the console by default; EMAIL_URL (e.g. smtp+tls://user:pass@host:587)
 # sends it through a real SMTP server.

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as account_views
 from games.history import views as views_history
 from games.notices import views as push_views
 from games.play import views as game_views
@@ -18,6 +19,9 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("leaderboard/", views_history.leaderboard, name="leaderboard"),
     path("players/<name:username>/games/", views_history.archive, name="archive"),
+    # allauth's sign-up behind the site's own count per address (accounts/views.py); the rest
+    # of allauth's pages as they are. The admin's log-in is the site's (accounts/admin_site.py).
+    path("accounts/signup/", account_views.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("admin/", admin.site.urls),

@@ -30,12 +30,14 @@ def test_a_wrong_password_is_refused_with_a_message(client, player):
 
 
 def test_repeated_failed_log_ins_lock_the_account_for_a_while(client, player):
+    """(tests/accounts/test_lockout.py has the whole of it.)"""
     for _ in range(5):
         log_in(client, "ada", "wrong")
 
     response = log_in(client, "ada", PASSWORD)
 
-    assert "Too many failed login attempts" in response.content.decode()
+    assert response.status_code == 429
+    assert "Too many failed log-ins to this account." in response.content.decode()
     assert client.get(reverse("accounts:settings")).status_code == 302
 
 

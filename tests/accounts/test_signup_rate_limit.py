@@ -1,4 +1,4 @@
-"""Sign-ups are limited per address (allauth's "signup" limit, SIGNUP_RATE_LIMIT).
+"""Sign-ups are limited per address (SIGNUP_RATE_LIMIT, counted by accounts/views.py).
 
 These tests use the production limit itself: 20 an hour (and 100 a day) from one address.
 """
@@ -45,7 +45,7 @@ def people():
 
 
 def test_the_production_limit_is_20_an_hour_and_100_a_day_per_address():
-    assert django_settings.ACCOUNT_RATE_LIMITS["signup"] == "20/h/ip,100/d/ip"
+    assert django_settings.SIGNUP_RATE_LIMIT == "20/h/ip,100/d/ip"
 
 
 def test_the_sign_up_past_the_limit_gets_429_creates_nobody_and_says_when(clock, mailoutbox):
@@ -62,9 +62,9 @@ def test_the_sign_up_past_the_limit_gets_429_creates_nobody_and_says_when(clock,
     assert response.status_code == 429
     assert response.templates[0].name == "429.html"
     body = response.content.decode()
-    assert "Too many attempts in a short time." in body
     # The first of the 20 was 20 minutes ago: a place frees up when it is an hour old.
-    assert "Try again in 40 minutes." in body
+    assert "Too many sign-ups from your address. Try again in 40 minutes." in body
+    assert response["Retry-After"] == str(40 * 60)
     assert "one-too-many" not in people()
     assert len(mailoutbox) == PER_HOUR  # no confirmation email either
 
@@ -117,7 +117,13 @@ PROBE = """
 import json, django
 from django.conf import settings
 django.setup()
-print(json.dumps([settings.ACCOUNT_RATE_LIMITS, settings.ALLAUTH_TRUSTED_PROXY_COUNT]))
+limits = {
+    **settings.ACCOUNT_RATE_LIMITS,
+    "signup": settings.SIGNUP_RATE_LIMIT,
+    "login_failed": settings.LOGIN_FAILED_RATE_LIMIT,
+    "allauth_login_failed": settings.ACCOUNT_RATE_LIMITS["login_failed"],
+}
+print(json.dumps([limits, settings.ALLAUTH_TRUSTED_PROXY_COUNT]))
 """
 
 
@@ -133,6 +139,7 @@ def test_the_account_limits_come_from_the_environment(tmp_path):
         "signup": "20/h/ip,100/d/ip",
         "login": "30/m/ip",
         "login_failed": "10/m/ip,5/5m/key",
+        "allauth_login_failed": "5/5m/key",  # wrong second-factor codes
         "reset_password": "20/m/ip,5/h/key",
         "confirm_email": "1/3m/key",
     }
@@ -153,6 +160,7 @@ def test_the_account_limits_come_from_the_environment(tmp_path):
         "signup": "3/10m/ip,10/d/ip",
         "login": "60/m/ip",
         "login_failed": "20/m/ip,10/5m/key",
+        "allauth_login_failed": "10/5m/key",
         "reset_password": "5/m/ip,2/h/key",
         "confirm_email": "1/10m/key",
     }
