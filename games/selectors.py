@@ -4,9 +4,12 @@ Every function here runs a fixed number of queries whatever the number of player
 """
 
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 
 from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
+from django.utils import timezone
 
+from accounts import vacations
 from games import moves, presence, rules
 from games.markers import Marks, board_marks
 from games.models import Game, Invitation, Seat, waiting_for_move
@@ -78,6 +81,40 @@ class SpaceView:
 STRUCTURE_WORDS = {"chip": ", in the chip", "closed": ", in a closed structure"}
 
 
+@dataclass(frozen=True)
+class ClockView:
+    """A player's clock as their name shows it (templates/games/partials/clock.html), as of
+    `at`: the counting time `left`, whether it runs, and when that next changes (a weekend or
+    their vacation begins or ends); games/static/games/clocks.js ticks it from there. Without a
+    `deadline`, a Fischer bank at rest (not their turn)."""
+
+    left: timedelta
+    at: datetime
+    running: bool
+    flips: datetime | None = None
+    deadline: datetime | None = None
+    stopped_for: str = ""  # "vacation" or "weekend", when it does not run
+
+    @property
+    def left_seconds(self) -> int:
+        return int(self.left.total_seconds())
+
+
+def clock_view(game: Game, seat: Seat, *, waited_for: bool, now: datetime) -> ClockView | None:
+    """The clock of `seat` at `now`: running down to its deadline while the game waits for it,
+    a Fischer bank at rest otherwise, or nothing."""
+    deadline = seat.clock_deadline if waited_for else None
+    if deadline is None:
+        if game.fischer and game.is_playing and game.phase == rules.DRAFTING and seat.bank:
+            return ClockView(seat.bank, now, False)
+        return None
+    face = game.calendar(seat.user).face(now, deadline)
+    stopped = ""
+    if not face.running:
+        stopped = "vacation" if vacations.on_vacation(seat.user, now) else "weekend"
+    return ClockView(face.left, face.at, face.running, face.flips, deadline, stopped)
+
+
 @dataclass
 class SeatView:
     seat: Seat
@@ -99,6 +136,9 @@ class SeatView:
     online: bool = False
     # The tile the player got last (their draft, a forced take, a timeout's), marked on the board.
     last_tile: int | None = None
+    # Their clock, shown by their name, and the end of their vacation while they are on one.
+    clock: ClockView | None = None
+    vacation_until: datetime | None = None
 
     @property
     def user(self):
@@ -206,6 +246,17 @@ class GameView:
         if self.game.current_seat is None or not self.game.is_playing:
             return None
         return self.seats[self.game.current_seat]
+
+    @property
+    def status_seat(self) -> "SeatView | None":
+        """Whose clock the status line shows: the drafter's, or in the finishing phase the
+        viewer's own while they have still to finish."""
+        if not self.game.is_playing:
+            return None
+        if self.game.phase == rules.FINISHING:
+            seat = self.viewer_seat
+            return seat if seat is not None and not seat.seat.finished else None
+        return self.current_seat
 
     @property
     def my_turn(self):
@@ -429,6 +480,9 @@ def game_view(
     log = moves.log_of(game, seats, known_events)
     last_taken = log.last_taken()
     selection = selection or Selection()
+    now = timezone.now()
+    # A forced take is the server's, at once: no clock runs for it.
+    waiting = set() if state.forced_action() is not None else state.to_move()
     viewer_id = getattr(viewer, "pk", None)
     online = presence.watching(game.pk, [seat.user_id for seat in seats])
     seat_views = []
@@ -460,6 +514,10 @@ def game_view(
                 is_current=game.is_playing and state.current == seat.number,
                 online=seat.user_id in online,
                 last_tile=last_taken.get(seat.number),
+                clock=clock_view(game, seat, waited_for=seat.number in waiting, now=now),
+                vacation_until=seat.user.vacation_until
+                if vacations.on_vacation(seat.user, now)
+                else None,
             )
         )
     viewer_seat = next((seat for seat in seat_views if seat.is_viewer), None)
@@ -476,6 +534,8 @@ def seat_view(
     is_current: bool,
     online=False,
     last_tile=None,
+    clock=None,
+    vacation_until=None,
 ) -> SeatView:
     """The view of one seat of `state`, its board's spaces drawn already."""
     number, board, pending = seat.number, state.boards[seat.number], state.pending
@@ -497,6 +557,8 @@ def seat_view(
         can_redo=bool(state.redo_of(number)),
         online=online,
         last_tile=last_tile,
+        clock=clock,
+        vacation_until=vacation_until,
     )
 
 
@@ -622,6 +684,34 @@ def dashboard_seats(user):
             Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("number"))
         )
     )
+
+
+@dataclass(frozen=True)
+class Vacation:
+    """The player's vacation days as the dashboard shows them (accounts/vacations.py)."""
+
+    on: bool
+    until: datetime | None
+    left: timedelta
+
+    @property
+    def left_words(self) -> str:
+        return vacations.days_words(self.left)
+
+    @property
+    def max_days(self) -> float:
+        """The longest vacation the form offers: the days left, to a tenth, rounded down."""
+        return int(self.left / timedelta(days=1) * 10 + 1e-9) / 10
+
+    @property
+    def suggested_days(self) -> float:
+        return min(7.0, self.max_days)
+
+
+def vacation_of(user, now: datetime | None = None) -> Vacation:
+    now = now or timezone.now()
+    on = vacations.on_vacation(user, now)
+    return Vacation(on, user.vacation_until if on else None, vacations.days_left(user, now))
 
 
 def recent_finished_seats(user, limit=10):

@@ -17,13 +17,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts import vacations as vacation_days
 from accounts.bots import NoFreeBot, free_bot
 from accounts.models import User
-from games import rules
+from games import models, rules
 from games.live.changes import Change, LobbyChange
-from games.models import MAX_TIME_PER_MOVE, MIN_TIME_PER_MOVE, Event, Game, Invitation, Seat
+from games.models import Event, Game, Invitation, Seat
 from games.notices.notice import GAME_STARTED, INVITATION, REMINDER, TIMEOUT, YOUR_TURN, Notice
-from games.play import clock
+from games.play import clock, vacations
 from games.play.applying import (
     DRAFTING_ACTIONS,
     Table,
@@ -31,6 +32,7 @@ from games.play.applying import (
     changing,
     notify,
     record,
+    save_clocks,
     send_after_commit,
     wake_bots,
 )
@@ -60,7 +62,13 @@ def create_game(
     *,
     creator: User,
     player_count: int,
-    time_per_move,
+    time_per_move=None,
+    clock: str = Game.Clock.PER_MOVE,
+    fischer_bank=None,
+    fischer_increment=None,
+    fischer_cap=None,
+    finishing_time=None,
+    weekends_off: bool = False,
     rated: bool = True,
     strict_finish: bool = False,
     access: str = Game.Access.OPEN,
@@ -73,12 +81,16 @@ def create_game(
     `bots` are the levels of computer players to seat at once ("easy", "strong"); each joins
     through `join_game`, like a person with the invitation link, so a table full of bots and
     its creator starts at once. `strict_finish` is the table option that Finish needs every
-    placed path closed (seed 002), not only every tile legal."""
+    placed path closed (seed 002), not only every tile legal. The time control: `clock` "per_move"
+    with `time_per_move`, or "fischer" with `fischer_bank`, `fischer_increment` and
+    `fischer_cap`; `finishing_time` (None: the time per move, or the Fischer starting bank);
+    `weekends_off` stops each player's clock on their Saturdays and Sundays."""
     name = (name or "").strip()
     if not 2 <= player_count <= 5:
         raise ActionRefused("A game has 2 to 5 players.", code="bad_player_count")
-    if not MIN_TIME_PER_MOVE <= time_per_move <= MAX_TIME_PER_MOVE:
-        raise ActionRefused("The time per move must be from 1 hour to 14 days.", code="bad_time")
+    time_control = _time_control(
+        clock, time_per_move, fischer_bank, fischer_increment, fischer_cap, finishing_time
+    )
     if access not in Game.Access.values:
         raise ActionRefused("Choose an open game or one by invitation.", code="bad_access")
     if len(name) > MAX_NAME_LENGTH:
@@ -92,7 +104,8 @@ def create_game(
             name=name,
             created_by=creator,
             player_count=player_count,
-            time_per_move=time_per_move,
+            **time_control,
+            weekends_off=bool(weekends_off),
             rated=rated,
             strict_finish=bool(strict_finish),
             access=access,
@@ -225,6 +238,7 @@ def play(
     arrangement or a finish, when the player's own board or tray changed after it (another tab).
     Changes to other boards never make an action stale. `answered_page` names the page that
     gets the move in its answer, so its socket is not sent it again (games/live/changes.py).
+    A player on vacation who moves is back: the vacation ends after the move, in every game.
     """
     try:
         action = rules.action_from_json(action)
@@ -239,6 +253,9 @@ def play(
         event = apply_action(
             table, seat, action, actor=user, cause=Event.Cause.PLAYER, answered_page=answered_page
         )
+        back = vacation_days.on_vacation(seat.user, timezone.now())
+    if back:  # their own move ends their vacation, in every game (one change each)
+        vacations.end_vacation(user_id=user.pk)
     return _played(table, seat, [event])
 
 
@@ -269,6 +286,9 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
 
     Does nothing unless the game is drafting, its deadline has passed, and (when given) its
     version is still `expected_version`: running late, twice, or after the player moved is safe.
+    A player on vacation is not timed out: their clock is counted again (a vacation that began
+    while the sweep found the turn), unless it ran out before the vacation began. A forced
+    take is the server's move, made for them all the same.
     """
     with changing(game_id, missing_ok=True) as table:
         if table is None or not _overdue(table.game, rules.DRAFTING, expected_version):
@@ -280,6 +300,8 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
         if forced is not None:
             event = apply_action(table, seat, forced, actor=None, cause=Event.Cause.FORCED_TAKE)
             return _played(table, seat, [event])
+        if _on_vacation_still_in_time(table, [seat]):
+            return None
         action = rules.timeout_action(state, seat.number)
         events = []
         if isinstance(action, Draft):
@@ -295,17 +317,22 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
 
 
 def finish_at_deadline(*, game_id: int, expected_version: int | None) -> Played | None:
-    """End the finishing phase whose deadline has passed: every unfinished board is submitted as
-    it is, its illegal tiles first returned to the tray (`rules.auto_finish_actions`), and the
-    timeout is counted on those seats. The game ends with its results.
+    """Submit the boards whose finishing time has run out (each player has their own: weekends
+    and vacations differ) as they are, their illegal tiles first returned to the tray
+    (`rules.auto_finish_actions`), and count the timeout on those seats. When the last board is
+    in, the game ends with its results.
 
-    Does nothing unless the game is finishing, its deadline has passed, and (when given) its
-    version is still `expected_version`.
+    Does nothing unless the game is finishing, its (earliest) deadline has passed, and (when
+    given) its version is still `expected_version`.
     """
     with changing(game_id, missing_ok=True) as table:
         if table is None or not _overdue(table.game, rules.FINISHING, expected_version):
             return None
-        late = [seat for seat in table.seats if not seat.finished]
+        late = clock.late_seats(table.game, table.seats, timezone.now())
+        if _on_vacation_still_in_time(table, late):
+            late = clock.late_seats(table.game, table.seats, timezone.now())
+        if not late:
+            return None
         events = []
         for seat in late:
             state = load_state(table.game, table.seats)
@@ -319,20 +346,24 @@ def finish_at_deadline(*, game_id: int, expected_version: int | None) -> Played 
 
 def remind_players(*, game_id: int) -> list[int]:
     """Send the turn's reminder if it is due, once: to the player whose move it is, or in the
-    finishing phase to everyone not finished. Return the ids of the users reminded.
+    finishing phase to everyone not finished whose own reminder is due. Return the ids of the
+    users reminded.
 
     Not a move: no event is recorded and the version stays, so nobody's page goes stale.
     """
     with changing(game_id, missing_ok=True) as table:
         game = table.game if table is not None else None
         set_for = game.remind_at if game is not None and game.is_playing else None
-        if set_for is None or set_for > timezone.now():
+        now = timezone.now()
+        if set_for is None or set_for > now:
             return []
-        game.remind_at = None
-        game.save(update_fields=["remind_at"])
-        state = load_state(game, table.seats)
-        user_ids = [table.seats[number].user_id for number in sorted(state.to_move())]
-        notify(table, [Notice(REMINDER, game.pk, tuple(user_ids), game.pool_version)])
+        reminded = clock.remind_seats(game, table.seats, now)
+        game.save(update_fields=["deadline", "remind_at"])
+        if game.phase == rules.FINISHING:
+            save_clocks(table.seats, {seat.number for seat in reminded})
+        user_ids = [seat.user_id for seat in reminded]
+        if user_ids:
+            notify(table, [Notice(REMINDER, game.pk, tuple(user_ids), game.pool_version)])
     return user_ids
 
 
@@ -405,6 +436,56 @@ def _overdue(game: Game, phase: str, expected_version: int | None) -> bool:
     )
 
 
+def _on_vacation_still_in_time(table: Table, seats: list[Seat]) -> bool:
+    """Whether any of `seats` (whose time the clock says has run out) is on vacation and, its
+    clock counted again, still has time: a vacation that began just as the sweep found the
+    turn. The new clocks are saved; the vacation's own change redraws the pages."""
+    now = timezone.now()
+    if not any(vacation_days.on_vacation(seat.user, now) for seat in seats):
+        return False
+    game = table.game
+    clocked = clock.recount(game, table.seats, forced_take_due=False)
+    game.save(update_fields=["deadline", "remind_at"])
+    save_clocks(table.seats, clocked)
+    return game.deadline is not None and game.deadline > now
+
+
+def _time_control(clock_kind, per_move, bank, increment, cap, finishing) -> dict:
+    """The time control's fields of a new game, checked (games/models.py has the ranges)."""
+    if finishing is not None and not (
+        models.MIN_FINISHING_TIME <= finishing <= models.MAX_FINISHING_TIME
+    ):
+        raise ActionRefused("The finishing time must be from 1 hour to 14 days.", code="bad_time")
+    if clock_kind == Game.Clock.FISCHER:
+        if None in (bank, increment, cap):
+            raise ActionRefused(
+                "A Fischer clock needs a starting bank, an increment and a cap.", code="bad_time"
+            )
+        if not models.MIN_FISCHER_BANK <= bank <= cap <= models.MAX_FISCHER_BANK:
+            raise ActionRefused(
+                "A Fischer bank starts at 1 hour or more and at most at its cap, and the cap is "
+                "at most 30 days.",
+                code="bad_time",
+            )
+        if not models.MIN_FISCHER_INCREMENT <= increment <= models.MAX_FISCHER_INCREMENT:
+            raise ActionRefused("The increment must be from 1 hour to 7 days.", code="bad_time")
+        if increment > cap:
+            raise ActionRefused("The increment cannot be more than the cap.", code="bad_time")
+        return {
+            "clock": clock_kind,
+            "time_per_move": increment,  # what a draft gives (the emails' "per move")
+            "fischer_bank": bank,
+            "fischer_increment": increment,
+            "fischer_cap": cap,
+            "finishing_time": finishing,
+        }
+    if clock_kind != Game.Clock.PER_MOVE:
+        raise ActionRefused("Choose a time per move or a Fischer clock.", code="bad_time")
+    if per_move is None or not models.MIN_TIME_PER_MOVE <= per_move <= models.MAX_TIME_PER_MOVE:
+        raise ActionRefused("The time per move must be from 1 hour to 14 days.", code="bad_time")
+    return {"clock": clock_kind, "time_per_move": per_move, "finishing_time": finishing}
+
+
 def _count_timeouts(seats: list[Seat]) -> None:
     Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(timeouts=F("timeouts") + 1)
     for seat in seats:
@@ -464,11 +545,13 @@ def _start(table: Table) -> None:
     game.player_count = len(order)
     state = rules.new_game(game.player_count, game.seed, strict_finish=game.strict_finish)
     store_state(game, order, state)
-    Seat.objects.bulk_update(order, ["number", *SEAT_STATE_FIELDS])
+    for seat in order:  # a Fischer clock: everyone starts with the same bank
+        seat.bank = game.fischer_bank if game.fischer else None
+    Seat.objects.bulk_update(order, ["number", "bank", *SEAT_STATE_FIELDS])
     now = timezone.now()
     game.status = Game.Status.PLAYING
     game.started_at = now
-    clock.open_turn(game, now)
+    clock.open_turn(game, order, now)
     record(
         game,
         "started",
