@@ -92,6 +92,7 @@ class CreateGameForm(forms.Form):
         label="Time per move",
         choices=[(key, label) for key, label, _ in TIME_PER_MOVE_CHOICES],
         initial="1d",
+        required=False,  # a Fischer clock has none: "1d" then, unused
     )
     fischer_bank = _duration_choice(
         "Starting bank", FISCHER_BANK_CHOICES, "3d", "Each player's time to begin with."
@@ -142,7 +143,7 @@ class CreateGameForm(forms.Form):
     )
 
     def clean_time_per_move(self):
-        return TIME_PER_MOVE[self.cleaned_data["time_per_move"]]
+        return TIME_PER_MOVE[self.cleaned_data["time_per_move"] or "1d"]
 
     def clean_finishing_time(self):
         key = self.cleaned_data["finishing_time"]
@@ -182,7 +183,7 @@ class VacationForm(forms.Form):
     """How long to go on vacation, in days (tenths allowed); the action checks the days left."""
 
     days = forms.DecimalField(
-        label="Days", min_value=Decimal("0.1"), max_value=Decimal(30), decimal_places=1
+        label="Days", min_value=Decimal("0.1"), max_digits=4, decimal_places=1
     )
 
     def clean_days(self):
