@@ -58,13 +58,16 @@
     });
   }
 
-  var LOCAL = { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+  // As the pages say times ("Mon 7 Dec, 16:37"), in the browser's time zone.
+  var LOCAL = {
+    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+  };
 
   function localise() {
     document.querySelectorAll("time[data-local]").forEach(function (time) {
       var moment = new Date(time.getAttribute("datetime"));
       if (isNaN(moment.getTime())) return;
-      time.textContent = moment.toLocaleString(undefined, LOCAL);
+      time.textContent = moment.toLocaleString("en-GB", LOCAL);
       time.title = moment.toString();
       time.removeAttribute("data-local");
     });
