@@ -8,7 +8,6 @@ from django.utils import timezone
 
 from games.models import Game
 
-from .conftest import screenshot
 from .helpers import TIMEOUT, serious_violations, shows_version
 
 
@@ -44,7 +43,6 @@ def test_the_vacation_switch_stops_the_clocks_and_the_others_see_it_live(open_pa
     assert "is on vacation until" in theirs.locator("#game-status").inner_text()
     stopped = theirs.locator("#game-status .seat-clock")
     assert "stopped" in stopped.get_attribute("class")
-    screenshot(theirs, "vacation")
 
     mine.locator("#end-vacation").click()
     mine.wait_for_selector("#start-vacation", timeout=TIMEOUT)
