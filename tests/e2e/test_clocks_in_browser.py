@@ -78,3 +78,25 @@ def test_a_players_clock_ticks_on_the_game_page(open_page, start_game):
     # The status line's clock is the same one.
     assert page.locator("#game-status .clock-left").inner_text() == left.inner_text()
     assert page.errors == []
+
+
+def test_the_new_game_form_shows_the_chosen_clocks_times_only(open_page, make_player):
+    page = open_page(make_player("ada"))
+    page.goto("/games/new/")
+    per_move, bank = page.locator("#id_time_per_move"), page.locator("#id_fischer_bank")
+    assert per_move.is_visible() and not bank.is_visible()
+
+    page.locator("#id_clock_1").check()  # Fischer
+    assert bank.is_visible() and not per_move.is_visible()
+    page.select_option("#id_fischer_bank", "2d")
+    page.select_option("#id_fischer_increment", "12h")
+    page.select_option("#id_fischer_cap", "5d")
+    page.locator("#id_weekends_off").check()
+    serious, results = serious_violations(page)
+    assert not serious, results.generate_report()
+    page.locator("button:has-text('Create the game')").click()
+
+    page.wait_for_selector(".waiting-room", timeout=TIMEOUT)
+    words = "Fischer clock: 2 days to start, +12 hours a draft, at most 5 days; weekends off"
+    assert words in page.locator(".waiting-room").inner_text()
+    assert page.errors == []
