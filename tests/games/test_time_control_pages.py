@@ -90,7 +90,7 @@ def test_the_game_page_shows_each_players_clock_and_the_time_control(start_game,
 
     page = client_for(waiting).get(reverse("games:game", args=[game.pk])).content.decode()
 
-    assert "Fischer clock: 2 days to start, +1 day a draft, at most 3 days." in page
+    assert "Fischer clock: 2 days to start, +1 day a draft, at most 3 days</p>" in page
     # The drafter's clock runs (in the status and by their name); the other's bank rests.
     assert page.count('<span class="clock-left">1 day 23 hours</span>') == 2
     assert 'Time left: <span class="seat-clock" data-clock' in page

@@ -241,3 +241,12 @@ def test_a_vacation_lasts_at_most_the_days_left(clock, players):
     assert vacations.end_vacation(user_id=ada.pk) is None  # nothing to end
     with pytest.raises(ActionRefused, match="26 days of vacation left"):
         vacations.start_vacation(user_id=ada.pk, length=DAY * 27)
+
+
+def test_a_vacation_is_told_by_the_name_not_in_the_move_log(clock, start_game, players):
+    game = start_game(2)
+    vacations.start_vacation(user_id=players[0].pk, length=DAY)
+    vacations.end_vacation(user_id=players[0].pk)
+
+    log = selectors.game_view(fresh(game), players[1]).log
+    assert [entry.kind for entry in log.entries if "vacation" in entry.kind] == []
