@@ -83,17 +83,17 @@ STRUCTURE_WORDS = {"chip": ", in the chip", "closed": ", in a closed structure"}
 
 @dataclass(frozen=True)
 class ClockView:
-    """A player's clock as their name shows it (templates/games/partials/clock.html), as of
-    `at`: the counting time `left`, whether it runs, and when that next changes (a weekend or
-    their vacation begins or ends); games/static/games/clocks.js ticks it from there. Without a
+    """A player's clock as their name shows it (templates/games/partials/clock.html): the time
+    `left` as it was drawn, and for a running turn its `deadline` and the `pauses` (weekends,
+    vacations) between the turn's start and it, from which games/static/games/clocks.js counts
+    it down; both are the same at every drawing of a version, page or push. Without a
     `deadline`, a Fischer bank at rest (not their turn)."""
 
     left: timedelta
-    at: datetime
-    running: bool
-    flips: datetime | None = None
+    running: bool = False
     deadline: datetime | None = None
-    stopped_for: str = ""  # "vacation" or "weekend", when it does not run
+    pauses: tuple[tuple[datetime, datetime], ...] = ()
+    stopped_for: str = ""  # "vacation" or "weekend", when it does not run as it is drawn
 
     @property
     def left_seconds(self) -> int:
@@ -106,13 +106,15 @@ def clock_view(game: Game, seat: Seat, *, waited_for: bool, now: datetime) -> Cl
     deadline = seat.clock_deadline if waited_for else None
     if deadline is None:
         if game.fischer and game.is_playing and game.phase == rules.DRAFTING and seat.bank:
-            return ClockView(seat.bank, now, False)
+            return ClockView(seat.bank)
         return None
-    face = game.calendar(seat.user).face(now, deadline)
+    calendar = game.calendar(seat.user)
+    pauses = tuple(calendar.pauses(game.turn_started_at or now, deadline))
     stopped = ""
-    if not face.running:
+    if calendar.paused(now):
         stopped = "vacation" if vacations.on_vacation(seat.user, now) else "weekend"
-    return ClockView(face.left, face.at, face.running, face.flips, deadline, stopped)
+    left = calendar.counted(now, deadline)
+    return ClockView(left, not stopped, deadline, pauses, stopped)
 
 
 @dataclass

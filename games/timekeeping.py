@@ -17,17 +17,6 @@ SATURDAY = 5  # date.weekday()
 
 
 @dataclass(frozen=True)
-class Face:
-    """What a clock shows at `at`: the counting time `left`, whether it runs, and when that
-    next changes (a weekend or vacation begins or ends; None: never before the time is up)."""
-
-    left: timedelta
-    at: datetime
-    running: bool
-    flips: datetime | None
-
-
-@dataclass(frozen=True)
 class Calendar:
     zone: tzinfo = UTC
     weekends_off: bool = False
@@ -64,19 +53,20 @@ class Calendar:
             moment = ends
         return total
 
-    def face(self, at: datetime, deadline: datetime) -> Face:
-        """The clock at `at` of a turn that runs out at `deadline`."""
-        at = _utc(at)
-        pause = self._next_pause(at)
-        if pause is None:
-            return Face(self.counted(at, deadline), at, True, None)
-        begins, ends = pause
-        if begins > at:  # running until the pause begins (if the time lasts that long)
-            flips = begins if begins < _utc(deadline) else None
-            return Face(self.counted(at, deadline), at, True, flips)
-        while (more := self._next_pause(ends)) is not None and more[0] <= ends:
-            ends = more[1]  # a vacation that runs into a weekend: one pause
-        return Face(self.counted(at, deadline), at, False, ends)
+    def pauses(self, start: datetime, end: datetime) -> list[tuple[datetime, datetime]]:
+        """The pauses between `start` and `end`, clipped to them, those that touch merged
+        into one (a vacation that runs into a weekend): what a page needs to count a clock
+        down by itself (games/static/games/clocks.js)."""
+        moment, end, found = _utc(start), _utc(end), []
+        while moment < end and (pause := self._next_pause(moment)) is not None:
+            begins, ends = max(pause[0], moment), pause[1]
+            if begins >= end:
+                break
+            if found and found[-1][1] >= begins:
+                begins = found.pop()[0]
+            found.append((begins, min(ends, end)))
+            moment = ends
+        return found
 
     def paused(self, at: datetime) -> bool:
         pause = self._next_pause(_utc(at))

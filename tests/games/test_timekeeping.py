@@ -95,23 +95,29 @@ def test_vacations_and_weekends_together_make_one_pause():
     calendar = Calendar(MADRID, weekends_off=True, breaks=(away,))
 
     assert calendar.after(friday, HOUR * 2) == at(MADRID, 2025, 1, 13, 1)
-    face = calendar.face(friday + HOUR * 2, at(MADRID, 2025, 1, 13, 1))
-    assert not face.running
-    assert face.flips == at(MADRID, 2025, 1, 13, 0)  # the vacation runs into the weekend
-    assert face.left == HOUR
+    # The vacation runs into the weekend: one pause, as a page counts the clock down.
+    assert calendar.pauses(friday, at(MADRID, 2025, 1, 13, 1)) == [
+        (friday + HOUR, at(MADRID, 2025, 1, 13, 0))
+    ]
+    assert calendar.paused(friday + HOUR * 2)
 
 
-def test_a_clock_face_says_when_it_stops_next():
+def test_the_pauses_of_a_turn_are_clipped_to_it():
     calendar = Calendar(NEW_YORK, weekends_off=True)
     thursday = at(NEW_YORK, 2025, 1, 9, 12)
-    deadline = calendar.after(thursday, DAY * 2)
+    deadline = calendar.after(thursday, DAY * 7)
 
-    face = calendar.face(thursday, deadline)
-
-    assert face.running and face.left == DAY * 2
-    assert face.flips == at(NEW_YORK, 2025, 1, 11, 0)
-    # A turn that runs out before the weekend never stops.
-    assert calendar.face(thursday, thursday + HOUR).flips is None
+    assert calendar.pauses(thursday, deadline) == [
+        (at(NEW_YORK, 2025, 1, 11, 0), at(NEW_YORK, 2025, 1, 13, 0)),
+        (at(NEW_YORK, 2025, 1, 18, 0), at(NEW_YORK, 2025, 1, 20, 0)),
+    ]
+    assert deadline == at(NEW_YORK, 2025, 1, 20, 12)
+    # A turn that runs out before the weekend has none; one begun in a weekend, its rest.
+    assert calendar.pauses(thursday, thursday + HOUR) == []
+    sunday = at(NEW_YORK, 2025, 1, 12, 9)
+    assert calendar.pauses(sunday, calendar.after(sunday, HOUR)) == [
+        (sunday, at(NEW_YORK, 2025, 1, 13, 0))
+    ]
 
 
 def test_instants_must_be_aware():

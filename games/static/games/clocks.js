@@ -1,12 +1,12 @@
 /*
  * The players' clocks tick in the browser between pushes (templates/games/partials/clock.html).
  *
- * The server draws each clock as of a moment: its time left then (data-left, in seconds, at
- * data-at), whether it runs (data-running), and when that next changes (data-flips: a weekend
- * or a vacation begins or ends). Every second the page counts down from there; a clock that
- * stops at data-flips stops, one that starts there starts. Pushes redraw the clocks with every
- * change of the turn, so nothing here asks the server. The end of a vacation and other times
- * drawn for every viewer alike are in UTC (time[data-local]); they are put in the reader's time.
+ * A running clock carries its deadline (data-deadline) and the pauses before it (data-pauses:
+ * "start/end" pairs of ISO instants, the player's weekends off and vacations, merged): the time
+ * left is the time to the deadline less what of those pauses is still to come, so the page
+ * counts it down every second, stands still in a pause and runs again after it, without asking
+ * the server. Pushes redraw the clocks with every change of the turn or of a vacation. Times
+ * drawn for every viewer alike are in UTC (time[data-local]): they are put in the reader's time.
  */
 (function () {
   "use strict";
@@ -30,31 +30,36 @@
     return parts.slice(0, 2).join(" ");
   }
 
-  function leftNow(clock, now) {
-    var left = parseFloat(clock.getAttribute("data-left"));
-    var at = Date.parse(clock.getAttribute("data-at"));
-    var flips = clock.hasAttribute("data-flips") ? Date.parse(clock.getAttribute("data-flips")) : null;
-    var running = clock.getAttribute("data-running") === "1";
-    var ran = 0;
-    if (running) {
-      ran = (flips !== null ? Math.min(now, flips) : now) - at;
-    } else if (flips !== null && now > flips) {
-      ran = now - flips;
-    }
-    var runsNow = flips !== null && now >= flips ? !running : running;
-    return { seconds: left - Math.max(0, ran) / 1000, running: runsNow };
+  function pausesOf(clock) {
+    return (clock.getAttribute("data-pauses") || "").split(" ").filter(Boolean).map(function (pair) {
+      var ends = pair.split("/");
+      return [Date.parse(ends[0]), Date.parse(ends[1])];
+    });
+  }
+
+  // The counting time from `now` to the deadline, and whether the clock runs at `now`.
+  function state(clock, now) {
+    var deadline = Date.parse(clock.getAttribute("data-deadline"));
+    var left = Math.max(0, deadline - now);
+    var running = true;
+    pausesOf(clock).forEach(function (pause) {
+      var from = Math.max(pause[0], now), to = Math.min(pause[1], deadline);
+      if (to > from) left -= to - from;
+      if (pause[0] <= now && now < pause[1]) running = false;
+    });
+    return { seconds: left / 1000, running: running };
   }
 
   function tick() {
     var now = Date.now();
-    document.querySelectorAll("[data-clock]").forEach(function (clock) {
+    document.querySelectorAll("[data-clock][data-deadline]").forEach(function (clock) {
       var shown = clock.querySelector(".clock-left");
-      if (!shown || isNaN(parseFloat(clock.getAttribute("data-left")))) return;
-      var state = leftNow(clock, now);
-      var text = words(state.seconds);
+      if (!shown || isNaN(Date.parse(clock.getAttribute("data-deadline")))) return;
+      var found = state(clock, now);
+      var text = words(found.seconds);
       if (shown.textContent !== text) shown.textContent = text;
-      clock.classList.toggle("stopped", !state.running);
-      clock.classList.toggle("out", state.seconds <= 0);
+      clock.classList.toggle("stopped", !found.running);
+      clock.classList.toggle("out", found.seconds <= 0);
     });
   }
 
