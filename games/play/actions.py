@@ -300,7 +300,7 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
         if forced is not None:
             event = apply_action(table, seat, forced, actor=None, cause=Event.Cause.FORCED_TAKE)
             return _played(table, seat, [event])
-        if _on_vacation_still_in_time(table, [seat]):
+        if _recounted_for_vacations(table, [seat]) and table.game.deadline > timezone.now():
             return None
         action = rules.timeout_action(state, seat.number)
         events = []
@@ -329,7 +329,7 @@ def finish_at_deadline(*, game_id: int, expected_version: int | None) -> Played 
         if table is None or not _overdue(table.game, rules.FINISHING, expected_version):
             return None
         late = clock.late_seats(table.game, table.seats, timezone.now())
-        if _on_vacation_still_in_time(table, late):
+        if _recounted_for_vacations(table, late):
             late = clock.late_seats(table.game, table.seats, timezone.now())
         if not late:
             return None
@@ -436,10 +436,11 @@ def _overdue(game: Game, phase: str, expected_version: int | None) -> bool:
     )
 
 
-def _on_vacation_still_in_time(table: Table, seats: list[Seat]) -> bool:
-    """Whether any of `seats` (whose time the clock says has run out) is on vacation and, its
-    clock counted again, still has time: a vacation that began just as the sweep found the
-    turn. The new clocks are saved; the vacation's own change redraws the pages."""
+def _recounted_for_vacations(table: Table, seats: list[Seat]) -> bool:
+    """If any of `seats` (whose time the clock says has run out) is on vacation, count the
+    game's clocks again and save them, and return True: a vacation that began just as the sweep
+    found the turn, whose own change has not reached this game yet (it redraws the pages). A
+    time that ran out before the vacation began stays run out."""
     now = timezone.now()
     if not any(vacation_days.on_vacation(seat.user, now) for seat in seats):
         return False
@@ -447,7 +448,7 @@ def _on_vacation_still_in_time(table: Table, seats: list[Seat]) -> bool:
     clocked = clock.recount(game, table.seats, forced_take_due=False)
     game.save(update_fields=["deadline", "remind_at"])
     save_clocks(table.seats, clocked)
-    return game.deadline is not None and game.deadline > now
+    return True
 
 
 def _time_control(clock_kind, per_move, bank, increment, cap, finishing) -> dict:

@@ -250,3 +250,28 @@ def test_a_vacation_is_told_by_the_name_not_in_the_move_log(clock, start_game, p
 
     log = selectors.game_view(fresh(game), players[1]).log
     assert [entry.kind for entry in log.entries if "vacation" in entry.kind] == []
+
+
+def test_at_the_finish_the_sweep_submits_the_late_board_and_not_the_one_on_vacation(
+    clock, start_game, committed, in_join_order, players
+):
+    game = start_game(2, time_per_move=HOUR)
+    while current_state(game).phase == rules.DRAFTING:
+        draft_the_top_tile(game, committed)
+    clock.advance(HOUR / 2)
+    # Ada's vacation is on her row, but her game has not been told yet when both finishing
+    # times run out: Brian's board is due, hers waits for her.
+    ada = ada_of(players)
+    days.begin(ada, clock.now(), DAY)
+    ada.save()
+    clock.advance(HOUR)
+
+    committed(tasks.sweep)
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING
+    assert list(game.events.filter(cause=Event.Cause.DEADLINE).values_list("seat", "kind")) == [
+        (1, "finish")
+    ]
+    assert Seat.objects.get(game=game, number=0).deadline == ada.vacation_until + HOUR / 2
+    assert game.deadline == ada.vacation_until + HOUR / 2
