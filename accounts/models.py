@@ -1,8 +1,11 @@
 import zoneinfo
+from datetime import timedelta
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from .names import keys_to_refuse, name_key
 
@@ -76,11 +79,27 @@ class User(AbstractUser):
     # save() (bulk_create) or whose name already looked like an older account's when the key
     # came in (the migration keeps the older one's).
     name_key = models.CharField(max_length=64, null=True, unique=True, editable=False)  # noqa: DJ001
+    # Vacations (accounts/vacations.py has the rule; games/play/vacations.py starts and ends
+    # them): the days banked as of a moment; the current vacation's start and end, if any; the
+    # vacations that ended lately ([start, end] in ISO form), which running clocks still skip.
+    vacation_days = models.DurationField(default=timedelta(days=30))
+    vacation_days_at = models.DateTimeField(default=timezone.now)
+    vacation_started_at = models.DateTimeField(null=True, blank=True)
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    past_vacations = models.JSONField(default=list, blank=True)
 
     class Meta:
         constraints = [
             # Two players must never differ only by case ("Ada" and "ada").
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+        ]
+        indexes = [
+            # The sweep ends the vacations that ran out (games/play/clock.py).
+            models.Index(
+                fields=["vacation_until"],
+                condition=Q(vacation_until__isnull=False),
+                name="accounts_user_on_vacation",
+            ),
         ]
 
     def __str__(self):

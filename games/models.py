@@ -15,8 +15,11 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from accounts import vacations
 from games.rules import DRAFTING, FINISHING
 from games.rules.ahead import Queue
+from games.timekeeping import Calendar
+from microchip_site.words import duration_words
 
 MIN_TIME_PER_MOVE = timedelta(hours=1)
 # A player with fewer rated games than this has a provisional rating (games/history/ratings.py).
@@ -26,6 +29,11 @@ MAX_TIME_PER_MOVE = timedelta(days=14)
 # (games/play/leaving.py): the table's settings, their defaults and ranges.
 ABANDON_AFTER_ROW, ABANDON_ROW_RANGE = 3, (2, 10)
 ABANDON_AFTER_TOTAL, ABANDON_TOTAL_RANGE = 5, (2, 30)
+# A Fischer clock's ranges: the starting bank and the cap, and the increment per move.
+MIN_FISCHER_BANK, MAX_FISCHER_BANK = timedelta(hours=1), timedelta(days=30)
+MIN_FISCHER_INCREMENT, MAX_FISCHER_INCREMENT = timedelta(hours=1), timedelta(days=7)
+# The finishing phase's time, when the table chooses one.
+MIN_FINISHING_TIME, MAX_FINISHING_TIME = timedelta(hours=1), timedelta(days=14)
 
 
 def new_invite_token():
@@ -51,7 +59,22 @@ class Game(models.Model):
     player_count = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(2), MaxValueValidator(5)]
     )
-    time_per_move = models.DurationField()
+
+    class Clock(models.TextChoices):
+        PER_MOVE = "per_move", "time per move"
+        FISCHER = "fischer", "Fischer"
+
+    # The time control, chosen at creation (docs/rules.md, "Clocks, time controls and
+    # vacations"): a fixed time per move, or Fischer's bank (a start, an increment per completed
+    # draft, a cap); the finishing phase's own time (None: the time per move, or with Fischer
+    # the starting bank); whether the clocks stop on each player's Saturday and Sunday.
+    clock = models.CharField(max_length=10, choices=Clock.choices, default=Clock.PER_MOVE)
+    time_per_move = models.DurationField()  # with Fischer, the increment
+    fischer_bank = models.DurationField(null=True, blank=True)
+    fischer_increment = models.DurationField(null=True, blank=True)
+    fischer_cap = models.DurationField(null=True, blank=True)
+    finishing_time = models.DurationField(null=True, blank=True)
+    weekends_off = models.BooleanField(default=False)
     rated = models.BooleanField(default=True)
     access = models.CharField(max_length=12, choices=Access.choices, default=Access.OPEN)
     # Who may see the game: a private table only its players and the people invited to it (its
@@ -95,12 +118,16 @@ class Game(models.Model):
 
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # When the current turn or the finishing phase began: every clock counts from it.
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    # When the current turn (drafting) or the finishing phase runs out. A turn that begins with
-    # a forced take is due at once: the server takes the tile (games.tasks, or the sweep).
+    # When the current turn (drafting) runs out, or in the finishing phase the earliest of the
+    # unfinished seats' own deadlines: the sweep's one index (games/play/clock.py). A turn that
+    # begins with a forced take is due at once: the server takes the tile (games.tasks, or the
+    # sweep).
     deadline = models.DateTimeField(null=True, blank=True)
-    # When the reminder of this turn (or of the finishing phase) is due; cleared once it is
-    # sent, and set again when the next turn begins, so there is one reminder a turn.
+    # When the reminder of this turn is due (in the finishing phase: the earliest of the seats'
+    # own); cleared once it is sent, and set again when the next turn begins, so there is one
+    # reminder a turn.
     remind_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -138,6 +165,36 @@ class Game(models.Model):
     @property
     def is_over(self):
         return self.status in (self.Status.ENDED, self.Status.CANCELLED)
+
+    @property
+    def fischer(self) -> bool:
+        return self.clock == self.Clock.FISCHER
+
+    @property
+    def finishing_period(self) -> timedelta:
+        """Each player's time for the final arrangement."""
+        if self.finishing_time is not None:
+            return self.finishing_time
+        return self.fischer_bank if self.fischer else self.time_per_move
+
+    @property
+    def time_control(self) -> str:
+        """The time control in words, as the lobby and the game page say it."""
+        if self.fischer:
+            words = (
+                f"Fischer clock: {duration_words(self.fischer_bank)} to start, "
+                f"+{duration_words(self.fischer_increment)} a draft, "
+                f"at most {duration_words(self.fischer_cap)}"
+            )
+        else:
+            words = f"{duration_words(self.time_per_move)} per move"
+        if self.finishing_time is not None:
+            words += f"; {duration_words(self.finishing_time)} to finish"
+        return words + ("; weekends off" if self.weekends_off else "")
+
+    def calendar(self, user) -> Calendar:
+        """The days on which `user`'s clock at this table runs (games/timekeeping.py)."""
+        return Calendar(user.zone, self.weekends_off, vacations.breaks(user))
 
 
 class Seat(models.Model):
@@ -180,6 +237,13 @@ class Seat(models.Model):
     left = models.CharField(max_length=10, choices=Left.choices, blank=True, default="")
     left_turn = models.PositiveSmallIntegerField(null=True, blank=True)
     left_version = models.PositiveIntegerField(null=True, blank=True)
+    # The seat's clock (games/play/clock.py). Fischer: the counting time the player has for
+    # their next (or current) turn, as it stood when the turn began. In the finishing phase:
+    # when this player's finishing time runs out, and their reminder (None once sent); the
+    # game's own deadline and remind_at are the earliest of them.
+    bank = models.DurationField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    remind_at = models.DateTimeField(null=True, blank=True)
     # The newest version of the game its player has seen (opened the page, watched it live, or
     # acted): what "since your last visit" starts from.
     seen_version = models.PositiveIntegerField(default=0)
@@ -228,6 +292,16 @@ class Seat(models.Model):
     def queue(self) -> Queue:
         """The player's queued draft for their next turn (empty if none)."""
         return Queue.from_json(self.queued_draft)
+
+    @property
+    def clock_deadline(self):
+        """When this player's time runs out, while the game waits for them (else None)."""
+        game = self.game
+        if not game.is_playing:
+            return None
+        if game.phase == FINISHING:
+            return None if self.finished else self.deadline
+        return game.deadline if game.current_seat == self.number else None
 
 
 def waiting_for_move() -> Q:

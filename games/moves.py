@@ -27,10 +27,11 @@ from microchip_site.lru import LRU
 Cause = Event.Cause
 
 # Events that tell nobody anything (arranging) or that are told with another (a draft, with its
-# confirmation; the tiles a deadline returned, with its finish).
+# confirmation; the tiles a deadline returned, with its finish), or elsewhere (a vacation: by the
+# player's name while it lasts).
 QUIET = {
     "draft", "undo_draft", "place", "rotate", "move", "swap", "return", "clear", "undo", "redo",
-    "invited",
+    "invited", "vacation", "vacation_ended",
 }  # fmt: skip
 
 

@@ -7,9 +7,12 @@ import copy
 import functools
 import json
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 
 from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
+from django.utils import timezone
 
+from accounts import vacations
 from games import moves, presence, rules
 from games.markers import Marks, board_marks
 from games.models import (
@@ -90,6 +93,42 @@ class SpaceView:
 STRUCTURE_WORDS = {"chip": ", in the chip", "closed": ", in a closed structure"}
 
 
+@dataclass(frozen=True)
+class ClockView:
+    """A player's clock as their name shows it (templates/games/partials/clock.html): the time
+    `left` as it was drawn, and for a running turn its `deadline` and the `pauses` (weekends,
+    vacations) between the turn's start and it, from which games/static/games/clocks.js counts
+    it down; both are the same at every drawing of a version, page or push. Without a
+    `deadline`, a Fischer bank at rest (not their turn)."""
+
+    left: timedelta
+    running: bool = False
+    deadline: datetime | None = None
+    pauses: tuple[tuple[datetime, datetime], ...] = ()
+    stopped_for: str = ""  # "vacation" or "weekend", when it does not run as it is drawn
+
+    @property
+    def left_seconds(self) -> int:
+        return int(self.left.total_seconds())
+
+
+def clock_view(game: Game, seat: Seat, *, waited_for: bool, now: datetime) -> ClockView | None:
+    """The clock of `seat` at `now`: running down to its deadline while the game waits for it,
+    a Fischer bank at rest otherwise, or nothing."""
+    deadline = seat.clock_deadline if waited_for else None
+    if deadline is None:
+        if game.fischer and game.is_playing and game.phase == rules.DRAFTING and seat.bank:
+            return ClockView(seat.bank)
+        return None
+    calendar = game.calendar(seat.user)
+    pauses = tuple(calendar.pauses(game.turn_started_at or now, deadline))
+    stopped = ""
+    if calendar.paused(now):
+        stopped = "vacation" if vacations.on_vacation(seat.user, now) else "weekend"
+    left = calendar.counted(now, deadline)
+    return ClockView(left, not stopped, deadline, pauses, stopped)
+
+
 @dataclass
 class SeatView:
     seat: Seat
@@ -111,6 +150,9 @@ class SeatView:
     online: bool = False
     # The tile the player got last (their draft, a forced take, a timeout's), marked on the board.
     last_tile: int | None = None
+    # Their clock, shown by their name, and the end of their vacation while they are on one.
+    clock: ClockView | None = None
+    vacation_until: datetime | None = None
     # Why the player left the game ("resigned", "abandoned", "expelled": Seat.Left), as of the
     # state drawn; "" while they play. The server plays the seat of a player who left.
     left: str = ""
@@ -245,6 +287,17 @@ class GameView:
         if self.game.current_seat is None or not self.game.is_playing:
             return None
         return self.seats[self.game.current_seat]
+
+    @property
+    def status_seat(self) -> "SeatView | None":
+        """Whose clock the status line shows: the drafter's, or in the finishing phase the
+        viewer's own while they have still to finish."""
+        if not self.game.is_playing:
+            return None
+        if self.game.phase == rules.FINISHING:
+            seat = self.viewer_seat
+            return seat if seat is not None and not seat.seat.finished else None
+        return self.current_seat
 
     @property
     def my_turn(self):
@@ -516,6 +569,9 @@ def game_view(
     log = moves.log_of(game, seats, known_events)
     last_taken = log.last_taken()
     selection = selection or Selection()
+    now = timezone.now()
+    # A forced take is the server's, at once: no clock runs for it.
+    waiting = set() if state.forced_action() is not None else state.to_move()
     viewer_id = getattr(viewer, "pk", None)
     online = presence.watching(game.pk, [seat.user_id for seat in seats])
     seat_views = []
@@ -547,6 +603,10 @@ def game_view(
                 is_current=game.is_playing and state.current == seat.number,
                 online=seat.user_id in online,
                 last_tile=last_taken.get(seat.number),
+                clock=clock_view(game, seat, waited_for=seat.number in waiting, now=now),
+                vacation_until=seat.user.vacation_until
+                if vacations.on_vacation(seat.user, now)
+                else None,
             )
         )
     viewer_seat = next((seat for seat in seat_views if seat.is_viewer), None)
@@ -575,6 +635,8 @@ def seat_view(
     is_current: bool,
     online=False,
     last_tile=None,
+    clock=None,
+    vacation_until=None,
 ) -> SeatView:
     """The view of one seat of `state`, its board's spaces drawn already."""
     number, board, pending = seat.number, state.boards[seat.number], state.pending
@@ -597,6 +659,8 @@ def seat_view(
         online=online,
         last_tile=last_tile,
         left=seat.left if state.left_in(number) is not None else "",
+        clock=clock,
+        vacation_until=vacation_until,
     )
 
 
@@ -742,6 +806,34 @@ def dashboard_seats(user):
             Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("number"))
         )
     )
+
+
+@dataclass(frozen=True)
+class Vacation:
+    """The player's vacation days as the dashboard shows them (accounts/vacations.py)."""
+
+    on: bool
+    until: datetime | None
+    left: timedelta
+
+    @property
+    def left_words(self) -> str:
+        return vacations.days_words(self.left)
+
+    @property
+    def max_days(self) -> float:
+        """The longest vacation the form offers: the days left, to a tenth, rounded down."""
+        return int(self.left / timedelta(days=1) * 10 + 1e-9) / 10
+
+    @property
+    def suggested_days(self) -> float:
+        return min(7.0, self.max_days)
+
+
+def vacation_of(user, now: datetime | None = None) -> Vacation:
+    now = now or timezone.now()
+    on = vacations.on_vacation(user, now)
+    return Vacation(on, user.vacation_until if on else None, vacations.days_left(user, now))
 
 
 def recent_finished_seats(user, limit=10):

@@ -27,7 +27,7 @@ from games import rules
 from games.bots import turns
 from games.history import analysis
 from games.notices import digest, outbox
-from games.play import actions, clock
+from games.play import actions, clock, vacations
 from microchip_site import health
 from microchip_site.celery import app
 
@@ -60,6 +60,12 @@ def finish_at_deadline(game_id: int, expected_version: int) -> None:
 def remind_players(game_id: int) -> None:
     """Send a turn's reminder if it is due (once a turn: the game row remembers)."""
     actions.remind_players(game_id=game_id)
+
+
+@app.task(name="games.end_vacation", time_limit=60, soft_time_limit=50)
+def end_vacation(user_id: int) -> None:
+    """End a vacation that ran out: its days charged, the player's games redrawn (idempotent)."""
+    vacations.end_vacation(user_id=user_id, by_itself=True)
 
 
 @app.task(name="games.bot_move", time_limit=60, soft_time_limit=50)
@@ -112,8 +118,8 @@ def send_daily_digests() -> int:
 @app.task(name="games.sweep", time_limit=60, soft_time_limit=50)
 def sweep() -> dict:
     """Queue the work due now: overdue turns (forced takes included), overdue finishing
-    phases, due reminders, computer players and stand-ins that have not acted, analyses not
-    made, and emails not sent, at most a batch of each per run."""
+    phases, due reminders, computer players and stand-ins that have not acted, vacations that
+    ran out, analyses not made, and emails not sent, at most a batch of each per run."""
     now = timezone.now()
     options = {"expires": SWEPT_TASK_EXPIRES}
     overdue = clock.overdue(now, clock.SWEEP_BATCH)
@@ -129,6 +135,9 @@ def sweep() -> dict:
             stand_in_move.apply_async((game_id, seat_number, version), **options)
         else:
             bot_move.apply_async((game_id, bot_id, version), **options)
+    back = clock.vacations_over(now, clock.SWEEP_BATCH)
+    for user_id in back:
+        end_vacation.apply_async((user_id,), **options)
     unanalysed = clock.analyses_due(now, clock.SWEEP_BATCH)
     for game_id in unanalysed:
         analyse_game.apply_async((game_id,), **options)
@@ -140,6 +149,7 @@ def sweep() -> dict:
         "overdue": len(overdue),
         "reminders": len(reminders),
         "bots": len(stalled),
+        "vacations": len(back),
         "analyses": len(unanalysed),
         "emails": len(emails),
     }

@@ -16,6 +16,7 @@ urlpatterns = [
     path("push/subscribe/", push_views.subscribe, name="push_subscribe"),
     path("push/unsubscribe/", push_views.unsubscribe, name="push_unsubscribe"),
     path("dashboard/", game_views.dashboard, name="dashboard"),
+    path("dashboard/vacation/", game_views.vacation, name="vacation"),
     path("games/", include("games.urls")),
     path("leaderboard/", views_history.leaderboard, name="leaderboard"),
     path("players/<name:username>/games/", views_history.archive, name="archive"),

@@ -55,7 +55,7 @@ def digest_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
         {
             "game": seat.game,
             "url": game_url(seat.game),
-            "deadline": seat.game.deadline,
+            "deadline": seat.clock_deadline,
             "finishing": seat.game.phase == rules.FINISHING,
         }
         for seat in seats

@@ -31,7 +31,7 @@ from games.notices.notice import (
     still_true,
     wanted,
 )
-from microchip_site.words import duration_words, ordinal
+from microchip_site.words import ordinal
 
 
 def notice_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
@@ -151,8 +151,8 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
         "seats": seats,
         "seat": mine,
         "opponents": [seat.user.username for seat in seats if seat.user_id != user.pk],
-        "deadline": game.deadline,
-        "time_per_move": duration_words(game.time_per_move),
+        # Their own clock's (in the finishing phase each player has their own).
+        "deadline": mine.clock_deadline if mine is not None else game.deadline,
     }
     if kind == INVITATION:
         invitation = Invitation.objects.filter(game=game, user=user).select_related("invited_by")

@@ -16,24 +16,23 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts import vacations as vacation_days
 from accounts.bots import NoFreeBot, free_bot
 from accounts.models import User
-from games import rules
+from games import models, rules
 from games.live.changes import Change, LobbyChange
 from games.models import (
     ABANDON_AFTER_ROW,
     ABANDON_AFTER_TOTAL,
     ABANDON_ROW_RANGE,
     ABANDON_TOTAL_RANGE,
-    MAX_TIME_PER_MOVE,
-    MIN_TIME_PER_MOVE,
     Event,
     Game,
     Invitation,
     Seat,
 )
 from games.notices.notice import GAME_STARTED, INVITATION, REMINDER, YOUR_TURN, Notice
-from games.play import clock, leaving
+from games.play import clock, leaving, vacations
 from games.play.applying import (
     DRAFTING_ACTIONS,
     Table,
@@ -41,6 +40,7 @@ from games.play.applying import (
     changing,
     notify,
     record,
+    save_clocks,
     send_after_commit,
     wake_bots,
 )
@@ -73,7 +73,13 @@ def create_game(
     *,
     creator: User,
     player_count: int,
-    time_per_move,
+    time_per_move=None,
+    clock: str = Game.Clock.PER_MOVE,
+    fischer_bank=None,
+    fischer_increment=None,
+    fischer_cap=None,
+    finishing_time=None,
+    weekends_off: bool = False,
     rated: bool = True,
     strict_finish: bool = False,
     access: str = Game.Access.OPEN,
@@ -89,14 +95,18 @@ def create_game(
     `bots` are the levels of computer players to seat at once ("easy", "strong"); each joins
     through `join_game`, like a person with the invitation link, so a table full of bots and
     its creator starts at once. `strict_finish` is the table option that Finish needs every
-    placed path closed (seed 002), not only every tile legal. After `abandon_after_row`
-    timeouts in a row, or `abandon_after_total` in all, a player's seat is handed to the
-    server's stand-in (games/play/leaving.py)."""
+    placed path closed (seed 002), not only every tile legal. The time control: `clock` "per_move"
+    with `time_per_move`, or "fischer" with `fischer_bank`, `fischer_increment` and
+    `fischer_cap`; `finishing_time` (None: the time per move, or the Fischer starting bank);
+    `weekends_off` stops each player's clock on their Saturdays and Sundays. After
+    `abandon_after_row` timeouts in a row, or `abandon_after_total` in all, a player's seat is
+    handed to the server's stand-in (games/play/leaving.py)."""
     name = (name or "").strip()
     if not 2 <= player_count <= 5:
         raise ActionRefused("A game has 2 to 5 players.", code="bad_player_count")
-    if not MIN_TIME_PER_MOVE <= time_per_move <= MAX_TIME_PER_MOVE:
-        raise ActionRefused("The time per move must be from 1 hour to 14 days.", code="bad_time")
+    time_control = _time_control(
+        clock, time_per_move, fischer_bank, fischer_increment, fischer_cap, finishing_time
+    )
     if access not in Game.Access.values:
         raise ActionRefused("Choose an open game or one by invitation.", code="bad_access")
     if len(name) > MAX_NAME_LENGTH:
@@ -111,7 +121,8 @@ def create_game(
             name=name,
             created_by=creator,
             player_count=player_count,
-            time_per_move=time_per_move,
+            **time_control,
+            weekends_off=bool(weekends_off),
             rated=rated,
             strict_finish=bool(strict_finish),
             access=access,
@@ -252,6 +263,7 @@ def play(
     arrangement or a finish, when the player's own board or tray changed after it (another tab).
     Changes to other boards never make an action stale. `answered_page` names the page that
     gets the move in its answer, so its socket is not sent it again (games/live/changes.py).
+    A player on vacation who moves is back: the vacation ends after the move, in every game.
     """
     try:
         action = rules.action_from_json(action)
@@ -269,6 +281,9 @@ def play(
         apply_action(
             table, seat, action, actor=user, cause=Event.Cause.PLAYER, answered_page=answered_page
         )
+        back = vacation_days.on_vacation(seat.user, timezone.now())
+    if back:  # their own move ends their vacation, in every game (one change each)
+        vacations.end_vacation(user_id=user.pk)
     # With the queued drafts its turn passing made, if any (games/play/applying.py).
     return _played(table, seat, list(table.effects.events))
 
@@ -352,6 +367,9 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
 
     Does nothing unless the game is drafting, its deadline has passed, and (when given) its
     version is still `expected_version`: running late, twice, or after the player moved is safe.
+    A player on vacation is not timed out: their clock is counted again (a vacation that began
+    while the sweep found the turn), unless it ran out before the vacation began. A forced
+    take is the server's move, made for them all the same.
     """
     with changing(game_id, missing_ok=True) as table:
         if table is None or not _overdue(table.game, rules.DRAFTING, expected_version):
@@ -363,6 +381,8 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
         if forced is not None:
             event = apply_action(table, seat, forced, actor=None, cause=Event.Cause.FORCED_TAKE)
             return _played(table, seat, [event])
+        if _recounted_for_vacations(table, [seat]) and table.game.deadline > timezone.now():
+            return None
         action = rules.timeout_action(state, seat.number)
         events = []
         if isinstance(action, Draft):
@@ -378,17 +398,22 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
 
 
 def finish_at_deadline(*, game_id: int, expected_version: int | None) -> Played | None:
-    """End the finishing phase whose deadline has passed: every unfinished board is submitted as
-    it is, its illegal tiles first returned to the tray (`rules.auto_finish_actions`), and the
-    timeout is counted on those seats. The game ends with its results.
+    """Submit the boards whose finishing time has run out (each player has their own: weekends
+    and vacations differ) as they are, their illegal tiles first returned to the tray
+    (`rules.auto_finish_actions`), and count the timeout on those seats. When the last board is
+    in, the game ends with its results.
 
-    Does nothing unless the game is finishing, its deadline has passed, and (when given) its
-    version is still `expected_version`.
+    Does nothing unless the game is finishing, its (earliest) deadline has passed, and (when
+    given) its version is still `expected_version`.
     """
     with changing(game_id, missing_ok=True) as table:
         if table is None or not _overdue(table.game, rules.FINISHING, expected_version):
             return None
-        late = [seat for seat in table.seats if not seat.finished]
+        late = clock.late_seats(table.game, table.seats, timezone.now())
+        if _recounted_for_vacations(table, late):
+            late = clock.late_seats(table.game, table.seats, timezone.now())
+        if not late:
+            return None
         events = []
         for seat in late:
             state = load_state(table.game, table.seats)
@@ -402,21 +427,24 @@ def finish_at_deadline(*, game_id: int, expected_version: int | None) -> Played 
 
 def remind_players(*, game_id: int) -> list[int]:
     """Send the turn's reminder if it is due, once: to the player whose move it is, or in the
-    finishing phase to everyone not finished. Return the ids of the users reminded.
+    finishing phase to everyone not finished whose own reminder is due. Return the ids of the
+    users reminded.
 
     Not a move: no event is recorded and the version stays, so nobody's page goes stale.
     """
     with changing(game_id, missing_ok=True) as table:
         game = table.game if table is not None else None
         set_for = game.remind_at if game is not None and game.is_playing else None
-        if set_for is None or set_for > timezone.now():
+        now = timezone.now()
+        if set_for is None or set_for > now:
             return []
-        game.remind_at = None
-        game.save(update_fields=["remind_at"])
-        state = load_state(game, table.seats)
-        waiting = [table.seats[number] for number in sorted(state.to_move())]
-        user_ids = [seat.user_id for seat in waiting if not seat.left]
-        notify(table, [Notice(REMINDER, game.pk, tuple(user_ids), game.pool_version)])
+        reminded = clock.remind_seats(game, table.seats, now)
+        game.save(update_fields=["deadline", "remind_at"])
+        if game.phase == rules.FINISHING:
+            save_clocks(table.seats, {seat.number for seat in reminded})
+        user_ids = [seat.user_id for seat in reminded if not seat.left]
+        if user_ids:
+            notify(table, [Notice(REMINDER, game.pk, tuple(user_ids), game.pool_version)])
     return user_ids
 
 
@@ -579,6 +607,57 @@ def _check_abandonment(in_row, in_all) -> None:
         )
 
 
+def _recounted_for_vacations(table: Table, seats: list[Seat]) -> bool:
+    """If any of `seats` (whose time the clock says has run out) is on vacation, count the
+    game's clocks again and save them, and return True: a vacation that began just as the sweep
+    found the turn, whose own change has not reached this game yet (it redraws the pages). A
+    time that ran out before the vacation began stays run out."""
+    now = timezone.now()
+    if not any(vacation_days.on_vacation(seat.user, now) for seat in seats):
+        return False
+    game = table.game
+    clocked = clock.recount(game, table.seats, forced_take_due=False)
+    game.save(update_fields=["deadline", "remind_at"])
+    save_clocks(table.seats, clocked)
+    return True
+
+
+def _time_control(clock_kind, per_move, bank, increment, cap, finishing) -> dict:
+    """The time control's fields of a new game, checked (games/models.py has the ranges)."""
+    if finishing is not None and not (
+        models.MIN_FINISHING_TIME <= finishing <= models.MAX_FINISHING_TIME
+    ):
+        raise ActionRefused("The finishing time must be from 1 hour to 14 days.", code="bad_time")
+    if clock_kind == Game.Clock.FISCHER:
+        if None in (bank, increment, cap):
+            raise ActionRefused(
+                "A Fischer clock needs a starting bank, an increment and a cap.", code="bad_time"
+            )
+        if not models.MIN_FISCHER_BANK <= bank <= cap <= models.MAX_FISCHER_BANK:
+            raise ActionRefused(
+                "A Fischer bank starts at 1 hour or more and at most at its cap, and the cap is "
+                "at most 30 days.",
+                code="bad_time",
+            )
+        if not models.MIN_FISCHER_INCREMENT <= increment <= models.MAX_FISCHER_INCREMENT:
+            raise ActionRefused("The increment must be from 1 hour to 7 days.", code="bad_time")
+        if increment > cap:
+            raise ActionRefused("The increment cannot be more than the cap.", code="bad_time")
+        return {
+            "clock": clock_kind,
+            "time_per_move": increment,  # what a draft gives (the emails' "per move")
+            "fischer_bank": bank,
+            "fischer_increment": increment,
+            "fischer_cap": cap,
+            "finishing_time": finishing,
+        }
+    if clock_kind != Game.Clock.PER_MOVE:
+        raise ActionRefused("Choose a time per move or a Fischer clock.", code="bad_time")
+    if per_move is None or not models.MIN_TIME_PER_MOVE <= per_move <= models.MAX_TIME_PER_MOVE:
+        raise ActionRefused("The time per move must be from 1 hour to 14 days.", code="bad_time")
+    return {"clock": clock_kind, "time_per_move": per_move, "finishing_time": finishing}
+
+
 def _check_fresh(game: Game, seat: Seat, action: rules.Action, seen_version: int | None) -> None:
     if seen_version is None:
         return
@@ -632,11 +711,13 @@ def _start(table: Table) -> None:
     game.player_count = len(order)
     state = rules.new_game(game.player_count, game.seed, strict_finish=game.strict_finish)
     store_state(game, order, state)
-    Seat.objects.bulk_update(order, ["number", *SEAT_STATE_FIELDS])
+    for seat in order:  # a Fischer clock: everyone starts with the same bank
+        seat.bank = game.fischer_bank if game.fischer else None
+    Seat.objects.bulk_update(order, ["number", "bank", *SEAT_STATE_FIELDS])
     now = timezone.now()
     game.status = Game.Status.PLAYING
     game.started_at = now
-    clock.open_turn(game, now)
+    clock.open_turn(game, order, now)
     record(
         game,
         "started",

@@ -52,6 +52,8 @@ MOVE_GAME_FIELDS = (
 RESULT_FIELDS = ("score", "place", "chip_tiles", "chip_value", "penalty_tiles")
 # A player's own move of these ends their timeouts in a row (and the vote against them).
 ON_TIME = (Draft, ConfirmDraft, UndoDraft, Finish)
+# A seat's clock (games/play/clock.py): written only for the seats whose clock changed.
+CLOCK_FIELDS = ("bank", "deadline", "remind_at")
 # The rules events that add to the move log (games/moves.py): their pushes redraw it.
 LOGGED = {"confirm_draft", "take_last", "finish"}
 
@@ -154,19 +156,23 @@ def apply_action(
     if isinstance(action, DRAFTING_ACTIONS):
         game.pool_version = game.version
     now = timezone.now()
-    clock.follow(game, moved, now)
+    clocked = clock.follow(game, seats, seat, action, moved, now)
     if moved.ended:
         _end(game, seats, after, now)
     if cause == Event.Cause.PLAYER and seat.number in changed:  # they act on what they see
         seat.seen_version = game.version
         changed[seat.number] = [*changed[seat.number], "seen_version"]
+    for number in clocked & set(changed):  # written with the board (a finish stops a clock)
+        changed[number] = [*changed[number], *CLOCK_FIELDS]
     _save(game, seats, unsaved, changed, ended=moved.ended)
     if cause == Event.Cause.PLAYER and seat.timeouts_in_row and isinstance(action, ON_TIME):
         _back_in_time(seat)
+    if not moved.ended:  # the end writes every seat whole
+        save_clocks(seats, clocked - set(changed))
 
     table.effects.events.append(event)
     table.effects.changes.append(
-        _change(table, seat, action, after, moved, changed, answered_page, cause)
+        _change(table, seat, action, after, moved, changed, answered_page, cause, clocked)
     )
     notify(table, _notices(table, moved))
     table.effects.tasks += _handed_on(table, seat, action, moved)
@@ -183,7 +189,9 @@ def _save(game, seats, unsaved: dict, changed: dict[int, list[str]], *, ended: b
             seat.board_version = game.version
     game.save(update_fields=[name for name, was in unsaved.items() if getattr(game, name) != was])
     if ended:
-        Seat.objects.bulk_update(seats, [*SEAT_STATE_FIELDS, "board_version", *RESULT_FIELDS])
+        Seat.objects.bulk_update(
+            seats, [*SEAT_STATE_FIELDS, "board_version", *RESULT_FIELDS, *CLOCK_FIELDS]
+        )
         for seat in seats:  # the last move counts as seen by its player (not the others' seen:
             # a heartbeat may have moved theirs on since they were read)
             if "seen_version" in changed.get(seat.number, ()):
@@ -203,6 +211,19 @@ def _back_in_time(seat: Seat) -> None:
     ExpelVote.objects.filter(seat_id=seat.pk).delete()
 
 
+def save_clocks(seats: list[Seat], numbers) -> None:
+    """Write the clocks of the seats `numbers`: one UPDATE for one seat (a Fischer bank after a
+    draft), one for several (the finishing phase begins)."""
+    chosen = [seat for seat in seats if seat.number in numbers]
+    if len(chosen) == 1:
+        seat = chosen[0]
+        Seat.objects.filter(pk=seat.pk).update(
+            **{name: getattr(seat, name) for name in CLOCK_FIELDS}
+        )
+    elif chosen:
+        Seat.objects.bulk_update(chosen, list(CLOCK_FIELDS))
+
+
 def _end(game: Game, seats: list[Seat], state: rules.GameState, now) -> None:
     """Give every seat its result and rate the game (the caller saves them)."""
     for result in state.results():
@@ -218,9 +239,10 @@ def _end(game: Game, seats: list[Seat], state: rules.GameState, now) -> None:
     ratings.rate_game(game=game, seats=seats)
 
 
-def _change(table, seat, action, after, moved, changed, answered_page, cause) -> Change:
-    """What the new version touched on anyone's page (games/live/changes.py)."""
-    redrawn = set(changed)
+def _change(table, seat, action, after, moved, changed, answered_page, cause, clocked) -> Change:
+    """What the new version touched on anyone's page (games/live/changes.py): the boards and
+    trays it changed, and the seats whose clocks it started or stopped (drawn by their names)."""
+    redrawn = set(changed) | clocked
     drafting = isinstance(action, DRAFTING_ACTIONS)
     if drafting:  # the drafter's pending tile, and the turn's marker on the boards
         redrawn |= {seat.number, after.current} - {None}

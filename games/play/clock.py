@@ -1,19 +1,35 @@
-"""The clock of a game: when a turn runs out and is reminded of, and what the sweep finds due.
+"""The clocks of a game: when each player's time runs out and is reminded of, and what the
+sweep finds due.
 
-A turn's time starts when it begins (`follow`, as the rules say the turn passed), and so does
-the finishing phase's. The sweep (games.tasks.sweep, run by Celery beat) is the one thing that
-keeps every game moving: it does not trust that any task queued earlier still exists. Each query
-below reads one index and returns at most `limit` rows, oldest first, so that a backlog is worked
-off over a few sweeps instead of in one long one:
+Each player's clock is their own (docs/rules.md, "Clocks, time controls and vacations"): it
+counts from the start of the turn (or of the finishing phase) on that player's calendar, which
+skips their vacations and, at a table with weekends off, their Saturdays and Sundays
+(games/timekeeping.py). What it counts down is the seat's allowance: the time per move, a
+Fischer bank (`Seat.bank`, spent while the game waits for the seat's draft, the increment added
+at its confirmation, up to the cap), or in the finishing phase the table's finishing time, the
+same for everyone. So every deadline is a pure function of the turn's start, the allowance and
+the calendar, and a vacation that begins or ends just counts it again (`recount`).
+
+Where the clock is kept: while drafting the game waits for one seat, whose deadline and reminder
+are the game's own `deadline` and `remind_at` (no seat row is written as the turn passes); in the
+finishing phase each unfinished seat has its own (`Seat.deadline`, `Seat.remind_at`) and the
+game's are the earliest of them. The sweep reads the game's alone.
+
+The sweep (games.tasks.sweep, run by Celery beat) is the one thing that keeps every game moving:
+it does not trust that any task queued earlier still exists. Each query below reads one index
+and returns at most `limit` rows, oldest first, so that a backlog is worked off over a few
+sweeps instead of in one long one:
 
 - a turn whose deadline has passed is timed out (the server drafts for the player);
 - a turn that began with a forced take has its deadline at its start, so a forced take whose
-  task was lost is simply an overdue turn;
-- a finishing phase whose deadline has passed submits every unfinished board;
-- a reminder whose time has come is sent, once: the game row remembers it;
+  task was lost is simply an overdue turn (a forced take is the server's move: it is due at
+  once even for a player on vacation);
+- a finishing phase whose earliest deadline has passed submits the boards that are due;
+- a reminder whose time has come is sent, once: the game row (or the seat's) remembers it;
 - a computer player that should have acted and has not (its task was lost) is woken, and so is
   the server's stand-in for a player who left;
-- a game that ended a while ago without its post-game analysis is analysed.
+- a game that ended a while ago without its post-game analysis is analysed;
+- a vacation that ran out is ended (its days charged, the players' pages redrawn).
 """
 
 from datetime import datetime, timedelta
@@ -22,49 +38,162 @@ from typing import NamedTuple
 from django.conf import settings
 from django.db.models import Q
 
+from accounts.models import User
 from games.models import Game, Seat, waiting_for_move, waiting_for_stand_in
-from games.rules import Transition
+from games.rules import DRAFTING, FINISHING, ConfirmDraft, Transition
 
 SWEEP_BATCH = 200
 # The analysis task is queued when a game ends; the sweep queues it again after this long.
 ANALYSIS_GRACE = timedelta(minutes=5)
 # ... for games that ended at most this long ago (older games are left as they are).
 ANALYSIS_WINDOW = timedelta(days=1)
-# The reminder goes out when this share of the time per move is left.
+# The reminder goes out when this share of the player's time for the turn is left ...
 REMINDER_SHARE = 0.2
+# ... but with a Fischer bank, at the latest when this much is left (a full bank of weeks would
+# otherwise be reminded of days ahead).
+FISCHER_REMINDER_LEAD = timedelta(days=1)
 # How long a bot's turn (or its finishing) may wait before the sweep queues its move again.
 BOT_SWEEP_GRACE = timedelta(seconds=60)
 
 
-def reminder_time(deadline: datetime, time_per_move: timedelta) -> datetime:
-    """Return when a turn that ends at `deadline` should be reminded of."""
-    return deadline - time_per_move * REMINDER_SHARE
+def allowance(game: Game, seat: Seat, phase: str) -> timedelta:
+    """The counting time `seat` has for the current turn (or for the finishing phase)."""
+    if phase == FINISHING:
+        return game.finishing_period
+    if game.fischer:
+        return seat.bank if seat.bank is not None else game.fischer_bank
+    return game.time_per_move
 
 
-def open_turn(game: Game, now: datetime, *, forced_take_due: bool = False) -> None:
-    """Start the time of a turn (or of the finishing phase); the caller saves the game.
+def reminder_lead(game: Game, amount: timedelta, phase: str) -> timedelta:
+    """How much of a turn's `amount` is left when its reminder goes out."""
+    lead = amount * REMINDER_SHARE
+    if game.fischer and phase == DRAFTING:
+        lead = min(lead, FISCHER_REMINDER_LEAD)
+    return lead
+
+
+def seat_clock(game: Game, seat: Seat, phase: str, *, remind: bool = True):
+    """Return (deadline, reminder time) of `seat`'s clock, counted from the turn's start on its
+    player's calendar; no reminder unless `remind` (one was sent already this turn)."""
+    calendar = game.calendar(seat.user)
+    amount = allowance(game, seat, phase)
+    deadline = calendar.after(game.turn_started_at, amount)
+    lead = reminder_lead(game, amount, phase)
+    remind_at = calendar.after(game.turn_started_at, amount - lead) if remind and lead else None
+    return deadline, remind_at
+
+
+def open_turn(game: Game, seats: list[Seat], now: datetime, *, forced_take_due=False) -> None:
+    """Start the time of a drafting turn for the game's current seat; the caller saves the game.
 
     A turn that begins with a forced take is due at once, with no reminder: the server takes
-    the tile right away (the task queued after commit, or else the sweep).
+    the tile right away (the task queued after commit, or else the sweep), vacation or not.
     """
     game.turn_started_at = now
     if forced_take_due:
         game.deadline, game.remind_at = now, None
     else:
-        game.deadline = now + game.time_per_move
-        game.remind_at = reminder_time(game.deadline, game.time_per_move)
+        game.deadline, game.remind_at = seat_clock(game, seats[game.current_seat], DRAFTING)
 
 
-def follow(game: Game, moved: Transition, now: datetime) -> None:
-    """Set the clock as the rules' transition `moved` leaves the game: a new turn starts its
-    time; the finishing phase gives every player one more period of the same length; the end
-    stops it. The caller saves the game."""
+def follow(game: Game, seats: list[Seat], mover: Seat, action, moved: Transition, now) -> set:
+    """Set the clocks as `mover`'s `action` leaves the game (the rules' transition `moved`): a
+    completed draft adds a Fischer increment to what is left of the bank; a new turn starts its
+    time; the finishing phase starts every player's finishing time; a finished board stops its
+    player's; the end stops them all. Return the numbers of the seats whose clock fields
+    changed; the caller saves them and the game."""
+    clocked = set()
+    if game.fischer and moved.phase_before == DRAFTING and isinstance(action, ConfirmDraft):
+        mover.bank = bank_after_draft(game, mover, now)
+        clocked.add(mover.number)
     if moved.new_turn:
-        open_turn(game, now, forced_take_due=moved.forced_take_due)
+        open_turn(game, seats, now, forced_take_due=moved.forced_take_due)
     elif moved.finishing_began:
-        open_turn(game, now)
+        game.turn_started_at = now
+        for seat in seats:
+            if not seat.finished:
+                seat.deadline, seat.remind_at = seat_clock(game, seat, FINISHING)
+                clocked.add(seat.number)
+        _earliest(game, seats)
     elif moved.ended:
         game.deadline = game.remind_at = None
+        clocked |= _stop(seats)
+    elif moved.phase == FINISHING and moved.waiting_changed:  # a board finished
+        clocked |= _stop([seat for seat in seats if seat.number not in moved.waiting])
+        _earliest(game, seats)
+    return clocked
+
+
+def bank_after_draft(game: Game, seat: Seat, now: datetime) -> timedelta:
+    """A Fischer bank after the seat's draft is confirmed (by them or, their time up, by the
+    server): what was left of it, plus the increment, at most the cap."""
+    spent = game.calendar(seat.user).counted(game.turn_started_at, now)
+    left = max(allowance(game, seat, DRAFTING) - spent, timedelta(0))
+    return min(left + game.fischer_increment, game.fischer_cap)
+
+
+def recount(game: Game, seats: list[Seat], *, forced_take_due: bool) -> set:
+    """Count the running clocks again, as their players' calendars are now (a vacation began or
+    ended): the drafter's, or every unfinished seat's; a reminder already sent stays sent.
+    Return the numbers of the seats whose clock fields changed; the caller saves them."""
+    if not game.is_playing or forced_take_due:  # a forced take is due at once, vacation or not
+        return set()
+    if game.phase == DRAFTING:
+        seat = seats[game.current_seat]
+        remind = game.remind_at is not None
+        game.deadline, game.remind_at = seat_clock(game, seat, DRAFTING, remind=remind)
+        return set()
+    clocked = set()
+    for seat in seats:
+        if seat.finished:
+            continue
+        counted = seat_clock(game, seat, FINISHING, remind=seat.remind_at is not None)
+        if counted != (seat.deadline, seat.remind_at):
+            seat.deadline, seat.remind_at = counted
+            clocked.add(seat.number)
+    _earliest(game, seats)
+    return clocked
+
+
+def late_seats(game: Game, seats: list[Seat], now: datetime) -> list[Seat]:
+    """The unfinished seats of a finishing phase whose own finishing time has run out."""
+    return [seat for seat in seats if not seat.finished and (seat.deadline or game.deadline) <= now]
+
+
+def remind_seats(game: Game, seats: list[Seat], now: datetime) -> list[Seat]:
+    """Take the reminders due now off the clocks (the caller sends them and saves): the drafter,
+    or the unfinished seats whose reminder is due. Return those seats."""
+    if game.phase == DRAFTING:
+        game.remind_at = None
+        return [seats[game.current_seat]]
+    due = [
+        seat
+        for seat in seats
+        if not seat.finished and seat.remind_at is not None and seat.remind_at <= now
+    ]
+    for seat in due:
+        seat.remind_at = None
+    _earliest(game, seats)
+    return due
+
+
+def _earliest(game: Game, seats: list[Seat]) -> None:
+    """The game's deadline and reminder in the finishing phase: the earliest of the seats'."""
+    running = [seat for seat in seats if not seat.finished]
+    deadlines = [seat.deadline for seat in running if seat.deadline is not None]
+    reminders = [seat.remind_at for seat in running if seat.remind_at is not None]
+    game.deadline = min(deadlines, default=None)
+    game.remind_at = min(reminders, default=None)
+
+
+def _stop(seats: list[Seat]) -> set:
+    stopped = set()
+    for seat in seats:
+        if seat.deadline is not None or seat.remind_at is not None:
+            seat.deadline = seat.remind_at = None
+            stopped.add(seat.number)
+    return stopped
 
 
 # --- what the sweep finds due ------------------------------------------------------------------
@@ -115,6 +244,15 @@ def stalled_bots(now: datetime, limit: int = SWEEP_BATCH) -> list[Stalled]:
         Stalled(game_id, None if left else user_id, version, number)
         for game_id, user_id, version, number, left in rows
     ]
+
+
+def vacations_over(now: datetime, limit: int = SWEEP_BATCH) -> list[int]:
+    """Return the ids of players whose vacation ran out and is not ended yet."""
+    return list(
+        User.objects.filter(vacation_until__lte=now)
+        .order_by("vacation_until")
+        .values_list("pk", flat=True)[:limit]
+    )
 
 
 def analyses_due(now: datetime, limit: int = SWEEP_BATCH) -> list[int]:

@@ -1,5 +1,6 @@
 from dataclasses import fields
 from datetime import timedelta
+from decimal import Decimal
 
 from django import forms
 
@@ -23,7 +24,35 @@ TIME_PER_MOVE_CHOICES = [
     ("14d", "14 days", timedelta(days=14)),
 ]
 TIME_PER_MOVE = {key: value for key, _, value in TIME_PER_MOVE_CHOICES}
+# A Fischer clock's choices (games/models.py has the ranges the action checks).
+FISCHER_BANK_CHOICES = ["12h", "1d", "2d", "3d", "5d", "7d", "14d"]
+FISCHER_INCREMENT_CHOICES = ["1h", "3h", "12h", "1d", "2d", "3d"]
+FISCHER_CAP_CHOICES = ["1d", "3d", "5d", "7d", "14d", "21d", "30d"]
+DURATIONS = {
+    **TIME_PER_MOVE,
+    "5d": timedelta(days=5),
+    "21d": timedelta(days=21),
+    "30d": timedelta(days=30),
+}
+DURATION_WORDS = {key: label for key, label, _ in TIME_PER_MOVE_CHOICES} | {
+    "5d": "5 days",
+    "21d": "21 days",
+    "30d": "30 days",
+}
 MAX_INVITEES = 4
+
+
+def _duration_choice(label: str, keys: list[str], initial: str, help_text: str = ""):
+    """A Fischer time: needed only with that clock, so a form without it takes the default."""
+    return forms.TypedChoiceField(
+        label=label,
+        choices=[(key, DURATION_WORDS[key]) for key in keys],
+        coerce=DURATIONS.__getitem__,
+        initial=initial,
+        required=False,
+        empty_value=DURATIONS[initial],
+        help_text=help_text,
+    )
 
 
 def _bot_count(label: str, help_text: str) -> forms.TypedChoiceField:
@@ -40,14 +69,59 @@ def _bot_count(label: str, help_text: str) -> forms.TypedChoiceField:
 
 
 class CreateGameForm(forms.Form):
+    # Drawn together, in the page's "Clock" fieldset (templates/games/create.html).
+    time_control_fields = (
+        "clock",
+        "time_per_move",
+        "fischer_bank",
+        "fischer_increment",
+        "fischer_cap",
+        "finishing_time",
+        "weekends_off",
+    )
     name = forms.CharField(max_length=60, required=False, help_text="Optional.")
     player_count = forms.TypedChoiceField(
         label="Players", choices=[(n, str(n)) for n in range(2, 6)], coerce=int, initial=2
+    )
+    clock = forms.TypedChoiceField(
+        label="Clock",
+        required=False,
+        empty_value=Game.Clock.PER_MOVE,
+        choices=[
+            (Game.Clock.PER_MOVE, "Time per move: every draft has the same time"),
+            (Game.Clock.FISCHER, "Fischer: a bank of time, more with each draft, up to a cap"),
+        ],
+        initial=Game.Clock.PER_MOVE,
+        widget=forms.RadioSelect,
     )
     time_per_move = forms.ChoiceField(
         label="Time per move",
         choices=[(key, label) for key, label, _ in TIME_PER_MOVE_CHOICES],
         initial="1d",
+        required=False,  # a Fischer clock has none: "1d" then, unused
+    )
+    fischer_bank = _duration_choice(
+        "Starting bank", FISCHER_BANK_CHOICES, "3d", "Each player's time to begin with."
+    )
+    fischer_increment = _duration_choice(
+        "Added with each draft", FISCHER_INCREMENT_CHOICES, "1d", "When the draft is confirmed."
+    )
+    fischer_cap = _duration_choice(
+        "At most", FISCHER_CAP_CHOICES, "7d", "A bank never holds more than this."
+    )
+    finishing_time = forms.ChoiceField(
+        label="Time to finish",
+        choices=[("", "as a move (Fischer: the starting bank)")]
+        + [(key, label) for key, label, _ in TIME_PER_MOVE_CHOICES],
+        initial="",
+        required=False,
+        help_text="Each player's time for the final arrangement, once the pool is empty.",
+    )
+    weekends_off = forms.BooleanField(
+        label="Weekends off",
+        required=False,
+        initial=False,
+        help_text="The clocks stop on Saturdays and Sundays, in each player's own time zone.",
     )
     rated = forms.BooleanField(required=False, initial=True)
     strict_finish = forms.BooleanField(
@@ -114,11 +188,24 @@ class CreateGameForm(forms.Form):
     )
 
     def clean_time_per_move(self):
-        return TIME_PER_MOVE[self.cleaned_data["time_per_move"]]
+        return TIME_PER_MOVE[self.cleaned_data["time_per_move"] or "1d"]
+
+    def clean_finishing_time(self):
+        key = self.cleaned_data["finishing_time"]
+        return TIME_PER_MOVE[key] if key else None
 
     def clean(self):
-        """Turn the two counts of computer players into the `bots` of actions.create_game."""
+        """Check a Fischer clock's three times together, and turn the two counts of computer
+        players into the `bots` of actions.create_game."""
         data = super().clean()
+        if data.get("clock") == Game.Clock.FISCHER:
+            bank, increment = data.get("fischer_bank"), data.get("fischer_increment")
+            cap = data.get("fischer_cap")
+            if None not in (bank, increment, cap) and (bank > cap or increment > cap):
+                self.add_error(
+                    "fischer_cap",
+                    "The cap must be at least the starting bank and the increment.",
+                )
         easy, strong = data.pop("easy_bots", 0) or 0, data.pop("strong_bots", 0) or 0
         players = data.get("player_count")
         if players is not None and easy + strong > players - 1:
@@ -140,6 +227,17 @@ class CreateGameForm(forms.Form):
         if len(unique) > MAX_INVITEES:
             raise forms.ValidationError(f"Invite at most {MAX_INVITEES} players.")
         return tuple(unique)
+
+
+class VacationForm(forms.Form):
+    """How long to go on vacation, in days (tenths allowed); the action checks the days left."""
+
+    days = forms.DecimalField(
+        label="Days", min_value=Decimal("0.1"), max_digits=4, decimal_places=1
+    )
+
+    def clean_days(self):
+        return timedelta(days=float(self.cleaned_data["days"]))
 
 
 class InviteForm(forms.Form):

@@ -9,15 +9,23 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import formats, timezone
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import seen, selectors
 from games.live.changes import page_id
 from games.models import Game
-from games.play import actions
+from games.play import actions, vacations
 from games.play.errors import ActionRefused, StaleVersion
-from games.play.forms import ActionForm, CreateGameForm, InviteForm, LobbyFilterForm, QueueForm
+from games.play.forms import (
+    ActionForm,
+    CreateGameForm,
+    InviteForm,
+    LobbyFilterForm,
+    QueueForm,
+    VacationForm,
+)
 from games.play.rate_limits import (
     ACTIONS,
     GAME_CREATION,
@@ -42,8 +50,31 @@ def dashboard(request):
             "seats": selectors.dashboard_seats(request.user),
             "finished": selectors.recent_finished_seats(request.user),
             "invitations": selectors.invitations_for(request.user),
+            "vacation": selectors.vacation_of(request.user),
         },
     )
+
+
+@login_required
+@require_POST
+def vacation(request):
+    """The dashboard's vacation switch: go on vacation for some days, or come back."""
+    try:
+        if request.POST.get("end"):
+            if vacations.end_vacation(user_id=request.user.pk) is not None:
+                messages.success(request, "Welcome back: your clocks run again.")
+        else:
+            form = VacationForm(request.POST)
+            if not form.is_valid():
+                raise ActionRefused("Give the number of days, e.g. 7.", code="bad_request")
+            user = vacations.start_vacation(
+                user_id=request.user.pk, length=form.cleaned_data["days"]
+            )
+            until = formats.date_format(timezone.localtime(user.vacation_until), "D j M, H:i")
+            messages.success(request, f"You are on vacation until {until}.")
+    except ActionRefused as refusal:
+        messages.error(request, refusal.message)
+    return redirect("dashboard")
 
 
 @login_required
@@ -77,7 +108,11 @@ def create(request):
             form.add_error(None, refusal.message)
         else:
             return redirect("games:game", game.pk)
-    return render(request, "games/create.html", {"form": form})
+    return render(
+        request,
+        "games/create.html",
+        {"form": form, "time_control_fields": CreateGameForm.time_control_fields},
+    )
 
 
 def _signed_out_to_log_in(view):

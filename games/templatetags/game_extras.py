@@ -1,6 +1,8 @@
 import json
+from datetime import UTC
 
 from django import template
+from django.utils import formats
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
@@ -20,6 +22,20 @@ def action_vals(context, action_type, **fields):
 def duration_words(duration) -> str:
     """``timedelta(days=2)`` -> "2 days"; ``timedelta(hours=3)`` -> "3 hours"."""
     return "" if duration is None else words.duration_words(duration)
+
+
+@register.filter
+def utc_iso(moment) -> str:
+    """An instant as ISO 8601 in UTC, the same whatever the viewer's time zone."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds") if moment else ""
+
+
+@register.simple_tag
+def utc_time(moment):
+    """A <time> of an instant, in words in UTC, which games/static/games/clocks.js puts in the
+    reader's own time: for the parts drawn once for viewers in every time zone (a board)."""
+    words_utc = formats.date_format(moment.astimezone(UTC), "D j M, H:i")
+    return format_html('<time datetime="{}" data-local>{} UTC</time>', utc_iso(moment), words_utc)
 
 
 @register.filter

@@ -170,6 +170,11 @@ def test_games_end_correctly_though_workers_are_killed_in_the_middle_of_tasks(
             due = not game.seats.exclude(number=idle_seat).filter(finished=False).exists()
         if due:
             Game.objects.filter(pk=game.pk, version=game.version).update(deadline=timezone.now())
+            # In the finishing phase each player has their own deadline (the game's is the
+            # earliest): the idle player's runs out.
+            Seat.objects.filter(game=game, number=idle_seat, finished=False).update(
+                deadline=timezone.now()
+            )
 
     faults = Faults(stack, fault_redis)
     stack.hold("before", "games.analyse_game")  # the first analysis, whenever it runs

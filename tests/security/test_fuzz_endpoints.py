@@ -6,6 +6,7 @@ is refused changes nothing: no game's version, pool, boards, trays, events or in
 no player's settings.
 """
 
+from datetime import timedelta
 from urllib.parse import quote
 
 import pytest
@@ -16,7 +17,8 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from games.models import Game
-from games.play.forms import TIME_PER_MOVE
+from games.play import vacations
+from games.play.forms import DURATIONS, TIME_PER_MOVE
 from games.rules.actions import ACTION_TYPES
 
 from .conftest import client_for, everything, state_of
@@ -350,6 +352,12 @@ create_fields = st.fixed_dictionaries(
         "invitees": st.one_of(st.just("brian, chloe"), value),
         "easy_bots": st.one_of(st.sampled_from(["0", "1"]), value),
         "strong_bots": st.one_of(st.sampled_from(["0", "1"]), value),
+        "clock": st.one_of(st.sampled_from(["per_move", "fischer"]), value),
+        "fischer_bank": st.one_of(st.sampled_from(sorted(DURATIONS)), value),
+        "fischer_increment": st.one_of(st.sampled_from(sorted(DURATIONS)), value),
+        "fischer_cap": st.one_of(st.sampled_from(sorted(DURATIONS)), value),
+        "finishing_time": st.one_of(st.sampled_from(["", *sorted(TIME_PER_MOVE)]), value),
+        "weekends_off": value,
     },
 )
 
@@ -372,10 +380,34 @@ def test_the_create_form_makes_only_games_within_the_rules_whatever_it_is_sent(
     assert response.url == reverse("games:game", args=[game.pk])
     assert 2 <= game.player_count <= 5
     assert len(game.name) <= 60 and "\x00" not in game.name
-    assert game.time_per_move in TIME_PER_MOVE.values()
+    assert game.time_per_move in DURATIONS.values()
+    if game.fischer:
+        assert game.fischer_bank <= game.fischer_cap and game.fischer_increment <= game.fischer_cap
+    assert game.finishing_time in (None, *TIME_PER_MOVE.values())
     assert game.access in Game.Access.values
     assert game.seats.filter(user=ada).exists()
     assert game.seats.count() <= game.player_count
+
+
+@FEW
+@given(
+    form=st.fixed_dictionaries(
+        {}, optional={"days": st.one_of(st.sampled_from(["0.5", "3", "30", "31"]), value)}
+    ),
+    end=st.booleans(),
+)
+def test_the_vacation_switch_takes_only_the_days_a_player_has(world, form, end):
+    esme = world.players[4]
+    if end:
+        form = {**form, "end": "1"}
+    response = client_for(esme).post(reverse("vacation"), form)
+    assert response.status_code == 302
+    esme = User.objects.get(pk=esme.pk)
+    if esme.vacation_until is not None:
+        assert not end
+        assert esme.vacation_until - esme.vacation_started_at <= timedelta(days=30)
+        assert esme.vacation_until > esme.vacation_started_at
+        vacations.end_vacation(user_id=esme.pk)  # the next example starts at home
 
 
 @FEW
@@ -460,7 +492,7 @@ def test_every_endpoint_answers_any_method_without_a_server_error_or_a_change(wo
     post_only = [
         reverse(f"games:{view}", args=[game.pk])
         for view in ("act", "queue", "join", "leave", "start", "cancel", "invite")
-    ] + [reverse("accounts:unsubscribe_undo", args=["not-a-token"])]
+    ] + [reverse("accounts:unsubscribe_undo", args=["not-a-token"]), reverse("vacation")]
     paths = [path for path, _ in get_endpoints(world)] + post_only
     paths += [
         reverse("accounts:unsubscribe", args=["not-a-token"]),

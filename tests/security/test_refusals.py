@@ -421,6 +421,7 @@ def test_a_request_forged_by_another_site_changes_nothing(world):
         (reverse("games:create"), {"name": "x", "player_count": 2, "time_per_move": "1d"}),
         (reverse("games:invite", args=[game.pk]), {"username": "esme"}),
         (reverse("accounts:settings"), {"time_zone": "UTC"}),
+        (reverse("vacation"), {"days": "3"}),
         (reverse("account_logout"), {}),
     ]:
         response = browser.post(

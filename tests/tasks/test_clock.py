@@ -317,14 +317,16 @@ def test_the_sweep_works_in_bounded_batches_oldest_first(clock, start_game, comm
     assert games[2].events.filter(cause=Event.Cause.TIMEOUT).exists()
 
 
-def test_a_quiet_sweep_costs_five_indexed_queries(clock, start_game, django_assert_num_queries):
+def test_a_quiet_sweep_costs_six_indexed_queries(clock, start_game, django_assert_num_queries):
     start_game(2, time_per_move=HOUR)
-    # Overdue turns, reminders, stalled bots, games not analysed, emails not sent.
-    with django_assert_num_queries(5):
+    # Overdue turns, reminders, stalled bots, vacations over, games not analysed, emails not
+    # sent.
+    with django_assert_num_queries(6):
         assert tasks.sweep() == {
             "overdue": 0,
             "reminders": 0,
             "bots": 0,
+            "vacations": 0,
             "analyses": 0,
             "emails": 0,
         }

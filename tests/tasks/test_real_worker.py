@@ -6,7 +6,10 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from kombu import pools
 
+from accounts import vacations
+from accounts.models import User
 from games import rules, tasks
 from games.history.replay import rebuild_state
 from games.models import Event, Game, RatingChange, Seat
@@ -177,4 +180,32 @@ def test_a_real_worker_s_forced_take_begins_a_turn_and_takes_its_queued_draft(
     assert confirmed.seat == 2 and confirmed.number == take.number + 2
     assert current_state(game).trays[2][-1] == wanted
     assert current_state(game).current == 0
+
+
+def test_a_real_worker_ends_a_vacation_that_ran_out_and_redraws_the_players_games(
+    celery_worker_process, start_game
+):
+    worker = celery_worker_process()
+    pools.reset()  # kombu keeps the pool the test above closed (the same broker URL)
+    with sending_to(worker.broker_url):
+        app.control.purge()
+        game = start_game(2, time_per_move=timedelta(hours=1))
+        away = seat_user(game, 0)
+        # Her vacation began two hours ago and ran out an hour ago: only the sweep can end it.
+        began = timezone.now() - timedelta(hours=2)
+        vacations.begin(away, began, timedelta(hours=1))
+        away.save()
+        version = Game.objects.get(pk=game.pk).version
+
+        tasks.sweep.delay()
+
+        wait_until(
+            lambda: not User.objects.filter(pk=away.pk, vacation_until__isnull=False).exists(),
+            what="the worker ending the vacation",
+        )
+        wait_until(lambda: Game.objects.get(pk=game.pk).version == version + 1, what="a redraw")
+    away = User.objects.get(pk=away.pk)
+    assert away.vacation_days == timedelta(days=30) - timedelta(hours=1)  # charged to its end
+    assert vacations.breaks(away) == ((began, began + timedelta(hours=1)),)
+    assert game.events.get(number=version + 1).kind == "vacation_ended"
     assert "Traceback" not in worker.log()

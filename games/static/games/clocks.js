@@ -1,0 +1,93 @@
+/*
+ * The players' clocks tick in the browser between pushes (templates/games/partials/clock.html).
+ *
+ * A running clock carries its deadline (data-deadline) and the pauses before it (data-pauses:
+ * "start/end" pairs of ISO instants, the player's weekends off and vacations, merged): the time
+ * left is the time to the deadline less what of those pauses is still to come, so the page
+ * counts it down every second, stands still in a pause and runs again after it, without asking
+ * the server. Pushes redraw the clocks with every change of the turn or of a vacation. Times
+ * drawn for every viewer alike are in UTC (time[data-local]): they are put in the reader's time.
+ */
+(function () {
+  "use strict";
+
+  var UNITS = [["day", 86400], ["hour", 3600], ["minute", 60]];
+
+  function count(number, unit) {
+    return number + " " + unit + (number === 1 ? "" : "s");
+  }
+
+  // As microchip_site/words.py duration_words: the two largest units, to the minute.
+  function words(seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    if (seconds < 60) return count(seconds, "second");
+    var parts = [];
+    UNITS.forEach(function (pair) {
+      var number = Math.floor(seconds / pair[1]);
+      seconds -= number * pair[1];
+      if (number) parts.push(count(number, pair[0]));
+    });
+    return parts.slice(0, 2).join(" ");
+  }
+
+  function pausesOf(clock) {
+    return (clock.getAttribute("data-pauses") || "").split(" ").filter(Boolean).map(function (pair) {
+      var ends = pair.split("/");
+      return [Date.parse(ends[0]), Date.parse(ends[1])];
+    });
+  }
+
+  // The counting time from `now` to the deadline, and whether the clock runs at `now`.
+  function state(clock, now) {
+    var deadline = Date.parse(clock.getAttribute("data-deadline"));
+    var left = Math.max(0, deadline - now);
+    var running = true;
+    pausesOf(clock).forEach(function (pause) {
+      var from = Math.max(pause[0], now), to = Math.min(pause[1], deadline);
+      if (to > from) left -= to - from;
+      if (pause[0] <= now && now < pause[1]) running = false;
+    });
+    return { seconds: left / 1000, running: running };
+  }
+
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("[data-clock][data-deadline]").forEach(function (clock) {
+      var shown = clock.querySelector(".clock-left");
+      if (!shown || isNaN(Date.parse(clock.getAttribute("data-deadline")))) return;
+      var found = state(clock, now);
+      var text = words(found.seconds);
+      if (shown.textContent !== text) shown.textContent = text;
+      clock.classList.toggle("stopped", !found.running);
+      clock.classList.toggle("out", found.seconds <= 0);
+    });
+  }
+
+  // As the pages say times ("Mon 7 Dec, 16:37"), in the browser's time zone.
+  var LOCAL = {
+    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+  };
+
+  function localise() {
+    document.querySelectorAll("time[data-local]").forEach(function (time) {
+      var moment = new Date(time.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) return;
+      time.textContent = moment.toLocaleString("en-GB", LOCAL);
+      time.title = moment.toString();
+      time.removeAttribute("data-local");
+    });
+  }
+
+  function redrawn() {
+    localise();
+    tick();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    redrawn();
+    window.setInterval(tick, 1000);
+  });
+  document.addEventListener("htmx:afterSettle", redrawn);
+  document.addEventListener("htmx:oobAfterSwap", redrawn);
+  document.addEventListener("htmx:wsAfterMessage", redrawn);
+})();
