@@ -136,16 +136,19 @@ def notify(table: Table, notices: list[Notice], users: dict[int, User] | None = 
 
 def apply_action(
     table: Table, seat: Seat, action: rules.Action, *, actor, cause, answered_page: str = ""
-) -> Event:
+) -> Event | None:
     """Apply a checked-in action of `seat` to the locked game: the rules, persistence, the
     clock, the notices and the work it hands on. Only what the action changed is written: a
-    placement rewrites one board, not the pool and every seat."""
+    placement rewrites one board, not the pool and every seat. An action that changes nothing
+    (clearing an empty board) is accepted and leaves no trace: no event, no new version."""
     game, seats = table.game, table.seats
     before = load_state(game, seats)
     try:
         after = before.apply(action, seat.number)
     except RuleError as error:
         raise ActionRefused.from_rule_error(error) from None
+    if after is before:  # the rules' way to say "nothing changed"
+        return None
     moved = rules.transition(before, after)
 
     unsaved = {name: getattr(game, name) for name in MOVE_GAME_FIELDS}

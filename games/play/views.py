@@ -6,7 +6,7 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
@@ -212,6 +212,8 @@ def act(request, game_id):
     except ActionRefused as refusal:
         return _refused(request, game_id, refusal)
     game = played.game
+    if request.htmx and not played.events:  # nothing changed (an empty board cleared)
+        return HttpResponse(status=204)
     selection = selectors.Selection()
     if action["type"] in KEEP_SELECTION:
         selection = selectors.Selection(space=action.get("space"))

@@ -128,3 +128,24 @@ def test_an_opponent_sees_no_undo_buttons_of_yours(players):
     watcher = client_for(game.seats.get(number=1).user)
     page = watcher.get(reverse("games:game", args=[game.pk]), **HTMX).content.decode()
     assert page.count('id="undo-arranging"') == 1  # their own board's only
+
+
+def test_clearing_an_empty_board_changes_nothing_and_records_nothing(players):
+    """A change that changes nothing is answered and leaves no trace (issue 20: it was recorded
+    as an event, a new version for every page)."""
+    game = create_and_fill(players, 2)
+    client = client_for(game.seats.get(number=0).user)
+    before = game.version
+    answer = act(client, game.pk, {"type": "clear"}, before)
+    assert answer.status_code == 204
+    game.refresh_from_db()
+    assert game.version == before and not game.events.filter(kind="clear").exists()
+    # With something on the board it is a change like any other.
+    tile = game.pool["columns"][-1][0]
+    act(client, game.pk, {"type": "draft", "tile_id": tile}, game.version)
+    act(client, game.pk, {"type": "place", "tile_id": tile, "space": 3},
+        shown_version(client, game.pk))  # fmt: skip
+    assert (
+        act(client, game.pk, {"type": "clear"}, shown_version(client, game.pk)).status_code == 200
+    )
+    assert game.events.filter(kind="clear").count() == 1
