@@ -34,7 +34,13 @@ def check_game(game_id: int) -> Game:
     assert kinds["started"] == 1
     assert kinds["analysed"] == 1, f"game {game_id} was analysed {kinds['analysed']} times"
     finishes = Counter(event.seat for event in events if event.kind == "finish")
-    assert finishes == Counter(range(game.player_count)), finishes
+    if kinds["conclude"]:
+        # Nobody was left playing (games/play/leaving.py): the game ended with the boards as
+        # they stood, once, after a seat had left.
+        assert kinds["conclude"] == 1, f"game {game_id} concluded {kinds['conclude']} times"
+        assert kinds["resign"] >= 1, f"game {game_id} concluded with nobody gone"
+    else:
+        assert finishes == Counter(range(game.player_count)), finishes
     after_end = [e.kind for e in events if e.number > _end_number(events)]
     assert after_end == ["analysed"], f"events after the end of game {game_id}: {after_end}"
 
@@ -71,8 +77,9 @@ def check_game(game_id: int) -> Game:
 
 
 def _end_number(events: list[Event]) -> int:
-    """The number of the event that ended the game (the last finish)."""
-    return max(event.number for event in events if event.kind == "finish")
+    """The number of the event that ended the game (the last finish, or the conclusion when
+    nobody was left playing)."""
+    return max(event.number for event in events if event.kind in ("finish", "conclude"))
 
 
 def check_ratings(user_ids) -> None:

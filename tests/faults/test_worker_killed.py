@@ -149,8 +149,9 @@ def test_games_end_correctly_though_workers_are_killed_in_the_middle_of_tasks(
         actions.create_game(
             creator=easy, player_count=3, time_per_move=DAY, bots=("strong", "easy")
         ),
-        # A person who never plays: each of their turns times out through the sweep, and at the
-        # end their board is submitted at the finishing deadline.
+        # A person who never plays: each of their turns times out through the sweep until the
+        # server hands their seat to its stand-in (3 in a row); nobody being left playing, the
+        # game then ends at once.
         actions.create_game(creator=idle, player_count=3, time_per_move=DAY, bots=("easy", "easy")),
     ]
     game_ids = [game.pk for game in games]
@@ -159,22 +160,12 @@ def test_games_end_correctly_though_workers_are_killed_in_the_middle_of_tasks(
     idle_seat = Seat.objects.get(game_id=idle_game, user=idle).number
 
     def clock():
-        """The test's clock, run before each sweep: the idle player's turn, or the finishing
-        phase once only they have not finished, runs out at once."""
+        """The test's clock, run before each sweep: the idle player's turn runs out at once."""
         game = Game.objects.get(pk=idle_game)
         if not game.is_playing or game.deadline <= timezone.now():
             return
-        if game.phase == rules.DRAFTING:
-            due = game.current_seat == idle_seat
-        else:
-            due = not game.seats.exclude(number=idle_seat).filter(finished=False).exists()
-        if due:
+        if game.phase == rules.DRAFTING and game.current_seat == idle_seat:
             Game.objects.filter(pk=game.pk, version=game.version).update(deadline=timezone.now())
-            # In the finishing phase each player has their own deadline (the game's is the
-            # earliest): the idle player's runs out.
-            Seat.objects.filter(game=game, number=idle_seat, finished=False).update(
-                deadline=timezone.now()
-            )
 
     faults = Faults(stack, fault_redis)
     stack.hold("before", "games.analyse_game")  # the first analysis, whenever it runs
@@ -264,10 +255,15 @@ def test_games_end_correctly_though_workers_are_killed_in_the_middle_of_tasks(
     for game_id in game_ids:
         check_game(game_id)
     check_ratings(Seat.objects.filter(game_id__in=game_ids).values_list("user_id", flat=True))
-    # The idle player's turns all timed out, and their board was submitted at the deadline.
-    idle_moves = Game.objects.get(pk=idle_game).events.filter(seat=idle_seat)
+    # The idle player's turns timed out until their seat was handed over, once, and the game
+    # ended there.
+    idle_events = Game.objects.get(pk=idle_game).events
+    idle_moves = idle_events.filter(seat=idle_seat)
     assert not idle_moves.filter(cause="player").exists()
-    assert idle_moves.filter(kind="finish", cause="deadline").count() == 1
+    timeouts = idle_moves.filter(kind="confirm_draft", cause="timeout").count()
+    assert timeouts == Game.objects.get(pk=idle_game).abandon_after_row
+    assert idle_moves.filter(kind="resign", cause="abandoned").count() == 1
+    assert idle_events.filter(kind="conclude", cause="all_left").count() == 1
     random_kills = [kill for kill in faults.kills if kill["why"] == "at random"]
     print("\n" + "\n".join(faults.timeline))
     print(
