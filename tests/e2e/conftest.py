@@ -130,7 +130,7 @@ def live_db(transactional_db):
 
 
 @pytest.fixture
-def open_page(browser, server, live_db):
+def open_page(browser, server, live_db, request):
     """Return a function that opens a new browser context, logged in as `user` if given."""
     contexts = []
 
@@ -158,8 +158,34 @@ def open_page(browser, server, live_db):
         return page
 
     yield open_as
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        _keep_pages(request.node.name, contexts)
     for context in contexts:
         context.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.report_call = report  # for open_page, to keep the pages of a failed test
+    return report
+
+
+def _keep_pages(test_name, contexts):
+    """Save each page of a failed test, as a picture and as HTML, in var/e2e-failures/: what
+    the browser showed is what explains most failures of a browser test."""
+    folder = Path(settings.BASE_DIR) / "var" / "e2e-failures"
+    folder.mkdir(parents=True, exist_ok=True)
+    pages = [page for context in contexts for page in context.pages]
+    for number, page in enumerate(pages):
+        stem = folder / f"{test_name}-{number}"
+        try:
+            page.screenshot(path=f"{stem}.png", full_page=True)
+            Path(f"{stem}.html").write_text(page.content())
+        except Exception as error:  # a page that crashed says so instead
+            Path(f"{stem}.txt").write_text(f"{page.url}: {error}")
 
 
 def _session_cookie(user, url):

@@ -214,6 +214,9 @@ def test_tiles_are_dragged_by_touch(open_page, tiles_in_hand):
     game_id, player = tiles_in_hand
     page = open_page(player, viewport=TABLET, touch=True)
     open_game(page, game_id)
+    # A finger drags within what the screen shows: the board and its tray, scrolled to as a
+    # player would (the notices, the pool and the drafting-ahead panel come before the tray).
+    page.locator(".seat.mine").evaluate("seat => seat.scrollIntoView({block: 'start'})")
 
     tile = fitting_tile(game_id)
     spots = legal_spots(board_of(game_id), tile)

@@ -182,3 +182,47 @@ def place_anywhere(page, game_id, tile):
     select_tray_tile(page, tile)
     click_and_wait(page, "#my-space-12", game_id)
     return 12
+
+
+def test_a_move_whose_answer_lands_after_the_game_was_redrawn_still_reaches_the_page(
+    open_page, make_player
+):
+    """A drawing of the game (a selection kept after a push) is on its way when the player
+    moves; it lands first and replaces the element that made the move, so htmx swaps the move's
+    answer into nothing. The page sees it is older than the answer and asks for a sync, well
+    before its next heartbeat would have mended it."""
+    game_id, ada, seat = started_with_tiles(make_player)
+    page = open_page(ada)
+    page.goto(f"/games/{game_id}/")
+    _, state = game_state(game_id)
+    tile = state.trays[seat][0]
+    place_where_it_fits(page, game_id, seat, tile) or place_anywhere(page, game_id, tile)
+    before = game_state(game_id)[0].version
+    shows_version(page, before)
+
+    drawings, moves = [], []
+    page.route("**/fragment/**", lambda route: drawings.append((route, route.fetch())))
+    page.route("**/act/**", lambda route: moves.append((route, route.fetch())))
+    page.evaluate(
+        """() => {
+            htmx.ajax('GET', document.getElementById('game').dataset.fragmentUrl,
+                      {target: '#game', swap: 'outerHTML'});
+        }"""
+    )
+    page.locator("#undo-arranging").click()
+    for _ in range(200):  # both on their way; the move is made
+        if drawings and moves:
+            break
+        page.wait_for_timeout(25)
+    assert drawings and moves and game_state(game_id)[0].version == before + 1
+    route, drawn = drawings[0]
+    route.fulfill(response=drawn)  # the drawing at `before` lands first
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
+    route, answer = moves[0]
+    route.fulfill(response=answer)
+
+    page.wait_for_selector(f'#game[data-version="{before + 1}"]', state="attached", timeout=5000)
+    assert page.locator(".seat.mine .space-box[data-tile]").count() == 0  # the undo is drawn
+    assert page.errors == []

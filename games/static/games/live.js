@@ -275,6 +275,22 @@
   document.addEventListener("htmx:sendAbort", answerLost);
   document.addEventListener("htmx:sendError", answerLost);
   document.addEventListener("htmx:timeout", answerLost);
+  // An answer that came but could not be drawn: a drawing of the game swapped in while the move
+  // was on its way (a selection kept after a push) replaced the element that made the request,
+  // and htmx swaps into the detached one, telling nobody. Once the answer has had its turn, a
+  // page still older than it asks for a sync.
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var config = event.detail.requestConfig;
+    var xhr = event.detail.xhr;
+    if (!xhr || !config || config.verb !== "post" || !game()) return;
+    xhr.addEventListener("loadend", function () {
+      setTimeout(function () {
+        var answered = parseInt(xhr.getResponseHeader("X-Game-Version"), 10);
+        var shown = shownVersion();
+        if (!isNaN(answered) && shown !== null && shown < answered) requestSync();
+      }, 0);
+    });
+  });
 
   // A request the server could not answer (500, 503 while its database is out of reach) or that
   // never reached it: the page says so where the player looks, and that a move was not saved
