@@ -42,6 +42,7 @@ import logging
 import time
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -65,6 +66,9 @@ RESYNC_INTERVAL = 1.0
 
 NOT_SIGNED_IN, FORBIDDEN, NO_SUCH_GAME, TOO_MANY = 4401, 4403, 4404, 4408
 LAYER_DOWN = 4503  # try again later (a server may not send 1011 itself)
+# What a send raises once the browser has closed the socket, before the connection is gone: the
+# ASGI spec asks servers for an OSError; daphne raises autobahn's Disconnected instead.
+BROWSER_GONE = (OSError, Disconnected)
 
 
 def _version(value) -> int | None:
@@ -116,6 +120,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.last_resync = 0.0
         self.seen = 0  # the version this socket last recorded as seen (games/seen.py)
         self.tokens, self.tokens_at = float(BURST), time.monotonic()
+        self.flooded = False
 
         drawing.holds_sockets()  # the moves made in this process keep their versions for pushes
         # Accept first, then close with a code: the page sees the code and does not retry.
@@ -178,8 +183,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
     # --- from the browser ----------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.flooded:
+            return  # what came in the same burst: closed already, logged once
         if not self._take_token():
             logger.warning("live: too many messages from user %s; closing", self.user.pk)
+            self.flooded = True
             return await self.close(code=TOO_MANY)
         if text_data is None or len(text_data) > MAX_MESSAGE:
             return self._ignore("not a short text message", bytes_data or text_data)
@@ -386,4 +394,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
             logger.warning("live: cannot send presence of game %s", self.game_id, exc_info=True)
 
     async def _send(self, message: dict):
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        try:
+            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        except BROWSER_GONE:
+            # The page closed its socket (a close frame came) while this was drawn: the message
+            # is moot, and the disconnect that follows leaves the groups and the presence. Let
+            # through, the error would end the consumer without them, leaving its channel in
+            # the game's and the player's groups for a day (found by manage.py soak).
+            logger.debug("live: the page of user %s closed its socket first", self.user.pk)

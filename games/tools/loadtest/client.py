@@ -7,6 +7,7 @@ and its timings free of a library's machinery.
 
 import asyncio
 import base64
+import contextlib
 import os
 import struct
 
@@ -142,5 +143,10 @@ class WebSocket:
         masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(data))
         self.writer.write(header + mask + masked)
 
-    def close(self):
+    def close(self, code: int | None = None):
+        """Close the connection: with a close frame carrying `code` (a page that goes away,
+        1001), or with none at all (a network that drops)."""
+        if code is not None:
+            with contextlib.suppress(OSError):  # already gone
+                self._send_frame(0x8, struct.pack("!H", code))
         self.writer.close()
