@@ -119,8 +119,18 @@ class Command(BaseCommand):
         )  # fmt: skip
         watcher = self._watcher(host, port, pids, sample, soak)
         baseline = watcher.sample("before")
-        out(f"Playing for {minutes:g} min, a sample every {sample:g} s...")
+        out(f"Playing for {minutes:g} min, a sample every {sample:g} s (the full table and the "
+            "verdict at the end):")  # fmt: skip
+        roles = curve.roles_in([baseline])
+        out(f"  {curve.header(roles)}")
+        out(f"  {curve.row(baseline, roles)}")
         self.stdout.flush()
+
+        def show(taken):
+            self.stdout.write(f"  {curve.row(taken, roles)}")
+            self.stdout.flush()
+
+        watcher.on_sample = show
         watcher.begin_load()
         try:
             figures = asyncio.run(soak.run())

@@ -17,6 +17,7 @@ import os
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import psutil
@@ -131,12 +132,14 @@ class Watcher:
     """Sample the platform every `interval` seconds in a thread of its own."""
 
     def __init__(self, roots, redis_url: str, layer_prefix: str, interval: float,
-                 client: callable, pids: list[int] | None = None):  # fmt: skip
+                 client: Callable[[], dict], pids: list[int] | None = None,
+                 on_sample: Callable[[Sample], None] | None = None):  # fmt: skip
         self.roots, self.pids = roots, pids
         self.redis = redis.Redis.from_url(redis_url, socket_timeout=10)
         self.layer_prefix = layer_prefix
         self.interval = interval
         self.client = client
+        self.on_sample = on_sample  # told of each sample of the load as it is taken
         self.samples: list[Sample] = []
         self.load_began: float | None = None
         self.load_ended: float | None = None
@@ -192,9 +195,12 @@ class Watcher:
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
             try:
-                self.sample("load")
+                taken = self.sample("load")
             except (redis.RedisError, OSError) as error:  # one missed point, not the run
                 print(f"soak: a sample failed: {error!r}", flush=True)
+                continue
+            if self.on_sample is not None:
+                self.on_sample(taken)
 
     def settle(self, baseline: Sample, timeout: float, step: float = 1.0) -> tuple[bool, float]:
         """After the load: poll until the queues, consumers and sockets are back where they
@@ -314,30 +320,36 @@ def trends(samples: list[Sample]) -> list[Trend]:
     return found
 
 
-def table(samples: list[Sample]) -> list[str]:
-    """The curve: one line per sample."""
-    roles = [role for role in ROLE_ORDER if any(sample.role(role) for sample in samples)]
+def roles_in(samples: list[Sample]) -> list[str]:
+    return [role for role in ROLE_ORDER if any(sample.role(role) for sample in samples)]
+
+
+def header(roles: list[str]) -> str:
     head = f"{'phase':<6} {'min':>6} {'load':>5} "
     for role in roles:
         head += f"| {role + ' MiB':>12} {'fds':>5} {'own':>4} {'held':>4} "
-    head += "| queue unack members waiting presence redisMiB | sockets moves"
-    lines = [head]
-    for sample in samples:
-        line = f"{sample.phase:<6} {sample.at / 60:6.1f} {sample.load:5.2f} "
-        for role in roles:
-            line += (
-                f"| {sample.total(role, 'rss') / MIB:12.1f} {sample.total(role, 'fds'):5.0f} "
-                f"{sample.total(role, 'own_fds'):4.0f} {sample.total(role, 'held'):4.0f} "
-            )
-        redis_part = sample.redis
+    return head + "| queue unack members waiting presence redisMiB | sockets moves"
+
+
+def row(sample: Sample, roles: list[str]) -> str:
+    line = f"{sample.phase:<6} {sample.at / 60:6.1f} {sample.load:5.2f} "
+    for role in roles:
         line += (
-            f"| {redis_part['queued']:5d} {redis_part['unacked']:5d} {redis_part['members']:7d} "
-            f"{redis_part['waiting']:7d} {redis_part['presence']:8d} "
-            f"{redis_part['memory'] / MIB:8.1f} | {sample.client.get('sockets', 0):7d} "
-            f"{sample.client.get('moves', 0):5d}"
+            f"| {sample.total(role, 'rss') / MIB:12.1f} {sample.total(role, 'fds'):5.0f} "
+            f"{sample.total(role, 'own_fds'):4.0f} {sample.total(role, 'held'):4.0f} "
         )
-        lines.append(line)
-    return lines
+    found = sample.redis
+    return line + (
+        f"| {found['queued']:5d} {found['unacked']:5d} {found['members']:7d} "
+        f"{found['waiting']:7d} {found['presence']:8d} {found['memory'] / MIB:8.1f} "
+        f"| {sample.client.get('sockets', 0):7d} {sample.client.get('moves', 0):5d}"
+    )
+
+
+def table(samples: list[Sample]) -> list[str]:
+    """The curve: one line per sample."""
+    roles = roles_in(samples)
+    return [header(roles), *(row(sample, roles) for sample in samples)]
 
 
 def per_process(samples: list[Sample]) -> list[str]:
