@@ -41,7 +41,10 @@ class HTTPConnection:
                  f"Content-Length: {len(body)}", "Connection: keep-alive"]  # fmt: skip
         lines += [f"{name}: {value}" for name, value in headers.items()]
         self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-        status = int((await self.reader.readline()).split()[1])
+        status_line = await self.reader.readline()
+        if not status_line:  # the server closed a keep-alive connection it had left idle
+            raise ConnectionResetError("the server closed the connection")
+        status = int(status_line.split()[1])
         length, chunked, closing = None, False, False
         answer_headers = {}
         while (line := await self.reader.readline()) not in (b"\r\n", b""):

@@ -133,13 +133,14 @@ class Soak(Bench):
         while time.monotonic() < self.end:
             try:
                 table = await self._open_table(people)
+                if table is not None:
+                    await self._play_table(table)
+                    continue
             except (OSError, Refused, asyncio.IncompleteReadError, ValueError) as error:
-                self.figures.error(f"opening a table: {type(error).__name__}")
-                table = None
-            if table is None:
-                await asyncio.sleep(self.think)
-                continue
-            await self._play_table(table)
+                self.figures.error(f"table: {type(error).__name__}")
+            except Exception as error:  # a long run goes on; the count says it happened
+                self.figures.error(f"table: {type(error).__name__}: {error}")
+            await asyncio.sleep(self.think)
 
     def _post_headers(self, person: Person) -> dict:
         return {
@@ -273,6 +274,9 @@ class Soak(Bench):
                 got = await self._make_server_close(code, next(flooders), number)
             except (OSError, Refused, asyncio.IncompleteReadError) as error:
                 self.figures.error(f"socket for {code}: {type(error).__name__}")
+                continue
+            except Exception as error:  # a long run goes on; the count says it happened
+                self.figures.error(f"socket for {code}: {type(error).__name__}: {error}")
                 continue
             self.figures.closed[(code, got)] += 1
 
