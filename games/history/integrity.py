@@ -29,7 +29,7 @@ GAME_PARTS = {
     "columns": "pool",
     "removed": "tiles out of the game",
     "phase": "phase",
-    "current": "seat whose turn it is",
+    "current": "turn",
     "pending": "pending draft",
     "drafts": "number of drafts",
     "strict_finish": "strict finish option",

@@ -14,11 +14,13 @@ its Redis are sampled (games/tools/loadtest/curve.py). When the time is up every
 closed and the command waits (at most `--settle` seconds) for the queues, consumers and sockets
 to come back to where they were before; then it prints the curve, each process's first and
 last figures, and the verdict: memory and descriptors flat over the second half, queues back.
-With `--fail-on-leak` it exits 1 when the verdict is not clean. At the end it deletes the
-players, games and sessions it created (--keep leaves them).
+With `--fail-on-leak` it exits 1 when the verdict is not clean. SIGINT (Ctrl+C) or SIGTERM ends
+the load early, and the rest follows. At the end it deletes the players, games and sessions it
+created (--keep leaves them).
 """
 
 import asyncio
+import signal
 import uuid
 from datetime import timedelta
 from urllib.parse import urlsplit
@@ -39,6 +41,9 @@ from games.tools.loadtest.sessions import sign_in
 from games.tools.loadtest.soak import NO_SUCH_GAME, NOT_SIGNED_IN, TOO_MANY, Person, Soak
 
 FLOODERS = 3
+# Each ends the load early; the report and the clean-up still follow (a background job of a
+# shell starts with SIGINT ignored, so SIGTERM too).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class Command(BaseCommand):
@@ -133,7 +138,7 @@ class Command(BaseCommand):
         watcher.on_sample = show
         watcher.begin_load()
         try:
-            figures = asyncio.run(soak.run())
+            figures = asyncio.run(_until_stopped(soak))
         finally:
             watcher.end_load()
         out(f"Load over; waiting up to {settle:g} s for the queues and consumers to settle...")
@@ -182,7 +187,7 @@ class Command(BaseCommand):
         out(f"players: {seconds / 60:.1f} min, {figures.games_started} games started, "
             f"{figures.games_ended} played to their end, {figures.games_unfinished} in play at "
             f"the end; {len(figures.actions)} moves accepted, {figures.page_loads} page loads, "
-            f"{figures.pushes} pushes received")  # fmt: skip
+            f"{figures.pushes} pushes received, {figures.heartbeats} heartbeats sent")  # fmt: skip
         out(f"sockets dropped: {figures.drops['closed']} closed by their page, "
             f"{figures.drops['cut']} cut; {figures.reconnects} reconnected")  # fmt: skip
         closes = []
@@ -234,6 +239,13 @@ class Command(BaseCommand):
             users.delete()
             Session.objects.filter(session_key__in=self.sessions).delete()
         self.stdout.write(f"deleted the run's {count} players and their games ({deleted} rows)")
+
+
+async def _until_stopped(soak: Soak):
+    loop = asyncio.get_running_loop()
+    for number in STOP_SIGNALS:
+        loop.add_signal_handler(number, soak.stop)
+    return await soak.run()
 
 
 def _connections(parts) -> tuple[HTTPConnection, HTTPConnection]:

@@ -32,6 +32,7 @@ GOING_AWAY = 1001  # what a browser sends when its page closes
 NO_GAME_IDS = 10**15
 FLOOD = 60  # messages sent at once by a flooding socket (the bucket holds 20)
 ANSWER_TIMEOUT = 15.0  # seconds to wait for the server to close a socket, or start a table
+HEARTBEAT = 25.0  # seconds between a visible page's pings (live.js), which keep its presence
 
 
 @dataclass
@@ -57,6 +58,7 @@ class SoakFigures(Figures):
     games_unfinished: int = 0  # still in play when the time was up
     tables_not_started: int = 0
     page_loads: int = 0
+    heartbeats: int = 0
     drops: Counter = field(default_factory=Counter)  # "closed" (a close frame) or "cut"
     reconnects: int = 0
     # The server closes asked for: code -> sockets opened for it; and (code asked, code got).
@@ -84,6 +86,14 @@ class Soak(Bench):
         self.figures = SoakFigures()
         self.sockets: set[WebSocket] = set()  # open now (read by the sampler's thread)
         self.end = 0.0
+
+    def stop(self) -> None:
+        """End the load now (a signal's handler calls this): the tables in play end as if the
+        time were up."""
+        self.end = 0.0
+        for table in self.tables:
+            table.over = True
+            table.notify()
 
     async def run(self) -> SoakFigures:
         self.figures.started = time.monotonic()
@@ -215,18 +225,20 @@ class Soak(Bench):
         return int(found.group(1))
 
     async def _play_table(self, table: Table) -> None:
+        self.tables.append(table)
         listeners = {id(p): asyncio.create_task(self._listen(table, p)) for p in table.players}
         droppers = [
             asyncio.create_task(self._drop_now_and_then(table, player, listeners))
             for player in table.players
-        ]
+        ] + [asyncio.create_task(self._beat(player)) for player in table.players]
         try:
             await asyncio.gather(*(self._play(table, p, self.end) for p in table.players))
         finally:
             for task in droppers:
                 task.cancel()
             await asyncio.gather(*droppers, return_exceptions=True)
-            if not table.over:
+            self.tables.remove(table)
+            if not table.state.is_terminal():
                 self.figures.games_unfinished += 1
             for player in table.players:
                 self._close(player.socket, GOING_AWAY)  # the players leave the page
@@ -258,6 +270,16 @@ class Soak(Bench):
             player.seen = player.shown = max(player.shown, shown)
             self.figures.reconnects += 1
             listeners[id(player)] = asyncio.create_task(self._listen(table, player))
+
+    async def _beat(self, player: SoakPlayer) -> None:
+        """The visible page's heartbeat: its presence, and the version its player has seen."""
+        await asyncio.sleep(self.random.uniform(0, HEARTBEAT))
+        while True:
+            if player.socket in self.sockets:
+                ping = {"type": "ping", "version": player.shown, "visible": True}
+                player.socket.send(json.dumps(ping))
+                self.figures.heartbeats += 1
+            await asyncio.sleep(HEARTBEAT)
 
     # --- sockets the server closes ---------------------------------------------------------
 
