@@ -95,6 +95,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
             logger.warning("live: lost the channel layer (%s); closing the socket", error)
             with contextlib.suppress(Exception):  # the browser may have gone already
                 await self.close(code=LAYER_DOWN)
+        finally:
+            # Ended without its disconnect: daphne cancels a consumer that has not finished 10 s
+            # after its connection closed (a busy process: the disconnect waited behind the
+            # thread of the database calls). Its channel must still leave the game's and the
+            # player's groups, where it would stay a day and every push to them be kept for
+            # it in this process (found by manage.py soak). Shielded: daphne cancels again
+            # each second. The presence entry expires by itself within a minute.
+            if getattr(self, "joined", None):
+                await asyncio.shield(self._leave_groups())
 
     async def dispatch(self, message):
         # channels' own dispatch first closes stale database connections in a worker thread,
@@ -171,14 +180,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 await self._send({"type": "presence", "html": html})
 
     async def disconnect(self, code):
-        for group in self.joined:
+        await self._leave_groups()
+        if self.game_id is not None:
+            await self._depart()
+
+    async def _leave_groups(self):
+        joined, self.joined = self.joined, []
+        for group in joined:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
             except Exception:
                 logger.info("live: cannot leave %s", group, exc_info=True)
-        self.joined = []
-        if self.game_id is not None:
-            await self._depart()
 
     # --- from the browser ----------------------------------------------------------------------
 

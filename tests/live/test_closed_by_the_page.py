@@ -1,7 +1,9 @@
-"""A page that closes its socket while a push is on its way: the consumer still leaves its groups
-and the presence when the connection ends (found by `manage.py soak`: under daphne the push
-raised, the consumer ended there, and its channel stayed in the game's and the player's groups
-for a day, each push to them written to it in Redis)."""
+"""A page that closes its socket while a push is on its way, and a consumer that daphne kills
+because it was still busy 10 s after its connection closed: either way its channel leaves the
+game's and the player's groups (found by `manage.py soak`: the consumer ended without its
+disconnect, and its channel stayed in the groups for a day, every push to them kept for it)."""
+
+import asyncio
 
 import pytest
 import redis
@@ -12,10 +14,11 @@ from django.conf import settings
 
 from games import presence
 from games.live import pushes as live
+from games.live.consumers import LiveConsumer
 from microchip_site.asgi import application
 from tests.games.playing import next_move
 
-from .conftest import ORIGIN, apost_move, game_path, login, messages
+from .conftest import ORIGIN, apost_move, connect, game_path, login, messages
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -81,3 +84,32 @@ async def test_a_push_to_a_page_that_closed_its_socket_leaves_no_member_behind(s
     assert await sync_to_async(members)(game_group) == 0
     assert await sync_to_async(members)(user_group) == 0
     assert await sync_to_async(presence.watching)(game.pk, [watcher.pk]) == set()
+
+
+async def test_a_consumer_killed_while_busy_still_leaves_its_groups(start_game, monkeypatch):
+    game = await sync_to_async(start_game)(2)
+    seats = await sync_to_async(lambda: list(game.seats.select_related("user")))()
+    clients = [await sync_to_async(login)(seat.user) for seat in seats]
+    socket = await connect(game_path(game, game.version), clients[1])
+    await messages(socket)
+    game_group, user_group = live.game_group(game.pk), live.user_group(seats[1].user.pk)
+    assert await sync_to_async(members)(game_group) == 1
+
+    busy = asyncio.Event()
+
+    async def drawing_for_ever(self, event):  # a push waiting on a busy process
+        busy.set()
+        await asyncio.sleep(3600)
+
+    monkeypatch.setattr(LiveConsumer, "game_changed", drawing_for_ever)
+    mover, action = await sync_to_async(next_move)(game)
+    assert (
+        await apost_move(clients[mover], game, action.to_json(), game.version)
+    ).status_code == 200
+    await asyncio.wait_for(busy.wait(), 5)
+    socket.future.cancel()  # what daphne does to an application that does not end in time
+    with pytest.raises(asyncio.CancelledError):
+        await socket.future
+
+    assert await sync_to_async(members)(game_group) == 0
+    assert await sync_to_async(members)(user_group) == 0
