@@ -56,6 +56,7 @@ SLOW_PATHS = (
     "tests/e2e/",  # Chromium against daphne and a worker
     "tests/faults/",  # real processes killed and restarted
     "tests/scale/",  # several web processes, workers and beats
+    "tests/backups/test_restore.py",  # pg_dump, pg_restore and the check in a new process
     "tests/site/test_up_command.py",  # `manage.py up` itself
     "tests/site/test_bootstrap.py",  # a new venv, pip
     "tests/tasks/test_real_worker.py",

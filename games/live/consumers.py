@@ -48,6 +48,7 @@ import logging
 import time
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -71,6 +72,9 @@ RESYNC_INTERVAL = 1.0
 
 NOT_SIGNED_IN, NO_SUCH_GAME, TOO_MANY = 4401, 4404, 4408
 LAYER_DOWN = 4503  # try again later (a server may not send 1011 itself)
+# What a send raises once the browser has closed the socket, before the connection is gone: the
+# ASGI spec asks servers for an OSError; daphne raises autobahn's Disconnected instead.
+BROWSER_GONE = (OSError, Disconnected)
 
 
 def _version(value) -> int | None:
@@ -97,6 +101,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
             logger.warning("live: lost the channel layer (%s); closing the socket", error)
             with contextlib.suppress(Exception):  # the browser may have gone already
                 await self.close(code=LAYER_DOWN)
+        finally:
+            # Ended without its disconnect: daphne cancels a consumer that has not finished 10 s
+            # after its connection closed (a busy process: the disconnect waited behind the
+            # thread of the database calls). Its channel must still leave the game's and the
+            # player's groups, where it would stay a day and every push to them be kept for
+            # it in this process (found by manage.py soak). Shielded: daphne cancels again
+            # each second. The presence entry expires by itself within a minute.
+            if getattr(self, "joined", None):
+                await asyncio.shield(self._leave_groups())
 
     async def dispatch(self, message):
         # channels' own dispatch first closes stale database connections in a worker thread,
@@ -124,6 +137,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.tokens, self.tokens_at = float(BURST), time.monotonic()
         self.address = (self.scope.get("client") or ["unknown"])[0] or "unknown"
         self.counted = ""  # this socket's name in games/live/sockets.py's sets
+        self.flooded = False
 
         drawing.holds_sockets()  # the moves made in this process keep their versions for pushes
         # Accept first, then close with a code: the page sees the code and does not retry.
@@ -188,20 +202,26 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 self._player_id(), self.address, self.counted
             )
             self.counted = ""
-        for group in self.joined:
+        await self._leave_groups()
+        if self.game_id is not None:
+            await self._depart()
+
+    async def _leave_groups(self):
+        joined, self.joined = self.joined, []
+        for group in joined:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
             except Exception:
                 logger.info("live: cannot leave %s", group, exc_info=True)
-        self.joined = []
-        if self.game_id is not None:
-            await self._depart()
 
     # --- from the browser ----------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.flooded:
+            return  # what came in the same burst: closed already, logged once
         if not self._take_token():
             logger.warning("live: too many messages from user %s; closing", self.user.pk)
+            self.flooded = True
             await database_sync_to_async(sockets.flooding)(self._player_id(), self.address)
             return await self.close(code=TOO_MANY)
         if text_data is None or len(text_data) > MAX_MESSAGE:
@@ -430,4 +450,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
             logger.warning("live: cannot send presence of game %s", self.game_id, exc_info=True)
 
     async def _send(self, message: dict):
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        try:
+            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        except BROWSER_GONE:
+            # The page closed its socket (a close frame came) while this was drawn: the message
+            # is moot, and the disconnect that follows leaves the groups and the presence. Let
+            # through, the error would end the consumer without them, leaving its channel in
+            # the game's and the player's groups for a day (found by manage.py soak).
+            logger.debug("live: the page of user %s closed its socket first", self.user.pk)

@@ -134,7 +134,7 @@ async def test_nonsense_from_a_client_is_logged_and_ignored(start_game, caplog):
     await socket.disconnect()
 
 
-async def test_a_client_that_floods_the_socket_is_cut_off(start_game):
+async def test_a_client_that_floods_the_socket_is_cut_off(start_game, caplog):
     game = await sync_to_async(start_game)(2)
     socket = await connect(game_path(game, game.version))
     await messages(socket)
@@ -143,3 +143,6 @@ async def test_a_client_that_floods_the_socket_is_cut_off(start_game):
         await socket.send_json_to({"type": "ping"})
 
     assert await closed_with(socket) == 4408
+    # The rest of the burst is dropped unlogged: a flood does not flood the log too.
+    assert await socket.receive_nothing(timeout=0.3)
+    assert caplog.text.count("too many messages") == 1

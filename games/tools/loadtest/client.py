@@ -7,6 +7,7 @@ and its timings free of a library's machinery.
 
 import asyncio
 import base64
+import contextlib
 import os
 import struct
 
@@ -40,7 +41,10 @@ class HTTPConnection:
                  f"Content-Length: {len(body)}", "Connection: keep-alive"]  # fmt: skip
         lines += [f"{name}: {value}" for name, value in headers.items()]
         self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-        status = int((await self.reader.readline()).split()[1])
+        status_line = await self.reader.readline()
+        if not status_line:  # the server closed a keep-alive connection it had left idle
+            raise ConnectionResetError("the server closed the connection")
+        status = int(status_line.split()[1])
         length, chunked, closing = None, False, False
         answer_headers = {}
         while (line := await self.reader.readline()) not in (b"\r\n", b""):
@@ -142,5 +146,10 @@ class WebSocket:
         masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(data))
         self.writer.write(header + mask + masked)
 
-    def close(self):
+    def close(self, code: int | None = None):
+        """Close the connection: with a close frame carrying `code` (a page that goes away,
+        1001), or with none at all (a network that drops)."""
+        if code is not None:
+            with contextlib.suppress(OSError):  # already gone
+                self._send_frame(0x8, struct.pack("!H", code))
         self.writer.close()

@@ -238,6 +238,30 @@ def platform_processes(
     return list(roots.values()), notes
 
 
+def descendants(
+    roots: list[psutil.Process], known: dict[int, psutil.Process] | None = None
+) -> list[psutil.Process]:
+    """The roots and all their descendants (one pass over the machine's parent links); `known`
+    processes are reused (psutil keeps a process's CPU times and identity in its object)."""
+    known = known or {}
+    children: dict[int, list[int]] = defaultdict(list)
+    for process in psutil.process_iter(["ppid"]):
+        children[process.info["ppid"]].append(process.pid)
+    pids = [root.pid for root in roots if root.is_running()]
+    for pid in pids:  # grows as it goes
+        pids.extend(child for child in children.get(pid, ()) if child not in pids)
+    found = []
+    for pid in pids:
+        if pid in known:
+            found.append(known[pid])
+            continue
+        try:
+            found.append(psutil.Process(pid))
+        except psutil.Error:
+            continue
+    return found
+
+
 class Sampler:
     """Sample the resident memory of the server's processes every `interval` seconds: those
     named by `pids`, or every process of a known kind in the trees of `roots` (those that start
@@ -289,23 +313,8 @@ class Sampler:
             self.cpu_start[process.pid] = self._cpu_of(process) if started else 0.0
 
     def _trees(self) -> list[psutil.Process]:
-        """The roots and all their descendants (one pass over the machine's parent links)."""
-        children: dict[int, list[int]] = defaultdict(list)
-        for process in psutil.process_iter(["ppid"]):
-            children[process.info["ppid"]].append(process.pid)
-        pids = [root.pid for root in self.roots if root.is_running()]
-        for pid in pids:  # grows as it goes
-            pids.extend(child for child in children.get(pid, ()) if child not in pids)
-        found = []
-        for pid in pids:
-            if pid in self.processes:
-                found.append(self.processes[pid][1])
-                continue
-            try:
-                found.append(psutil.Process(pid))
-            except psutil.Error:
-                continue
-        return found
+        known = {pid: process for pid, (_, process) in self.processes.items()}
+        return descendants(self.roots, known)
 
     @staticmethod
     def _cpu_of(process: psutil.Process) -> float:
