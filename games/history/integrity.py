@@ -6,9 +6,9 @@ transaction, so they always agree. A restore that lost or mixed rows, or a row c
 shows here: each started game's log is folded by the rules engine (games/rules/replay.py, as the
 replay page does) and the result compared with the stored state (the Game's pool, phase and
 turn, each Seat's tray, board, colours, finish, undo/redo and leaving), and for an ended game
-with each seat's score and place and the rating changes of a rated one. Games are read in batches (three
-queries a batch, four with rated games ended), so a database of many games is checked in one
-pass without loading it whole.
+with each seat's score and place and the rating changes of a rated one. Games are read in
+batches (three queries a batch, four with rated games ended), so a database of many games is
+checked in one pass without loading it whole.
 """
 
 from collections import Counter, defaultdict

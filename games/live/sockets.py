@@ -10,8 +10,12 @@ process through Redis:
   socket past it is refused with "try again later";
 - a player opens at most CONNECTS_PER_PLAYER a minute, an address CONNECTS_PER_ADDRESS: past it
   "try again later";
-- a socket closed for flooding (games/live/consumers.py's token bucket) makes its player and
-  address wait FLOOD_PAUSE seconds before the next one: the limit survives a reconnect.
+- a socket closed for flooding (games/live/consumers.py's token bucket) makes its player wait
+  FLOOD_PAUSE seconds before the next one, or, not signed in, every socket not signed in from
+  its address: the limit survives a reconnect. The other players at that address are not made
+  to wait (one flooder behind a school's address would silence its every page; found by
+  `manage.py soak`, whose flooders share the players' address): the address's own limits
+  above hold them all.
 
 A socket is a member of its player's and its address's sorted set, scored by when it expires:
 its heartbeat (every 25 s) keeps it alive, and a socket of a process that crashed drops out after
@@ -138,7 +142,8 @@ def release(user_id: int | None, address: str, member: str) -> None:
 
 
 def flooding(user_id: int | None, address: str) -> None:
-    """Make the player and the address wait before their next socket."""
+    """Make the player (or, not signed in, the address's sockets not signed in) wait before
+    their next socket."""
     try:
         backend, client = _client()
         if client is None:
@@ -153,7 +158,8 @@ def flooding(user_id: int | None, address: str) -> None:
 
 
 def _whos(user_id, address) -> list[str]:
-    return [f"address:{address}"] + ([] if user_id is None else [f"player:{user_id}"])
+    """Who waits after a flood: the player, or the sockets not signed in at the address."""
+    return [f"anonymous:{address}"] if user_id is None else [f"player:{user_id}"]
 
 
 def _each_set(user_id, address, change) -> None:

@@ -5,7 +5,7 @@ their rate are told to try later, and a flood's pause survives a reconnect."""
 import pytest
 from asgiref.sync import sync_to_async
 
-from .conftest import closed_with, connect, login, messages
+from .conftest import closed_with, connect, game_path, login, messages
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -89,10 +89,29 @@ async def test_a_flood_is_closed_and_the_pause_survives_a_reconnect(players, lim
 
     again = await connect("/ws/live/", ada, address="10.0.0.6")  # another address: same player
     assert await closed_with(again) == FLOODING
+    # Another player at the flooder's address is not made to wait (a school, an office).
     same_place = await connect(
         "/ws/live/", await sync_to_async(login)(players[1]), address="10.0.0.5"
     )
-    assert await closed_with(same_place) == FLOODING  # the address waits too
-    other = await connect("/ws/live/", await sync_to_async(login)(players[2]), address="10.0.0.7")
-    assert other.connected
-    await other.disconnect()
+    assert same_place.connected and await still_open(same_place)
+    await same_place.disconnect()
+
+
+async def test_a_flood_not_signed_in_pauses_the_address_but_not_its_players(
+    players, start_game, limits
+):
+    game = await sync_to_async(start_game)(2)  # a public game: anyone may watch it
+    visitor = await connect(game_path(game), None, address="10.0.0.8")
+    await messages(visitor)
+    for _ in range(40):
+        await visitor.send_json_to({"type": "ping", "visible": True})
+    assert await closed_with(visitor) == FLOODING
+
+    back = await connect(game_path(game), None, address="10.0.0.8")  # reconnecting, still nobody
+    assert await closed_with(back) == FLOODING
+    player = await connect("/ws/live/", await sync_to_async(login)(players[2]), address="10.0.0.8")
+    assert player.connected and await still_open(player)
+    elsewhere = await connect(game_path(game), None, address="10.0.0.9")
+    assert elsewhere.connected and await still_open(elsewhere)
+    for page in (player, elsewhere):
+        await page.disconnect()
