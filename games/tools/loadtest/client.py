@@ -136,6 +136,8 @@ class WebSocket:
         self._send_frame(0x1, text.encode())
 
     def _send_frame(self, opcode: int, data: bytes):
+        if self.writer.is_closing():
+            return  # the server closed it first (a page's heartbeat after a close): as a browser
         mask = os.urandom(4)
         if len(data) < 126:
             header = struct.pack("!BB", 0x80 | opcode, 0x80 | len(data))
