@@ -2,6 +2,8 @@
 
 from itertools import permutations
 
+from django.db import transaction
+
 from games import rules
 from games.models import Game
 from games.rules.analysis import side_markers
@@ -10,8 +12,12 @@ from games.state_store import load_state
 
 
 def current_state(game: Game) -> rules.GameState:
-    game.refresh_from_db()
-    return load_state(game, list(game.seats.order_by("number")))
+    # Under the game's row lock, as every change is made: with a worker playing meanwhile, the
+    # game and its seats read in two statements could otherwise come from two different moves.
+    with transaction.atomic():
+        Game.objects.select_for_update().only("pk").get(pk=game.pk)  # held until the end
+        game.refresh_from_db()
+        return load_state(game, list(game.seats.order_by("number")))
 
 
 def next_move(game: Game):
