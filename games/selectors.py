@@ -739,8 +739,10 @@ def visible_games(user) -> Q:
     they have a seat or an invitation."""
     if not user.is_authenticated:
         return Q(private=False)
-    theirs = Game.objects.filter(Q(seats__user=user) | Q(invitations__user=user), private=True)
-    return Q(private=False) | Q(pk__in=theirs.values("pk"))
+    # From the user's own seats and invitations (their indexes), not from every private game.
+    seated = Seat.objects.filter(user=user).values("game_id")
+    invited = Invitation.objects.filter(user=user).values("game_id")
+    return Q(private=False) | Q(private=True, pk__in=seated) | Q(private=True, pk__in=invited)
 
 
 def open_games(*, player_count=None, rated=None, exclude_user=None):
