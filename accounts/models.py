@@ -102,7 +102,9 @@ class User(AbstractUser):
             ),
             # The sweep's computer players (games/play/clock.py), without reading every account.
             models.Index(
-                fields=["bot_level"], condition=Q(bot_level__isnull=False), name="accounts_user_bots"
+                fields=["bot_level"],
+                condition=Q(bot_level__isnull=False),
+                name="accounts_user_bots",
             ),
         ]
 

@@ -144,7 +144,12 @@ def time_sweep(runs: int, due: int, explain: bool) -> list[Timing]:
             with CaptureQueriesContext(connection) as captured:
                 query(now)
             scans = plans_of(captured.captured_queries) if explain else []
-            timing = Timing(f"{name} ({len(found)} found)", *_median(samples), 1, scans)
+            timing = Timing(
+                f"{name} ({len(found)} found)",
+                *_median(samples),
+                len(captured.captured_queries),
+                scans,
+            )
             timings.append(timing)
         transaction.set_rollback(True)
     return timings
