@@ -138,7 +138,7 @@ class Game(models.Model):
             # The lobby's games to watch, the latest turn first (games/selectors.py), read in
             # order and stopped at the page's limit, however many games are in progress.
             models.Index(
-                F("turn_started_at").desc(nulls_last=True),
+                F("turn_started_at").desc(),
                 F("started_at").desc(),
                 F("id").desc(),
                 condition=Q(status="playing"),

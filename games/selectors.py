@@ -785,9 +785,8 @@ def games_to_watch(user, *, limit=WATCH_LIMIT):
     invitation. Two queries (the games, their seats with their players), however many."""
     games = Game.objects.filter(visible_games(user), status=Game.Status.PLAYING)
     return list(
-        games.order_by(
-            F("turn_started_at").desc(nulls_last=True), "-started_at", "-pk"
-        ).prefetch_related(
+        # A game in play always has its turn's start: the order of games_game_watch.
+        games.order_by("-turn_started_at", "-started_at", "-pk").prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
         )[:limit]
     )

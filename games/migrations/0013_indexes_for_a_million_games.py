@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddIndex(
             model_name='game',
-            index=models.Index(models.OrderBy(models.F('turn_started_at'), descending=True, nulls_last=True), models.OrderBy(models.F('started_at'), descending=True), models.OrderBy(models.F('id'), descending=True), condition=models.Q(('status', 'playing')), name='games_game_watch'),
+            index=models.Index(models.OrderBy(models.F('turn_started_at'), descending=True), models.OrderBy(models.F('started_at'), descending=True), models.OrderBy(models.F('id'), descending=True), condition=models.Q(('status', 'playing')), name='games_game_watch'),
         ),
         migrations.AddIndex(
             model_name='game',
