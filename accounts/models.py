@@ -100,6 +100,12 @@ class User(AbstractUser):
                 condition=Q(vacation_until__isnull=False),
                 name="accounts_user_on_vacation",
             ),
+            # The sweep's computer players (games/play/clock.py), without reading every account.
+            models.Index(
+                fields=["bot_level"],
+                condition=Q(bot_level__isnull=False),
+                name="accounts_user_bots",
+            ),
         ]
 
     def __str__(self):

@@ -135,6 +135,17 @@ class Game(models.Model):
             models.Index(fields=["status", "access", "-created_at"]),
             models.Index(fields=["status", "deadline"]),
             models.Index(fields=["status", "remind_at"]),
+            # The lobby's games to watch, the latest turn first (games/selectors.py), read in
+            # order and stopped at the page's limit, however many games are in progress.
+            models.Index(
+                F("turn_started_at").desc(),
+                F("started_at").desc(),
+                F("id").desc(),
+                condition=Q(status="playing"),
+                name="games_game_watch",
+            ),
+            # The sweep's recently ended games still to analyse (games/play/clock.py).
+            models.Index(fields=["ended_at"], condition=Q(status="ended"), name="games_game_ended"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -277,6 +288,18 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="games_seat_one_per_player"),
             models.UniqueConstraint(fields=["game", "number"], name="games_seat_unique_number"),
+        ]
+        indexes = [
+            # What the sweep finds stalled (games/play/clock.py `stalled_bots`): the computer
+            # players' seats and those of players who left, at games not over, so that it reads
+            # those and not every seat stored. (A seat finishes when its game ends, except at a
+            # game concluded because every player left: a few stay here.)
+            models.Index(
+                fields=["user"], condition=Q(finished=False), name="games_seat_unfinished"
+            ),
+            models.Index(
+                fields=["game"], condition=Q(finished=False) & ~Q(left=""), name="games_seat_left"
+            ),
         ]
 
     def __str__(self):

@@ -739,8 +739,10 @@ def visible_games(user) -> Q:
     they have a seat or an invitation."""
     if not user.is_authenticated:
         return Q(private=False)
-    theirs = Game.objects.filter(Q(seats__user=user) | Q(invitations__user=user), private=True)
-    return Q(private=False) | Q(pk__in=theirs.values("pk"))
+    # From the user's own seats and invitations (their indexes), not from every private game.
+    seated = Seat.objects.filter(user=user).values("game_id")
+    invited = Invitation.objects.filter(user=user).values("game_id")
+    return Q(private=False) | Q(private=True, pk__in=seated) | Q(private=True, pk__in=invited)
 
 
 def open_games(*, player_count=None, rated=None, exclude_user=None):
@@ -783,9 +785,8 @@ def games_to_watch(user, *, limit=WATCH_LIMIT):
     invitation. Two queries (the games, their seats with their players), however many."""
     games = Game.objects.filter(visible_games(user), status=Game.Status.PLAYING)
     return list(
-        games.order_by(
-            F("turn_started_at").desc(nulls_last=True), "-started_at", "-pk"
-        ).prefetch_related(
+        # A game in play always has its turn's start: the order of games_game_watch.
+        games.order_by("-turn_started_at", "-started_at", "-pk").prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
         )[:limit]
     )

@@ -230,19 +230,24 @@ class Stalled(NamedTuple):
 def stalled_bots(now: datetime, limit: int = SWEEP_BATCH) -> list[Stalled]:
     """Return the computer players, and the seats the server's stand-in plays for players who
     left, whose move their game has waited for since more than BOT_SWEEP_GRACE (their task was
-    lost): one query."""
+    lost), the longest waiting first.
+
+    Two queries, each on a partial index of the seats not finished (games.models.Seat): the
+    computer players' seats, and those of players who left; so the sweep reads the seats the
+    server may owe a move, not every game in progress (a seat waited for is never finished)."""
     grace = getattr(settings, "BOT_SWEEP_GRACE", BOT_SWEEP_GRACE)
-    rows = (
-        Seat.objects.filter(
-            Q(waiting_for_move(), user__bot_level__isnull=False) | waiting_for_stand_in(),
-            game__turn_started_at__lte=now - grace,
-        )
-        .order_by("game__turn_started_at")
-        .values_list("game_id", "user_id", "game__version", "number", "left")[:limit]
-    )
+    stalled = Q(finished=False, game__turn_started_at__lte=now - grace)
+    columns = ("game__turn_started_at", "game_id", "user_id", "game__version", "number", "left")
+    bots = list(User.objects.filter(bot_level__isnull=False).values_list("pk", flat=True))
+    owed = [waiting_for_stand_in()] + ([Q(waiting_for_move(), user_id__in=bots)] if bots else [])
+    found = []
+    for seats in owed:
+        rows = Seat.objects.filter(seats, stalled).order_by("game__turn_started_at")
+        found += rows.values_list(*columns)[:limit]
+    found.sort(key=lambda row: (row[0], row[1]))
     return [
         Stalled(game_id, None if left else user_id, version, number)
-        for game_id, user_id, version, number, left in rows
+        for _, game_id, user_id, version, number, left in found[:limit]
     ]
 
 

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 def test_generate_games_makes_finished_games_that_replay_to_their_results(capsys):
     call_command("generate_games", games=25, users=8, distinct=6, seed=5, unrated=0.2)
-    assert "Created 25 finished games" in capsys.readouterr().out
+    assert "Created 25 games (25 finished" in capsys.readouterr().out
 
     games = list(Game.objects.order_by("ended_at"))
     assert len(games) == 25 and {game.status for game in games} == {Game.Status.ENDED}

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from games.history import archive as history
 from games.history import ratings
-from games.management.commands.generate_games import generate
 from games.models import Game, Rating
+from games.tools.generate import generate
 
 pytestmark = pytest.mark.django_db
 

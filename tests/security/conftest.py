@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.history import ratings
-from games.management.commands.generate_games import Played, _events, _game, _seats
 from games.models import Event, Game, Invitation, Seat
 from games.play import actions
+from games.tools.generate import Played, _events, _game, _seats
 from games.tools.simulate import play_game
 
 

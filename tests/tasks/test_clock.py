@@ -317,11 +317,11 @@ def test_the_sweep_works_in_bounded_batches_oldest_first(clock, start_game, comm
     assert games[2].events.filter(cause=Event.Cause.TIMEOUT).exists()
 
 
-def test_a_quiet_sweep_costs_six_indexed_queries(clock, start_game, django_assert_num_queries):
+def test_a_quiet_sweep_costs_eight_indexed_queries(clock, start_game, django_assert_num_queries):
     start_game(2, time_per_move=HOUR)
-    # Overdue turns, reminders, stalled bots, vacations over, games not analysed, emails not
-    # sent.
-    with django_assert_num_queries(6):
+    # Overdue turns, reminders, stalled bots (the computer players, their seats, the seats of
+    # players who left), vacations over, games not analysed, emails not sent.
+    with django_assert_num_queries(8):
         assert tasks.sweep() == {
             "overdue": 0,
             "reminders": 0,
