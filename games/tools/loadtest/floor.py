@@ -123,6 +123,7 @@ class Floor:
                 connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db.name)))
         self.manage("migrate", "--verbosity", "0")
         self.manage("floor_fixtures", "--delete", "--out", "-")
+        self.workdir.mkdir(parents=True, exist_ok=True)
         out = self.workdir / f"floor-fixtures-{uuid.uuid4().hex[:8]}.json"
         self.manage("floor_fixtures", "--games", str(games), "--players", str(players),
                     "--out", str(out))  # fmt: skip
@@ -132,9 +133,16 @@ class Floor:
 
     def start(self) -> None:
         self.workdir.mkdir(parents=True, exist_ok=True)
+        log = (self.workdir / "floor.log").open("ab")  # daphne logs every socket
         self.launcher = subprocess.Popen(
-            [sys.executable, "launch.py"], cwd=FLOOR_DIR, env=self.env, start_new_session=True
+            [sys.executable, "launch.py"],
+            cwd=FLOOR_DIR,
+            env=self.env,
+            start_new_session=True,
+            stdout=log,
+            stderr=log,
         )
+        log.close()
         if self.nginx_binary:
             prefix = self.workdir / "nginx"
             prefix.mkdir(parents=True, exist_ok=True)
