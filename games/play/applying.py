@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, rules
+from games import effects, presence, rules
 from games.effects import Effects, Task
 from games.history import ratings
 from games.live.changes import Change
@@ -66,9 +66,21 @@ class Table:
     game: Game
     seats: list[Seat]
     effects: Effects = field(default_factory=Effects)
+    # Which seated users had the game open when the change first asked (an email held back),
+    # kept for the answer's drawing of who is watching: one presence read a request.
+    online: frozenset[int] | None = None
 
     def seat_of(self, user: User) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user.pk), None)
+
+    def watching(self, game_id: int, user_ids) -> set[int]:
+        """presence.watching, read for every seat of this game at once and then kept."""
+        user_ids, seated = set(user_ids), {seat.user_id for seat in self.seats}
+        if game_id != self.game.pk or not user_ids <= seated:
+            return presence.watching(game_id, user_ids)
+        if self.online is None:
+            self.online = frozenset(presence.watching(game_id, seated))
+        return user_ids & self.online
 
     @property
     def users(self) -> dict[int, User]:
@@ -127,7 +139,7 @@ def notify(table: Table, notices: list[Notice], users: dict[int, User] | None = 
     users = {**table.users, **(users or {})}
     table.effects.notices += notices
     table.effects.users.update(users)
-    written = outbox.add_notices(notices, users, table.seats)
+    written = outbox.add_notices(notices, users, table.seats, watching=table.watching)
     table.effects.tasks += [effects.send_email(pk) for pk in written]
 
 
