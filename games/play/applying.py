@@ -1,8 +1,9 @@
 """The machinery of a change: the locked game, and one rules action applied to it.
 
-`changing(game_id)` opens the transaction of a change and locks the game row (`SELECT ... FOR
-UPDATE`; on SQLite the IMMEDIATE transaction locks the database instead), with its seats in
-order; what the change causes is collected on the `Table` and sent on after the commit
+`changing(game_id)` opens the transaction of a change and locks the game row with its seats in
+order (`SELECT ... FOR UPDATE OF` both, one statement for a game in play: games/state_store.py
+`lock_game_and_seats` says why that is safe; on SQLite the IMMEDIATE transaction locks the
+database instead); what the change causes is collected on the `Table` and sent on after the commit
 (games/effects.py). `apply_action` applies one rules action to it, step by named step: the
 rules (and the transition they report: whose move it is now), persistence, the clock, the
 notices, and the work it hands on (a forced take, computer players to wake, the analysis).
@@ -30,8 +31,7 @@ from games.state_store import (
     GAME_STATE_FIELDS,
     SEAT_STATE_FIELDS,
     load_state,
-    lock_game,
-    seats_in_order,
+    lock_game_and_seats,
     store_changes,
 )
 
@@ -94,7 +94,7 @@ def changing(game_id, *, missing_ok: bool = False) -> Iterator[Table | None]:
     own work, queued before the game was deleted) given as None."""
     with transaction.atomic():
         try:
-            game = lock_game(game_id)
+            game, seats = lock_game_and_seats(game_id)
         except (ValueError, TypeError):  # not an id at all
             game = None
         if game is None:
@@ -102,7 +102,7 @@ def changing(game_id, *, missing_ok: bool = False) -> Iterator[Table | None]:
                 raise ActionRefused("There is no such game.", code="no_such_game")
             yield None
             return
-        table = Table(game, seats_in_order(game))
+        table = Table(game, seats)
         yield table
         send_after_commit(table)
 
