@@ -48,9 +48,10 @@ TARGETS = {
 # 6 statements (the session's user; the locked game; its seats with their users; the event;
 # the game's version; the seat) and 4 Redis round trips (the session; the rate limit's add and
 # incr; who is watching); a draft after the other's turn 7 and 4, a confirm that passes the
-# turn 5 + 2 and 5 (who is watching was read twice: for the email, and for the answer). Now the locked game and its
-# seats are one statement (games/state_store.py `lock_game_and_seats`), the rate limit one
-# round trip (games/play/rate_limits.py), and who is watching read once (the change's Table).
+# turn 5 + 2 and 5 (who is watching was read twice: for the email, and for the answer). Now
+# the locked game and its seats are one statement (games/state_store.py `lock_game_and_seats`),
+# the rate limit one round trip (games/play/rate_limits.py), and who is watching read once (the
+# change's Table).
 CEILINGS = {
     **dict.fromkeys(ARRANGEMENTS, (5, 3)),
     # A draft after the other's turn reads their log entries; a confirm that passes the turn
