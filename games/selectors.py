@@ -554,14 +554,20 @@ def pool_controls(view: GameView) -> list[list[PoolControl]]:
 
 
 def game_view(
-    game: Game, viewer, selection: Selection | None = None, seats=None, known_events=()
+    game: Game,
+    viewer,
+    selection: Selection | None = None,
+    seats=None,
+    known_events=(),
+    online: frozenset[int] | None = None,
 ) -> GameView:
     """Return what `viewer` sees of a started game, as of one moment.
 
     Pass `seats` only with the game they were read with by `state_store.read_game`, or as the
     transaction that changed both left them (games/play/actions.py `Played`, whose new events
-    are `known_events`: the move log need not read them); otherwise both are read again
-    together, whatever the caller loaded before.
+    are `known_events`: the move log need not read them, and whose `online` is who was
+    watching, if it read that already); otherwise both are read again together, whatever the
+    caller loaded before.
     """
     if seats is None:
         game, seats = read_game(game.pk)
@@ -573,7 +579,8 @@ def game_view(
     # A forced take is the server's, at once: no clock runs for it.
     waiting = set() if state.forced_action() is not None else state.to_move()
     viewer_id = getattr(viewer, "pk", None)
-    online = presence.watching(game.pk, [seat.user_id for seat in seats])
+    if online is None:
+        online = presence.watching(game.pk, [seat.user_id for seat in seats])
     seat_views = []
     for seat in seats:
         is_viewer = seat.user_id == viewer_id

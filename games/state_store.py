@@ -243,9 +243,70 @@ def read_game(game_id: int) -> tuple[Game, list[Seat]]:
         return game, list(game.seats.select_related("user").order_by("number"))
 
 
-# The two reads of every change, written once.
+# The reads of every change, written once.
 _locked_game = _Select(_game_locked)
 _seats_with_users = _Select(lambda connection: _seats_joined(connection, with_game=False))
+
+
+def _game_and_seats_locked(connection):
+    """The game with its seats in seat order and their users; on PostgreSQL the game row and
+    the seat rows locked (`FOR UPDATE OF` both, the game first, as every change locks it first:
+    the users are read, not locked)."""
+    quote = connection.ops.quote_name
+    game = _Columns(Game, "game", connection, 0)
+    seat = _Columns(Seat, "seat", connection, game.end)
+    user = _Columns(User, "player", connection, seat.end)
+    sql = (
+        f"SELECT {game.sql}, {seat.sql}, {user.sql} "
+        f"FROM {_table(Game, connection)} {quote('game')} "
+        f"INNER JOIN {_table(Seat, connection)} {quote('seat')} "
+        f"ON {quote('seat')}.{quote(Seat._meta.get_field('game').column)} = "
+        f"{quote('game')}.{quote(Game._meta.pk.column)} "
+        f"INNER JOIN {_table(User, connection)} {quote('player')} "
+        f"ON {quote('player')}.{quote(User._meta.pk.column)} = "
+        f"{quote('seat')}.{quote(Seat._meta.get_field('user').column)} "
+        f"WHERE {quote('game')}.{quote(Game._meta.pk.column)} = %s "
+        f"ORDER BY {quote('seat')}.{quote(Seat._meta.get_field('number').column)} ASC"
+    )
+    if connection.features.has_select_for_update_of:  # SQLite locks the whole database instead
+        sql += f" FOR UPDATE OF {quote('game')}, {quote('seat')}"
+    return sql, (game, seat, user)
+
+
+_locked_game_and_seats = _Select(_game_and_seats_locked)
+
+
+def lock_game_and_seats(game_id) -> tuple[Game | None, list[Seat]]:
+    """Return the game row and its seats in seat order (with their users), locked until the end
+    of the transaction, or (None, []) if there is no such game: one statement for a game in
+    play. Raises ValueError or TypeError for what is not an id.
+
+    Why one statement is safe once the game has started, under PostgreSQL's READ COMMITTED: a
+    `FOR UPDATE` that waited for another change gets the newest committed version of every row
+    it locks (the game and each seat), but only the rows its snapshot saw: a seat inserted by
+    the change it waited for is missing. Seats come and go only while a table waits for
+    players, and its last join starts the game with `player_count` seats; so the seats read are
+    trusted only when the game, as it is now, has started and has all of them. Otherwise (a
+    table still waiting, or one nobody sits at) the game is locked by then, and its seats are
+    read again by a second statement, which sees every committed seat."""
+    rows, columns, db = _locked_game_and_seats.rows(game_id)
+    if not rows:  # no such game, or no seat to join (nothing locked yet)
+        game = lock_game(game_id)
+        return game, seats_in_order(game) if game is not None else []
+    game_columns, seat_columns, user_columns = columns
+    using = db.alias
+    game = game_columns.make(using, db, rows[0])
+    seats = []
+    for row in rows:
+        seat = seat_columns.make(using, db, row)
+        seat.game = game
+        seat.user = user_columns.make(using, db, row)
+        seats.append(seat)
+    # A locking read that waited may return rows out of its ORDER BY (PostgreSQL's SELECT).
+    seats.sort(key=lambda seat: seat.number)
+    if game.is_waiting or len(seats) != game.player_count:
+        return game, seats_in_order(game)
+    return game, seats
 
 
 def lock_game(game_id) -> Game | None:

@@ -239,13 +239,13 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 
 # Rate limits, counted in the shared cache (Redis with REDIS_URL; per process without it). A bad
 # value stops the start here rather than failing every request that would be counted.
-_GAME_RATE = r"\d+/\d*[smhd]"  # django-ratelimit: 240/m, 20/h, 10/5m
+_GAME_RATE = r"\d+/\d*[smhd]"  # games/play/rate_limits.py: 240/m, 20/h, 10/5m (one rate)
 _ACCOUNT_RATE = r"\d+/(\d+(\.\d+)?)?[smhd](/(ip|user|key))?"  # allauth: 20/h/ip, 5/5m/key
 
 
-def _rate_limit(name: str, default: str, one_rate: str) -> str:
+def _rate_limit(name: str, default: str, one_rate: str, *, several: bool = True) -> str:
     value = env.str(name, default=default).replace(" ", "")
-    if not re.fullmatch(f"{one_rate}(,{one_rate})*", value):
+    if not re.fullmatch(f"{one_rate}(,{one_rate})*" if several else one_rate, value):
         raise ImproperlyConfigured(f"{name}={value!r} is not a rate limit like {default!r}")
     return value
 
@@ -272,18 +272,14 @@ ACCOUNT_RATE_LIMITS = {
 # X-Forwarded-For; with 0 (the default) the header is ignored and the peer's address counts.
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # Moves, new games and invitations are counted per signed-in player (never per address: many
-# players may share one), by django-ratelimit in games/play/rate_limits.py. Bots move through
-# games/play/actions.py, not these views, and are never counted. django_ratelimit is
-# deliberately not in INSTALLED_APPS: it only adds a system check, which rejects the
-# per-process cache of a bare `manage.py` and does not know Django's own RedisCache.
-ACTION_RATE_LIMIT = _rate_limit("ACTION_RATE_LIMIT", "240/m", _GAME_RATE)
-GAME_CREATE_RATE_LIMIT = _rate_limit("GAME_CREATE_RATE_LIMIT", "20/h", _GAME_RATE)
-INVITE_RATE_LIMIT = _rate_limit("INVITE_RATE_LIMIT", "60/h", _GAME_RATE)
+# players may share one), by games/play/rate_limits.py in the cache (one round trip on Redis).
+# Bots move through games/play/actions.py, not these views, and are never counted.
+ACTION_RATE_LIMIT = _rate_limit("ACTION_RATE_LIMIT", "240/m", _GAME_RATE, several=False)
+GAME_CREATE_RATE_LIMIT = _rate_limit("GAME_CREATE_RATE_LIMIT", "20/h", _GAME_RATE, several=False)
+INVITE_RATE_LIMIT = _rate_limit("INVITE_RATE_LIMIT", "60/h", _GAME_RATE, several=False)
 # Joining, leaving, starting and cancelling tables: each writes an event and pushes to every
 # waiting room of the table (60 join/leave cycles wrote 121 events in 4 s).
-SEAT_CHANGE_RATE_LIMIT = _rate_limit("SEAT_CHANGE_RATE_LIMIT", "30/10m", _GAME_RATE)
-# If the cache cannot count (Redis down), let the request through: play goes on without Redis.
-RATELIMIT_FAIL_OPEN = True
+SEAT_CHANGE_RATE_LIMIT = _rate_limit("SEAT_CHANGE_RATE_LIMIT", "30/10m", _GAME_RATE, several=False)
 # Live sockets (games/live/sockets.py): held at once per player (every open tab holds one; a new
 # one closes the oldest) and per address (shared by many players: past it, "try later"); opened
 # per minute by a player and by an address; seconds a flooding player and address wait.

@@ -84,11 +84,12 @@ def new_message_id() -> str:
 # --- writing -----------------------------------------------------------------------------------
 
 
-def add_notices(notices: list[Notice], users: dict, seats=()) -> list[int]:
+def add_notices(notices: list[Notice], users: dict, seats=(), watching=None) -> list[int]:
     """Write the email of each notice for each of its recipients who may get it now (`users`:
     the recipients by id; `seats`: the game's seats, as the change has them); return the ids of
     the new rows due now (a watcher's delayed row is left to the sweep). One query, one presence
-    read per game, and one UPDATE of the seats whose "your move" is written (ONE_UNREAD)."""
+    read per game (`watching(game_id, user_ids)`, presence.watching or a change's own that keeps
+    what it read), and one UPDATE of the seats whose "your move" is written (ONE_UNREAD)."""
     seat_of = {(seat.game_id, seat.user_id): seat for seat in seats}
     due = [
         (notice, users[user_id])
@@ -98,7 +99,7 @@ def add_notices(notices: list[Notice], users: dict, seats=()) -> list[int]:
         and wanted(users[user_id], notice.kind, notice.data)
         and not (notice.kind in ONE_UNREAD and unread_move(seat_of.get((notice.game_id, user_id))))
     ]
-    watching = _watching(due)
+    watched = _watching(due, watching or presence.watching)
     pushed = _pushed(user for _, user in due)
     later = timezone.now() + WATCHER_DELAY
     rows, notified = [], []
@@ -112,7 +113,7 @@ def add_notices(notices: list[Notice], users: dict, seats=()) -> list[int]:
             message_id=new_message_id(),
             channel=Channel.PUSH if user.pk in pushed else Channel.EMAIL,
         )
-        if (notice.game_id, user.pk) in watching:
+        if (notice.game_id, user.pk) in watched:
             if notice.kind not in HELD_UNTIL_SEEN:
                 continue  # their page shows it
             # Their page shows it too, but they may leave before it does: sent if they do.
@@ -138,7 +139,7 @@ def _mark_notified(notified: list[tuple]) -> None:
         Seat.objects.filter(pk__in=pks).update(notified_version=version)
 
 
-def _watching(due) -> set[tuple[int, int]]:
+def _watching(due, watching) -> set[tuple[int, int]]:
     """(game id, user id) of the recipients who have the game open now, of those whose email
     would be held back then: their pages show it, so no row is written (or, for HELD_UNTIL_SEEN,
     one due later)."""
@@ -149,7 +150,7 @@ def _watching(due) -> set[tuple[int, int]]:
     return {
         (game_id, user_id)
         for game_id, user_ids in by_game.items()
-        for user_id in presence.watching(game_id, user_ids)  # nobody, if it cannot be read
+        for user_id in watching(game_id, user_ids)  # nobody, if it cannot be read
     }
 
 

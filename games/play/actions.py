@@ -64,6 +64,7 @@ class Played:
     events: list[Event]
     seats: list[Seat]  # every seat, in order, as the change left them (with their users)
     change: Change | None  # what the last event touched
+    online: frozenset[int] | None = None  # who was watching, if the change read it (Table)
 
 
 # --- the lobby ---------------------------------------------------------------------------------
@@ -546,6 +547,7 @@ def _played(table: Table, seat: Seat | None, events: list[Event]) -> Played:
         events=events,
         seats=table.seats,
         change=changes[-1] if changes else None,
+        online=table.online,
     )
 
 

@@ -1,8 +1,9 @@
 """The machinery of a change: the locked game, and one rules action applied to it.
 
-`changing(game_id)` opens the transaction of a change and locks the game row (`SELECT ... FOR
-UPDATE`; on SQLite the IMMEDIATE transaction locks the database instead), with its seats in
-order; what the change causes is collected on the `Table` and sent on after the commit
+`changing(game_id)` opens the transaction of a change and locks the game row with its seats in
+order (`SELECT ... FOR UPDATE OF` both, one statement for a game in play: games/state_store.py
+`lock_game_and_seats` says why that is safe; on SQLite the IMMEDIATE transaction locks the
+database instead); what the change causes is collected on the `Table` and sent on after the commit
 (games/effects.py). `apply_action` applies one rules action to it, step by named step: the
 rules (and the transition they report: whose move it is now), persistence, the clock, the
 notices, and the work it hands on (a forced take, computer players to wake, the analysis).
@@ -16,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, rules
+from games import effects, presence, rules
 from games.effects import Effects, Task
 from games.history import ratings
 from games.live.changes import Change
@@ -30,8 +31,7 @@ from games.state_store import (
     GAME_STATE_FIELDS,
     SEAT_STATE_FIELDS,
     load_state,
-    lock_game,
-    seats_in_order,
+    lock_game_and_seats,
     store_changes,
 )
 
@@ -66,9 +66,21 @@ class Table:
     game: Game
     seats: list[Seat]
     effects: Effects = field(default_factory=Effects)
+    # Which seated users had the game open when the change first asked (an email held back),
+    # kept for the answer's drawing of who is watching: one presence read a request.
+    online: frozenset[int] | None = None
 
     def seat_of(self, user: User) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user.pk), None)
+
+    def watching(self, game_id: int, user_ids) -> set[int]:
+        """presence.watching, read for every seat of this game at once and then kept."""
+        user_ids, seated = set(user_ids), {seat.user_id for seat in self.seats}
+        if game_id != self.game.pk or not user_ids <= seated:
+            return presence.watching(game_id, user_ids)
+        if self.online is None:
+            self.online = frozenset(presence.watching(game_id, seated))
+        return user_ids & self.online
 
     @property
     def users(self) -> dict[int, User]:
@@ -82,7 +94,7 @@ def changing(game_id, *, missing_ok: bool = False) -> Iterator[Table | None]:
     own work, queued before the game was deleted) given as None."""
     with transaction.atomic():
         try:
-            game = lock_game(game_id)
+            game, seats = lock_game_and_seats(game_id)
         except (ValueError, TypeError):  # not an id at all
             game = None
         if game is None:
@@ -90,7 +102,7 @@ def changing(game_id, *, missing_ok: bool = False) -> Iterator[Table | None]:
                 raise ActionRefused("There is no such game.", code="no_such_game")
             yield None
             return
-        table = Table(game, seats_in_order(game))
+        table = Table(game, seats)
         yield table
         send_after_commit(table)
 
@@ -127,7 +139,7 @@ def notify(table: Table, notices: list[Notice], users: dict[int, User] | None = 
     users = {**table.users, **(users or {})}
     table.effects.notices += notices
     table.effects.users.update(users)
-    written = outbox.add_notices(notices, users, table.seats)
+    written = outbox.add_notices(notices, users, table.seats, watching=table.watching)
     table.effects.tasks += [effects.send_email(pk) for pk in written]
 
 

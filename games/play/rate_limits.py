@@ -2,9 +2,12 @@
 changes (join, leave, start, cancel: each writes an event).
 
 Each limited view counts its POST requests per signed-in player (never per address: many players
-may share one) with django-ratelimit, in Django's cache: Redis when REDIS_URL is set, so every
-process shares the counters. The rate is read from settings at each request (ACTION_RATE_LIMIT,
-GAME_CREATE_RATE_LIMIT, INVITE_RATE_LIMIT, SEAT_CHANGE_RATE_LIMIT). New games count only when one
+may share one) in Django's cache: Redis when REDIS_URL is set, so every process shares the
+counters. On Redis a count is one round trip (a MULTI/EXEC of SET NX EX and INCR, through
+django-redis's public get_redis_connection): every move is counted, and django-ratelimit, which
+counted them before, made two (its cache.add, then cache.incr; issue 21). The rate is read from
+settings at each request (ACTION_RATE_LIMIT, GAME_CREATE_RATE_LIMIT, INVITE_RATE_LIMIT,
+SEAT_CHANGE_RATE_LIMIT), one rate each. New games count only when one
 is made: a form sent back with its errors costs nothing. Counting is in fixed windows, so a
 player who is over the limit knows exactly when the window ends; the request past the limit is
 answered with HTTP 429 before the view runs, so it changes nothing. Bots play through
@@ -14,19 +17,27 @@ request goes through.
 
 import logging
 import re
+import time
 from dataclasses import dataclass
 from functools import wraps
 
 from django.conf import settings
+from django.core.cache import caches
 from django.shortcuts import render
 from django.urls import reverse
-from django_ratelimit.core import get_usage
+from django_redis import get_redis_connection
+from django_redis.cache import RedisCache
 
 from microchip_site.words import wait_words
 
 log = logging.getLogger(__name__)
 
 PERIOD_WORDS = {"s": "second", "m": "minute", "h": "hour", "d": "day"}
+UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+ONE_RATE = r"(\d+)/(\d*)([smhd])"  # 240/m, 20/h, 10/5m
+# A counter outlives its window by this much: a request at the window's last second still
+# finds it (the key names the window, so a late one never counts in the next).
+KEPT_AFTER_WINDOW = 5
 
 
 @dataclass(frozen=True)
@@ -77,19 +88,46 @@ def seconds_to_wait(request, limit: Limit, *, count: bool = True) -> int | None:
     if request.method != "POST" or not request.user.is_authenticated:
         return None
     try:
-        usage = get_usage(
-            request, group=limit.group, key="user", rate=limit.rate, method="POST", increment=count
-        )
+        amount, period = parse_rate(limit.rate)
+        now = int(time.time())
+        window = now - now % period  # fixed windows: the wait is exact, to the second
+        key = f"rate-limit:{limit.group}:{request.user.pk}:{period}:{window}"
+        timeout = period + KEPT_AFTER_WINDOW
+        used = _count(key, timeout) if count else _read(key)
     except Exception:  # the cache is down: playing matters more than counting
         log.warning("rate limit %s not counted: the cache failed", limit.group, exc_info=True)
         return None
-    if usage is None:
-        return None
-    over = usage["should_limit"] if count else usage["count"] >= usage["limit"]
+    over = used > amount if count else used >= amount
     if not over:
         return None
-    # A window ends at the second it names, inclusive: the next request is counted afresh after.
-    return max(int(usage["time_left"]), 0) + 1
+    return window + period - now  # the next window counts afresh
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """'240/m' -> (240, 60), '10/5m' -> (10, 300): the amount and the window in seconds."""
+    match = re.fullmatch(ONE_RATE, rate)
+    if not match:
+        raise ValueError(f"{rate!r} is not a rate like 240/m")
+    count, multiple, unit = match.groups()
+    return int(count), int(multiple or 1) * UNIT_SECONDS[unit]
+
+
+def _count(key: str, timeout: int) -> int:
+    """Add one to the counter `key` (made with `timeout` if new); return its count."""
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        # One round trip, atomic: the counter always has its expiry.
+        pipe = get_redis_connection("default").pipeline(transaction=True)
+        full = backend.make_key(key)
+        pipe.set(full, 0, ex=timeout, nx=True)
+        pipe.incr(full)
+        return pipe.execute()[1]
+    backend.add(key, 0, timeout)  # the per-process cache of a bare `manage.py`
+    return backend.incr(key)
+
+
+def _read(key: str) -> int:
+    return int(caches["default"].get(key) or 0)
 
 
 def too_many(request, limit: Limit, wait: int, game_id=None):
@@ -116,7 +154,7 @@ def too_many(request, limit: Limit, wait: int, game_id=None):
 
 def rate_in_words(rate: str) -> str:
     """'240/m' -> '240 a minute', '10/5m' -> '10 every 5 minutes'."""
-    match = re.fullmatch(r"(\d+)/(\d*)([smhd])", rate)
+    match = re.fullmatch(ONE_RATE, rate)
     if not match:
         return rate
     count, multiple, unit = match.groups()

@@ -220,7 +220,12 @@ def act(request, game_id):
     if not request.htmx:
         return redirect(_game_url(game, selection))
     view = selectors.game_view(
-        game, request.user, selection, seats=played.seats, known_events=played.events
+        game,
+        request.user,
+        selection,
+        seats=played.seats,
+        known_events=played.events,
+        online=played.online,
     )
     if _page_is_one_behind(request, played):
         response = _changed_parts(request, view, played)

@@ -100,7 +100,8 @@ def test_passing_the_turn_reads_nothing_after_the_commit_in_a_game_without_bots(
         )
     )
 
-    assert len(statements(sql, "SELECT")) == 2  # the game (locked) and its seats
+    (read,) = statements(sql, "SELECT")  # the game and its seats, locked, in one statement
+    assert '"games_game"' in read and '"games_seat"' in read
     assert len(statements(sql, "INSERT")) == 2  # the event, and the next player's email
     # The game (no board changed), and the next player's seat: the version of the "your move"
     # just written, so that no other is written before they have looked (one unread a game).

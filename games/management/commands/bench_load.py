@@ -14,12 +14,21 @@ platform's own (games/tools/loadtest/processes.py says how they are found: by th
 --url, DATABASE_URL and REDIS_URL, never by name, since a shared machine runs other servers of
 the same kinds), or those given with --pids. It is a benchmark, not a test: it asserts nothing.
 At the end it deletes the players, games and sessions it created (--keep leaves them).
+
+With --floor it also starts the floor (benchmarks/floor/: the least a move can cost on the same
+stack, issue 21) beside the platform, on the same PostgreSQL and Redis servers (a database of
+its own), plays it with the same load shape for as long as the platform's run lasted, and
+prints for each kind of process the platform's CPU per move, the floor's, and the ratio, and
+the answer and push bytes of both. --floor-url points it at a floor already running instead
+(its processes found by address like the platform's, or named with --floor-pids).
 """
 
 import asyncio
+import statistics
 import uuid
 from datetime import timedelta
-from urllib.parse import urlsplit
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import psutil
 from django.conf import settings
@@ -32,6 +41,7 @@ from games.models import Game
 from games.play import actions
 from games.state_store import load_state, read_game
 from games.tools.loadtest.bench import Bench, Player, Table, percentile
+from games.tools.loadtest.floor import Floor, FloorBench, FloorDatabase
 from games.tools.loadtest.processes import (
     Address,
     Sampler,
@@ -68,6 +78,27 @@ class Command(BaseCommand):
             help="leave the players, games and sessions in the database (deleted by default)",
         )
 
+        parser.add_argument(
+            "--floor",
+            action="store_true",
+            help="start the floor (benchmarks/floor/) beside the platform and compare",
+        )
+        parser.add_argument(
+            "--floor-url", help="compare with a floor already running there (e.g. behind nginx)"
+        )
+        parser.add_argument("--floor-pids", type=int, nargs="*", help="the floor's processes")
+        parser.add_argument(
+            "--floor-port", type=int, default=8512, help="where a started floor listens"
+        )
+        parser.add_argument(
+            "--floor-database",
+            default="bench_floor",
+            help="the floor's database on the platform's PostgreSQL server (made if missing)",
+        )
+        parser.add_argument(
+            "--floor-redis-db", type=int, default=13, help="the floor's Redis database number"
+        )
+
     def handle(self, *args, url, games, players, think, seconds, pids, keep, **options):
         parts = urlsplit(url)
         if parts.scheme != "http" or not parts.hostname:
@@ -77,11 +108,16 @@ class Command(BaseCommand):
         self.stdout.write(f"Setting up {games} games of {players} players...")
         run = uuid.uuid4().hex[:8]
         self.sessions: list[str] = []
+        self.floor = None
         try:
+            if options["floor"] or options["floor_url"]:
+                self._start_floor(games, players, options)
             self._run(run, parts, games, players, think, seconds, pids)
         finally:
             if not keep:
                 self._delete(run)
+            if self.floor is not None and self.floor.launcher is not None:
+                self.floor.stop()
 
     def _run(self, run, parts, games, players, think, seconds, pids):
         tables = [self._table(run, number, players) for number in range(games)]
@@ -101,6 +137,92 @@ class Command(BaseCommand):
         self.own_cpu = _cpu_seconds() - before
         sampler.stop()
         self._report(figures, sampler, games, players, think)
+        if self.floor is not None:
+            floor_figures, floor_sampler = self._run_floor(
+                think, figures.finished - figures.started
+            )
+            self._compare(figures, sampler, floor_figures, floor_sampler)
+
+    def _start_floor(self, games, players, options) -> None:
+        database = settings.DATABASES["default"]
+        if "postgresql" not in database["ENGINE"]:
+            raise CommandError("the floor runs on PostgreSQL: set DATABASE_URL to one")
+        parts = urlsplit(settings.REDIS_URL)
+        redis_url = urlunsplit(parts._replace(path=f"/{options['floor_redis_db']}"))
+        self.floor = Floor(
+            Path(settings.VAR_DIR) / "floor",
+            FloorDatabase(
+                database["HOST"] or "127.0.0.1",
+                int(database["PORT"] or 5432),
+                options["floor_database"],
+                database["USER"] or "postgres",
+                database["PASSWORD"] or "",
+            ),
+            redis_url,
+            options["floor_port"],
+        )
+        self.floor_url = options["floor_url"]
+        self.floor_pids = options["floor_pids"]
+        self.stdout.write(f"Setting up the floor's {games} games...")
+        self.floor_tables = self.floor.prepare(games, players)
+        if not self.floor_url:
+            self.floor.start()
+            self.floor_url = f"http://127.0.0.1:{self.floor.port}"
+            self.stdout.write(f"Started the floor at {self.floor_url}")
+
+    def _run_floor(self, think, seconds):
+        parts = urlsplit(self.floor_url)
+        if self.floor_pids:
+            sampler = Sampler(self.floor_pids)
+        else:
+            roots, notes = platform_processes(
+                Address(parts.hostname, parts.port or 80),
+                database=database_address(settings.DATABASES["default"]),
+                redis=redis_address(settings.REDIS_URL),
+            )
+            known = {root.pid for root in roots}
+            roots += [root for root in self.floor.roots() if root.pid not in known]
+            self.stdout.write("Watching the floor's processes:")
+            for note in notes:
+                self.stdout.write(f"  {note}")
+            sampler = Sampler(roots=roots)
+        bench = FloorBench(
+            parts.hostname, parts.port or 80, self.floor_tables, think=think, seconds=seconds
+        )
+        self.stdout.write(f"Playing the floor for {seconds:.0f} s...")
+        sampler.start()
+        figures = asyncio.run(bench.run())
+        sampler.stop()
+        return figures, sampler
+
+    def _compare(self, figures, sampler, floor, floor_sampler) -> None:
+        out = self.stdout.write
+        moves, floor_moves = len(figures.actions), len(floor.actions)
+        floor_seconds = floor.finished - floor.started
+        out("")
+        out(f"the floor: {floor_moves} moves in {floor_seconds:.0f} s, errors {floor.errors}, "
+            f"pushes not delivered within 5 s {floor.undelivered}")  # fmt: skip
+        for name, values in (("move round trip", floor.actions), ("delivery", floor.deliveries)):
+            out(f"  {name:<16} p50 {percentile(values, 50):7.1f} ms   "
+                f"p95 {percentile(values, 95):7.1f} ms   "
+                f"max {percentile(values, 100):7.1f} ms")  # fmt: skip
+        if not moves or not floor_moves:
+            out("no moves to compare")
+            return
+        out("")
+        out("CPU per move, the platform beside the floor (ms):")
+        out(f"  {'process':<22} {'platform':>9} {'floor':>7} {'ratio':>6}")
+        mine, theirs = sampler.cpu_by_kind(), floor_sampler.cpu_by_kind()
+        for kind in sorted(set(mine) | set(theirs)):
+            out(_compare_line(kind, mine.get(kind), moves, theirs.get(kind), floor_moves))
+        out(_compare_line("all", sum(mine.values()), moves, sum(theirs.values()), floor_moves))
+        out("")
+        out("bytes (median / p95 / max):")
+        for name, platform_sizes, floor_sizes in (
+            ("answers", figures.answer_sizes, floor.answer_sizes),
+            ("pushes", figures.push_sizes, floor.push_sizes),
+        ):
+            out(f"  {name:<8} platform {_sizes(platform_sizes)}   floor {_sizes(floor_sizes)}")
 
     def _sampler(self, parts, pids) -> Sampler:
         if pids:
@@ -186,6 +308,23 @@ class Command(BaseCommand):
         for line in sampler.summary(seconds, moves):
             out(f"  {line}")
         out(f"  (the benchmark's own process: CPU {100 * self.own_cpu / seconds:.0f}%)")
+
+
+def _compare_line(kind, cpu, moves, floor_cpu, floor_moves) -> str:
+    mine = 1000 * cpu / moves if cpu is not None else None
+    theirs = 1000 * floor_cpu / floor_moves if floor_cpu is not None else None
+    ratio = f"{mine / theirs:5.1f}x" if mine is not None and theirs else "     -"
+    shown = [f"{value:9.1f}" if value is not None else "        -" for value in (mine, theirs)]
+    return f"  {kind:<22} {shown[0]} {shown[1][2:]} {ratio}"
+
+
+def _sizes(sizes: list[int]) -> str:
+    if not sizes:
+        return "-"
+    ordered = sorted(sizes)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return (f"{statistics.median(ordered) / 1024:.1f} / {p95 / 1024:.1f} / "
+            f"{ordered[-1] / 1024:.1f} KiB")  # fmt: skip
 
 
 def _cpu_seconds() -> float:

@@ -91,6 +91,8 @@ class Figures:
     answer_bytes: int = 0
     partial_answers: int = 0  # answered with only the parts the move changed
     pushes: int = 0
+    answer_sizes: list[int] = field(default_factory=list)  # bytes of each accepted move's answer
+    push_sizes: list[int] = field(default_factory=list)  # bytes of each push that carried a move
     started: float = 0.0
     finished: float = 0.0
 
@@ -153,6 +155,7 @@ class Bench:
             version = int(found.group(1))
             self.figures.pushes += 1
             self.figures.push_bytes += len(text)
+            self.figures.push_sizes.append(len(text))
             player.arrivals.setdefault(version, now)
             player.seen = max(player.seen, version)
             player.shown = max(player.shown, version)
@@ -255,6 +258,7 @@ class Bench:
             return
         self.figures.actions.append(answered - started)
         self.figures.answer_bytes += len(content)
+        self.figures.answer_sizes.append(len(content))
         if answer_headers.get("x-game-parts") == "changed":
             self.figures.partial_answers += 1
         player.shown = max(player.shown, version)

@@ -104,7 +104,7 @@ def report(game_id: int, user_ids: list[int], count: int):
     if not location:
         print("no REDIS_URL: no cache figures")
         return
-    from django_ratelimit.core import get_usage
+    from games.play.rate_limits import Limit, seconds_to_wait
 
     request = RequestFactory().post("/")
     request.user = User.objects.get(pk=user_ids[0])
@@ -117,17 +117,14 @@ def report(game_id: int, user_ids: list[int], count: int):
         except ImportError:
             continue
         config = {"default": {**backend, "LOCATION": location, "KEY_PREFIX": "inproc"}}
-        with override_settings(CACHES=config):
+        with override_settings(CACHES=config, ACTION_RATE_LIMIT="100000/m"):
             caches["default"].set("session-like", {"_auth_user_id": "1", "x": "y" * 40}, 60)
 
             def session():
                 return caches["default"].get("session-like")
 
             def rate_limit():
-                return get_usage(
-                    request, group="inproc", key="user", rate="100000/m", method="POST",
-                    increment=True,
-                )  # fmt: skip
+                return seconds_to_wait(request, Limit("inproc", "ACTION_RATE_LIMIT", "moves"))
 
             def watching():
                 return presence.watching(game_id, user_ids)

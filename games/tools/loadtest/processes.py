@@ -347,14 +347,13 @@ class Sampler:
         """One line per kind: processes, peak memory (largest one and all together), CPU, and
         CPU per action (steadier than the latencies on a machine shared with others); then the
         CPU per action of them all."""
-        by_kind: dict[str, list[int]] = defaultdict(list)
-        for pid, (kind, _) in self.processes.items():
-            by_kind[kind].append(pid)
+        by_kind = self._by_kind()
+        cpu_of = self.cpu_by_kind()
         lines = []
         all_cpu = 0.0
         for kind, pids in sorted(by_kind.items()):
             largest = max(self.peak_rss[pid] for pid in pids) / 2**20
-            cpu = sum(self.cpu_last.get(pid, 0) - self.cpu_start.get(pid, 0) for pid in pids)
+            cpu = cpu_of[kind]
             all_cpu += cpu
             lines.append(
                 f"{kind:<22} {len(pids):>2} process(es)  peak memory {largest:6.0f} MiB "
@@ -364,6 +363,19 @@ class Sampler:
         if lines and actions:
             lines.append(f"all of them: CPU{_per_action(all_cpu, actions)}")
         return lines
+
+    def _by_kind(self) -> dict[str, list[int]]:
+        by_kind: dict[str, list[int]] = defaultdict(list)
+        for pid, (kind, _) in self.processes.items():
+            by_kind[kind].append(pid)
+        return by_kind
+
+    def cpu_by_kind(self) -> dict[str, float]:
+        """The CPU seconds each kind of process used while watched."""
+        return {
+            kind: sum(self.cpu_last.get(pid, 0) - self.cpu_start.get(pid, 0) for pid in pids)
+            for kind, pids in self._by_kind().items()
+        }
 
 
 def _per_action(cpu_seconds: float, actions: int) -> str:
