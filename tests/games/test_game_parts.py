@@ -1,5 +1,5 @@
 """The spaces, tray tiles and pool tiles of a game page, each drawn once per process and reused
-(games/templatetags/game_parts.py): what each draws, and that a cached drawing never shows a
+(games/templatetags/pieces.py): what each draws, and that a cached drawing never shows a
 stale version, another game's links or another viewer's controls."""
 
 import json
@@ -15,12 +15,12 @@ from django.urls import reverse
 
 from games import rules, selectors
 from games.history.replay import replay_view
+from games.live import pieces
 from games.markers import Marks, board_marks
 from games.models import Seat
 from games.play import actions
 from games.rules.board import bits
 from games.rules.tiles import TILE_PATHS, E, N, S, W
-from games.templatetags import game_parts
 
 from .playing import current_state, mark_every_way, next_move
 
@@ -326,9 +326,9 @@ def test_a_space_drawing_escapes_its_label():
         legal=False, error=False, structure="", last=False, action="select",
         label='<b onclick="x">&</b>',
     )  # fmt: skip
-    urls = game_parts.GameUrls('/a?"<', "/f", "/g")
+    urls = pieces.GameUrls('/a?"<', "/f", "/g")
 
-    html = game_parts._space_html(control, False, urls, None)
+    html = pieces._space_html(control, False, urls, None)
 
     assert "<b " not in html
     assert 'aria-label="&lt;b onclick=&quot;x&quot;&gt;&amp;&lt;/b&gt;"' in html
@@ -338,7 +338,7 @@ def test_the_drawing_of_a_tile_follows_its_rotation(start_game):
     game = start_game(2)
     tile = game.pool["columns"][-1][0]
     drawn = {
-        rotation: game_parts._pool_tile_html(
+        rotation: pieces._pool_tile_html(
             selectors.PoolControl(selectors.tile_view(tile, rotation), False, False),
             False,
             None,
@@ -357,7 +357,7 @@ SIDE_AT = {(50, 20): N, (80, 50): E, (50, 80): S, (20, 50): W}  # where each sid
 
 def drawn_spaces(view, seat, user):
     """The 25 spaces of `seat`'s board as drawn for `user`, each parsed (they are well formed)."""
-    rows = game_parts.board_rows({"view": view, "user": user}, seat)
+    rows = pieces.board_rows({"view": view, "user": user}, seat)
     return [ET.fromstring(html.strip()) for row in rows for html in row]
 
 
@@ -459,7 +459,7 @@ def test_spaces_that_differ_only_in_their_markers_never_share_a_drawing():
         replace(control, marks=Marks("red", "blue", 1, open=N)),
         replace(control, marks=None, status="ok"),
     ]
-    drawn = [game_parts._space_html(c, False, None, None) for c in (control, *others)]
+    drawn = [pieces._space_html(c, False, None, None) for c in (control, *others)]
     assert len(set(drawn)) == 5
     assert 'class="mark mark-open"' in drawn[0] and "mark-broken" not in drawn[0]
     assert 'class="mark mark-broken"' in drawn[1]

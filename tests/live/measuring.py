@@ -5,9 +5,11 @@ viewer (games/live/drawing.py `draw_change`). Used by tests/live/test_bytes.py, 
     python manage.py test tests/live/test_bytes.py -k figures -s
 """
 
+import re
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
@@ -48,6 +50,40 @@ def _figures(sizes: list[int]) -> tuple:
     return len(sizes), round(statistics.median(sizes)), p95, max(sizes)
 
 
+DEBUG = False
+_LOOK = re.compile(r'id="([a-z0-9-]+)" data-look="([0-9a-f]{8})"')
+
+
+class Page:
+    """What one player's page shows of its pieces (games/live/looks.py), kept as htmx would
+    keep it: the whole game on a load, then each answer's and push's pieces swapped by id."""
+
+    def __init__(self, number: int):
+        self.number = number
+        self.looks: dict[str, str] = {}
+
+    def load(self, html: str) -> None:
+        self.looks = {}
+        self.swap(html)
+
+    def swap(self, html: str) -> None:
+        for piece_id, look in _LOOK.findall(html):
+            if piece_id == "pool" or re.fullmatch(r"seat-\d+", piece_id):
+                gone = [key for key in self.looks if key.startswith(f"{piece_id}-")]
+                for key in gone:
+                    del self.looks[key]
+            self.looks[piece_id] = look
+
+    def header(self) -> str:
+        """The X-Page-Looks header live.js sends: the page's own seat and the pool."""
+        mine = f"seat-{self.number}"
+        return " ".join(
+            f"{key}={look}"
+            for key, look in self.looks.items()
+            if key in (mine, "pool") or key.startswith((f"{mine}-", "pool-"))
+        )
+
+
 def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) -> Weighed:
     """Play `game` to its end, each move posted by its player's page as htmx posts it (the page
     up to date: it saw every push), and weigh each answer and each push for each other viewer
@@ -67,23 +103,35 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
     seats = list(game.seats.select_related("user").order_by("number"))
     clients = {seat.number: client_for(seat.user) for seat in seats}
     viewers = [seat.user for seat in seats] + [AnonymousUser()]
+    pages = {seat.user_id: Page(seat.number) for seat in seats}
+    fragment_url = reverse("games:fragment", args=[game.pk])
+    for seat in seats:
+        pages[seat.user_id].load(clients[seat.number].get(fragment_url, **HTMX).content.decode())
     weighed = Weighed()
     act_url = reverse("games:act", args=[game.pk])
-    fragment_url = reverse("games:fragment", args=[game.pk])
     moves = 0
 
     def post(number, action: dict) -> int:
         game.refresh_from_db()
         before = game.version
+        page = pages[seats[number].user_id]
         response = clients[number].post(
             act_url,
-            {**action, "version": before},
+            action,  # the version travels in the header, as live.js sends it
             **HTMX,
             HTTP_X_PAGE_VERSION=str(before),
+            HTTP_X_PAGE_LOOKS=page.header(),
         )
         assert response.status_code in (200, 204), response.content[:300]
         if response.status_code == 200:
             weighed.answers[action["type"]].append(len(response.content))
+            html = response.content.decode()
+            if DEBUG and action["type"] in ("rotate", "place"):
+                Path("/tmp/ans.html").write_text(html)
+            if response.get("X-Game-Parts") == "changed":
+                page.swap(html)
+            else:
+                page.load(html)
         weigh_pushes()
         return response.status_code
 
@@ -93,7 +141,10 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
             for viewer in viewers:
                 if viewer.pk is not None and viewer.pk == mover:
                     continue
-                weighed.pushes.append(len(drawing.draw_change(change.event(), viewer)))
+                html = drawing.draw_change(change.event(), viewer)
+                weighed.pushes.append(len(html))
+                if viewer.pk in pages:
+                    pages[viewer.pk].swap(html)
 
     while True:
         state = current_state(game)
@@ -111,8 +162,12 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
         if select_first and isinstance(action, rules.Place):
             page = clients[number].get(f"{fragment_url}?sel=t{action.tile_id}", **HTMX)
             weighed.selections.append(len(page.content))
+            pages[seats[number].user_id].load(page.content.decode())
         post(number, action.to_json())
         if extra_moves and isinstance(action, rules.Place):
+            page = clients[number].get(f"{fragment_url}?sel=s{action.space}", **HTMX)
+            weighed.selections.append(len(page.content))  # its menu turns it
+            pages[seats[number].user_id].load(page.content.decode())
             _arrange_more(post, game, number, action, moves)
     return weighed
 
