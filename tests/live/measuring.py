@@ -75,13 +75,26 @@ class Page:
             self.looks[piece_id] = look
 
     def header(self) -> str:
-        """The X-Page-Looks header live.js sends: the page's own seat and the pool."""
-        mine = f"seat-{self.number}"
-        return " ".join(
-            f"{key}={look}"
-            for key, look in self.looks.items()
-            if key in (mine, "pool") or key.startswith((f"{mine}-", "pool-"))
-        )
+        """The X-Page-Looks header live.js sends: each part's look and its pieces', in the
+        page's order (games/live/looks.py)."""
+        parts = []
+        for own in ["pool", *sorted(k for k in self.looks if re.fullmatch(r"seat-\d", k))]:
+            if own not in self.looks:
+                continue
+            order = [own, *(key for key in self.looks if key.startswith(f"{own}-"))]
+            order.sort(key=lambda key: _page_order(own, key))
+            parts.append(f"{own}:" + "".join(self.looks[key] for key in order))
+        return " ".join(parts)
+
+
+def _page_order(own: str, key: str) -> tuple:
+    rest = key[len(own) :]
+    if rest == "":
+        return (0, 0)
+    if own == "pool":
+        return (1, 0) if rest == "-title" else (2, int(rest.rsplit("-", 1)[1]))
+    pieces = {"-head": (1, 0), "-tray-title": (3, 0), "-tray-tiles": (4, 0), "-actions": (5, 0)}
+    return pieces.get(rest) or (2, int(rest.rsplit("-", 1)[1]))
 
 
 def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) -> Weighed:
@@ -126,8 +139,13 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
         if response.status_code == 200:
             weighed.answers[action["type"]].append(len(response.content))
             html = response.content.decode()
-            if DEBUG and action["type"] in ("rotate", "place"):
-                Path("/tmp/ans.html").write_text(html)
+            if DEBUG and len(html) > 10 * 1024:
+                sent = re.findall(r'hx-swap-oob="true" id="([a-z0-9-]+)"', html)
+                whole = re.findall(
+                    r'id="((?:seat-\d+|pool))" data-look="[0-9a-f]+" hx-swap-oob', html
+                )
+                with Path("/tmp/bytes_debug.txt").open("a") as out:
+                    print(action, len(html), whole, len(sent), sent, file=out)
             if response.get("X-Game-Parts") == "changed":
                 page.swap(html)
             else:

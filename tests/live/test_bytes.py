@@ -71,7 +71,7 @@ def test_a_page_up_to_date_gets_only_the_pieces_that_changed(players):
     assert page.header() == redrawn.header()  # the page now shows what a reload would
 
 
-@pytest.mark.parametrize("looks", [None, "seat-0=00000000"])
+@pytest.mark.parametrize("looks", [None, "seat-0:00000000", "pool:0000 seat-1=a"])
 def test_a_page_that_says_nothing_or_something_else_gets_its_board_and_pool_whole(players, looks):
     game, drafter, client, draft = _draft(players)
     headers = {"HTTP_X_PAGE_LOOKS": looks} if looks else {}
@@ -96,7 +96,7 @@ def test_a_page_behind_gets_the_whole_game(players):
         {**draft.to_json(), "version": game.version},  # a button that posts its own (drag.js)
         **HTMX,
         HTTP_X_PAGE_VERSION=str(game.version - 1),  # the page missed a version
-        HTTP_X_PAGE_LOOKS="seat-0=00000000",
+        HTTP_X_PAGE_LOOKS="seat-0:00000000",
     )
 
     assert response.status_code == 200 and "X-Game-Parts" not in response

@@ -232,14 +232,18 @@
   // A move's answer (games/play/views.py act) carries its version. The page says which version it
   // shows, so the server can answer with just the parts the move changed when nothing else
   // changed in between; an answer older than what a push already showed is dropped.
-  // A move also says what the page shows of the mover's board and of the pool, piece by piece
-  // (each piece's data-look, a checksum of its markup): the answer brings only the pieces that
-  // look different now (games/live/looks.py).
-  var LOOKED = "#game .seat.mine[data-look], #game .seat.mine [data-look], #pool[data-look], #pool [data-look]";
+  // A move also says what the page shows of the boards and the pool, piece by piece (each
+  // piece's data-look, a checksum of its markup), so that the answer brings only the pieces that
+  // look different now: "pool:" or "seat-N:" and the part's look and its pieces' in page order
+  // (games/live/looks.py).
   function pageLooks() {
     return Array.prototype.map
-      .call(document.querySelectorAll(LOOKED), function (element) {
-        return element.id + "=" + element.getAttribute("data-look");
+      .call(document.querySelectorAll("#pool[data-look], #game .seat[data-look]"), function (part) {
+        var looks = [part.getAttribute("data-look")];
+        Array.prototype.forEach.call(part.querySelectorAll("[data-look]"), function (piece) {
+          looks.push(piece.getAttribute("data-look"));
+        });
+        return part.id + ":" + looks.join("");
       })
       .join(" ");
   }
