@@ -29,6 +29,9 @@ class Weighed:
     answers: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
     pushes: list[int] = field(default_factory=list)
     selections: list[int] = field(default_factory=list)  # a tile picked up (a GET of the game)
+    # Arrangements made on a page that showed no tile picked up (dropped by a drag, drawn on the
+    # answer of the one before): their answers need not undo a selection's buttons.
+    unselected: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
 
     def all_answers(self) -> list[int]:
         return [size for sizes in self.answers.values() for size in sizes]
@@ -39,6 +42,8 @@ class Weighed:
             rows.append((f"answer {kind}", *_figures(sizes)))
         rows.append(("answer (all)", *_figures(self.all_answers())))
         rows.append(("push (each viewer)", *_figures(self.pushes)))
+        for kind, sizes in sorted(self.unselected.items()):
+            rows.append((f"answer {kind}, nothing picked up", *_figures(sizes)))
         if self.selections:
             rows.append(("selection (GET)", *_figures(self.selections)))
         return "\n".join(f"| {' | '.join(str(cell) for cell in row)} |" for row in rows)
@@ -61,6 +66,7 @@ class Page:
     def __init__(self, number: int):
         self.number = number
         self.looks: dict[str, str] = {}
+        self.picked = False  # a tile picked up: drawn with a selection
 
     def load(self, html: str) -> None:
         self.looks = {}
@@ -138,6 +144,9 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
         assert response.status_code in (200, 204), response.content[:300]
         if response.status_code == 200:
             weighed.answers[action["type"]].append(len(response.content))
+            if not page.picked and action["type"] in ARRANGING:
+                weighed.unselected[action["type"]].append(len(response.content))
+            page.picked = action["type"] == "rotate"  # the answer keeps the rotated tile picked
             html = response.content.decode()
             if DEBUG and len(html) > 10 * 1024:
                 sent = re.findall(r'hx-swap-oob="true" id="([a-z0-9-]+)"', html)
@@ -181,11 +190,13 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
             page = clients[number].get(f"{fragment_url}?sel=t{action.tile_id}", **HTMX)
             weighed.selections.append(len(page.content))
             pages[seats[number].user_id].load(page.content.decode())
+            pages[seats[number].user_id].picked = True
         post(number, action.to_json())
         if extra_moves and isinstance(action, rules.Place):
             page = clients[number].get(f"{fragment_url}?sel=s{action.space}", **HTMX)
             weighed.selections.append(len(page.content))  # its menu turns it
             pages[seats[number].user_id].load(page.content.decode())
+            pages[seats[number].user_id].picked = True
             _arrange_more(post, game, number, action, moves)
     return weighed
 
