@@ -187,11 +187,11 @@ def _pool_changes(game_id, view, before, viewer, colour_blind) -> str:
 
     key, now = drawn(view)
     if before is None:
-        return _fragment((*key, "whole"), lambda: looks.pool_changes({}, {}, drawn=now))
+        return _fragment((*key, "whole"), lambda: looks.pool_changes({}, {}, drawn=now, oob=False))
     before_key, then = drawn(before)
     return _fragment(
         (*key, "since", before_key),
-        lambda: looks.pool_changes({}, looks.looks_of(then), drawn=now),
+        lambda: looks.pool_changes({}, looks.looks_of(then), drawn=now, oob=False),
     )
 
 
@@ -209,10 +209,11 @@ def _seat_changes(game_id, view, before, number, viewer, colour_blind) -> str:
     context = {"view": view, "user": viewer}
     seat = view.seats[number]
     if before is None or number >= len(before.seats):
-        return _fragment(key, lambda: looks.seat_changes(context, seat, {}, drawn=now))
+        return _fragment(key, lambda: looks.seat_changes(context, seat, {}, drawn=now, oob=False))
     then = drawn(before)
     return _fragment(
-        (*key, "since"), lambda: looks.seat_changes(context, seat, looks.looks_of(then), drawn=now)
+        (*key, "since"),
+        lambda: looks.seat_changes(context, seat, looks.looks_of(then), drawn=now, oob=False),
     )
 
 

@@ -58,23 +58,23 @@ def _by_piece(own: str, drawn, looks: dict[str, list[str]]) -> dict[str, str]:
     }
 
 
-def seat_changes(context: dict, seat, looks: dict, drawn=None) -> str:
+def seat_changes(context: dict, seat, looks: dict, drawn=None, *, oob=True) -> str:
     """`seat`'s pieces whose look differs from `looks` (`page_looks`), or the whole seat when the
     page does not show it as it is drawn now (another seat's look, or no looks at all)."""
     drawn = drawn or pieces.seat_drawing(context, seat)
     looks = _by_piece(f"seat-{seat.number}", drawn, looks)
     if looks.get(f"seat-{seat.number}") != drawn.look:
-        return _whole("seat", context, seat=seat, drawn=drawn)
-    return changed_pieces(drawn.pieces(), looks)
+        return _whole("seat", context, oob, seat=seat, drawn=drawn)
+    return changed_pieces(drawn.pieces(), looks, oob)
 
 
-def pool_changes(context: dict, looks: dict, drawn=None) -> str:
+def pool_changes(context: dict, looks: dict, drawn=None, *, oob=True) -> str:
     """The pool's pieces whose look differs from `looks` (`page_looks`), or the whole pool."""
     drawn = drawn or pieces.pool_drawing(context)
     looks = _by_piece("pool", drawn, looks)
     if looks.get("pool") != drawn.look:
-        return _whole("pool", context, drawn=drawn)
-    return changed_pieces(drawn.pieces(), looks)
+        return _whole("pool", context, oob, drawn=drawn)
+    return changed_pieces(drawn.pieces(), looks, oob)
 
 
 def looks_of(drawn) -> dict[str, list[str]]:
@@ -84,8 +84,11 @@ def looks_of(drawn) -> dict[str, list[str]]:
     return {own: [drawn.look, *(piece.look for piece in drawn.pieces())]}
 
 
-def changed_pieces(pieces, looks: dict[str, str]) -> str:
-    changed = (_out_of_band(piece) for piece in pieces if looks.get(piece.id) != piece.look)
+def changed_pieces(pieces, looks: dict[str, str], oob=True) -> str:
+    """The pieces whose look differs from `looks`; marked to swap out of band (htmx) for an
+    answer, as they are for a push (htmx's ws extension swaps each element of it by id)."""
+    draw = _out_of_band if oob else str
+    changed = (draw(piece) for piece in pieces if looks.get(piece.id) != piece.look)
     return mark_safe("".join(changed))  # pieces drawn by templates
 
 
@@ -94,5 +97,5 @@ def _out_of_band(piece) -> str:
     return mark_safe(f'{piece.html[:at]}hx-swap-oob="true" {piece.html[at:]}')
 
 
-def _whole(name: str, context: dict, **extra) -> str:
-    return render_to_string(f"games/partials/{name}.html", {**context, **extra, "oob": True})
+def _whole(name: str, context: dict, oob: bool, **extra) -> str:
+    return render_to_string(f"games/partials/{name}.html", {**context, **extra, "oob": oob})

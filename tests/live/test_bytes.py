@@ -132,3 +132,30 @@ def test_a_push_after_a_version_this_process_did_not_draw_draws_the_board_whole(
 
     # The version before was never drawn here: the pool and the board are drawn whole.
     assert 'id="pool" data-look=' in html and f'id="seat-{drafter.number}" data-look=' in html
+
+
+def test_the_next_push_after_one_this_process_drew_carries_only_the_changed_pieces(players):
+    game, drafter, client, draft = _draft(players)
+    other = game.seats.exclude(pk=drafter.pk).get().user
+    url = reverse("games:act", args=[game.pk])
+    pushed = []
+    for action in (draft.to_json(), {"type": "confirm_draft"}):
+        game.refresh_from_db()
+        response = client.post(url, action, **HTMX, HTTP_X_PAGE_VERSION=str(game.version))
+        assert response.status_code == 200
+        event = {
+            "type": "game.changed", "game": game.pk, "version": game.version + 1,
+            "seats": [drafter.number], "pool": True, "ended": False, "answered": "",
+            "logged": action["type"] == "confirm_draft", "concerns": [],
+        }  # fmt: skip
+        pushed.append(drawing.draw_change(event, other))
+
+    first, second = pushed
+    assert 'id="pool" data-look=' in first  # the version before was never drawn here
+    # The confirmation: the drafter's head (no longer drafting) and tray (the tile no longer
+    # pending), the columns whose marks moved; not the pool or the board whole.
+    assert 'id="pool" data-look=' not in second
+    assert f'id="seat-{drafter.number}" data-look=' not in second
+    assert f'id="seat-{drafter.number}-head"' in second
+    assert f'id="seat-{drafter.number}-tray-tiles"' in second
+    assert len(second) < len(first) / 2
