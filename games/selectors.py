@@ -397,7 +397,7 @@ def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
 #
 # Worked out here, once per drawing, so that the partials that draw them decide nothing. Each is
 # hashable and holds everything its partial draws but the page's URLs, the version and the
-# colour-blind setting, which games/templatetags/game_parts.py adds when it caches the markup.
+# colour-blind setting, which games/live/pieces.py adds when it caches the markup.
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts.models import zone_named
 from games import selectors
+from games.live import looks, pieces
 from games.models import Game, Invitation, Seat, waiting_for_move
 from games.state_store import load_state, read_game
 from microchip_site.lru import LRU
@@ -132,9 +133,14 @@ def current_version(game_id: int) -> int | None:
 
 
 def draw_change(change: dict, viewer) -> str:
-    """Draw, for `viewer`, the parts of the game that the ``game.changed`` event lists."""
+    """Draw, for `viewer`, the parts of the game that the ``game.changed`` event lists: of the
+    pool and the other players' boards only the pieces whose look differs from the version
+    before, which the viewer's page shows (games/live/looks.py), when this process still holds
+    that version; else the whole pool and boards."""
     game_id, version = change["game"], change["version"]
     view = selectors.as_seen_by(_snapshot(game_id, version), viewer)
+    before = _held_snapshot(game_id, version - 1)
+    before = selectors.as_seen_by(before, viewer) if before is not None else None
     colour_blind = bool(getattr(viewer, "colour_blind", False))
     mine = view.viewer_seat.number if view.viewer_seat else None
     context = {"view": view, "user": viewer}
@@ -146,17 +152,17 @@ def draw_change(change: dict, viewer) -> str:
             key = (game_id, version, "status", mine, zone.key)
             parts.append(_fragment(key, lambda: _render("status", context)))
         if change["pool"]:
-            drafter = mine if view.my_turn else None  # only they get the draft buttons
-            marked = view.next_draw_column  # the column the viewer's next turn draws from
-            key = (game_id, version, "pool", drafter, marked, colour_blind)
-            parts.append(_fragment(key, lambda: _render("pool", context)))
+            parts.append(_pool_changes(game_id, view, before, viewer, colour_blind))
         for number in change["seats"]:
             if not 0 <= number < len(view.seats):
                 continue
             seat = view.seats[number]
-            owner = mine if seat.is_viewer else None  # the owner's board is interactive
-            key = (game_id, version, "seat", number, owner, colour_blind)
-            parts.append(_fragment(key, lambda seat=seat: _render("seat", context, seat=seat)))
+            if seat.is_viewer:  # the owner's board is interactive: drawn whole for them
+                key = (game_id, version, "seat", number, mine, colour_blind)
+                draw = functools.partial(_render, "seat", context, seat=seat)
+                parts.append(_fragment(key, draw))
+            else:
+                parts.append(_seat_changes(game_id, view, before, number, viewer, colour_blind))
         if change.get("logged"):  # in words for its reader ("you") and in their time zone
             key = (game_id, version, "log", mine, zone.key)
             log = view.log_first_page
@@ -167,6 +173,48 @@ def draw_change(change: dict, viewer) -> str:
             key = ("ahead", view.ahead, colour_blind)
             parts.append(_fragment(key, lambda: _render("draft_ahead", context, ahead=view.ahead)))
     return "".join(parts)
+
+
+def _pool_changes(game_id, view, before, viewer, colour_blind) -> str:
+    """The pool's pieces that changed since `before` (the version before, as the viewer saw it),
+    or the whole pool. Shared by the viewers who see both versions' pools alike."""
+
+    def drawn(seen):
+        # Only the player to move gets the draft buttons; the marked column is their next draw.
+        drafter = seen.viewer_seat.number if seen.my_turn else None
+        key = (game_id, seen.game.version, "pool", drafter, seen.next_draw_column, colour_blind)
+        return key, _fragment(key, lambda: pieces.pool_drawing({"view": seen, "user": viewer}))
+
+    key, now = drawn(view)
+    if before is None:
+        return _fragment((*key, "whole"), lambda: looks.pool_changes({}, {}, drawn=now, oob=False))
+    before_key, then = drawn(before)
+    return _fragment(
+        (*key, "since", before_key),
+        lambda: looks.pool_changes({}, looks.looks_of(then), drawn=now, oob=False),
+    )
+
+
+def _seat_changes(game_id, view, before, number, viewer, colour_blind) -> str:
+    """Another player's board and tray: the pieces that changed since `before`, or all of it."""
+
+    def drawn(seen):
+        key = (game_id, seen.game.version, "seat", number, None, colour_blind)
+        seat = seen.seats[number]
+        context = {"view": seen, "user": viewer}
+        return _fragment((*key, "pieces"), lambda: pieces.seat_drawing(context, seat))
+
+    now = drawn(view)
+    key = (game_id, view.game.version, "seat", number, None, colour_blind)
+    context = {"view": view, "user": viewer}
+    seat = view.seats[number]
+    if before is None or number >= len(before.seats):
+        return _fragment(key, lambda: looks.seat_changes(context, seat, {}, drawn=now, oob=False))
+    then = drawn(before)
+    return _fragment(
+        (*key, "since"),
+        lambda: looks.seat_changes(context, seat, looks.looks_of(then), drawn=now, oob=False),
+    )
 
 
 def draw_queue(game: Game, seats, viewer) -> str:
@@ -287,6 +335,18 @@ def _snapshot(game_id: int, version: int) -> selectors.GameView:
         view = selectors.game_view(view.game, None, seats=view.seats, known_events=view.events)
         _snapshots.put((game_id, version), view)
     return view
+
+
+def _held_snapshot(game_id: int, version: int) -> selectors.GameView | None:
+    """The game at `version` if this process still holds it (it drew or made it), else None:
+    never read (the database has only the newest version)."""
+    held = _snapshots.get((game_id, version))
+    if isinstance(held, _Made):
+        held = selectors.game_view(held.game, None, seats=held.seats, known_events=held.events)
+        _snapshots.put((game_id, version), held)
+    if held is not None and held.game.version != version:
+        return None  # read later than asked: a newer version
+    return held
 
 
 def _fragment(key, draw: Callable[[], str]) -> str:

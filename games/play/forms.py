@@ -262,7 +262,8 @@ class LobbyFilterForm(forms.Form):
 
 class ActionForm(forms.Form):
     """A player's action as posted by the game page: its type, its numbers, and the version of
-    the page it was made on."""
+    the page it was made on (posted, or else the page's X-Page-Version header: its buttons do
+    not carry it, so that they are drawn once for many versions)."""
 
     # Not the server's own (the forced take, the early end), nor leaving (its own buttons).
     type = forms.ChoiceField(
@@ -279,6 +280,16 @@ class ActionForm(forms.Form):
     to_space = forms.IntegerField(required=False, min_value=0, max_value=24)
     space_a = forms.IntegerField(required=False, min_value=0, max_value=24)
     space_b = forms.IntegerField(required=False, min_value=0, max_value=24)
+
+    @classmethod
+    def of_request(cls, request) -> "ActionForm":
+        """The action posted by `request`, with the version of its page from the header if the
+        post does not say it."""
+        data = request.POST
+        if "version" not in data and "X-Page-Version" in request.headers:
+            data = data.copy()
+            data["version"] = request.headers["X-Page-Version"]
+        return cls(data)
 
     def action(self) -> dict:
         """Return the rules action in its JSON form (the rules package checks it)."""

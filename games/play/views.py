@@ -15,6 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import seen, selectors
 from games.live.changes import page_id
+from games.live.looks import LOOKS_HEADER, page_looks, pool_changes, seat_changes
 from games.models import Game
 from games.play import actions, vacations
 from games.play.errors import ActionRefused, StaleVersion
@@ -197,7 +198,7 @@ def _drawing(response, game):
 @require_POST
 @per_player(ACTIONS)
 def act(request, game_id):
-    form = ActionForm(request.POST)
+    form = ActionForm.of_request(request)
     if not form.is_valid():
         return _refused(request, game_id, ActionRefused(form.error_text(), code="bad_request"))
     action = form.action()
@@ -426,14 +427,20 @@ def _page_is_one_behind(request, played) -> bool:
 
 
 def _changed_parts(request, view, played):
-    """Answer a move with only what it changed (its status, the pool if it changed, the boards
-    it touched), each swapped by its id: a placement redraws one board instead of the game."""
+    """Answer a move with only what it changed, each swapped by its id: its status, and of the
+    pool (if it changed) and the boards it touched only the pieces (spaces, tray, columns...)
+    whose look differs from what the page says it shows (games/live/looks.py)."""
     change = played.change
     numbers = set(change.seats) | {played.seat.number}
+    looks = page_looks(request.headers.get(LOOKS_HEADER))
+    drawing = {"view": view, "user": request.user}
     context = {
         "view": view,
         "change": change,
-        "changed_seats": [seat for seat in view.seats if seat.seat.number in numbers],
+        "pool_changes": pool_changes(drawing, looks) if change.pool else "",
+        "seats_changes": [
+            seat_changes(drawing, seat, looks) for seat in view.seats if seat.seat.number in numbers
+        ],
     }
     response = render(request, "games/partials/changed.html", context)
     response["HX-Reswap"] = "none"

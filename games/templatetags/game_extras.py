@@ -13,8 +13,10 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def action_vals(context, action_type, **fields):
-    """Return the hx-vals JSON of a game action, stamped with the version the page shows."""
-    values = {"type": action_type, **fields, "version": context["view"].game.version}
+    """Return the hx-vals JSON of a game action. Not the version: the page's version travels with
+    every request it makes (X-Page-Version, games/static/games/live.js), so a button drawn for one
+    version serves the next."""
+    values = {"type": action_type, **fields}
     return format_html("{}", json.dumps(values))
 
 

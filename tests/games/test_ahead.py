@@ -342,7 +342,7 @@ def test_the_pool_marks_the_column_the_viewer_s_next_turn_draws_from(start_game,
     assert current_state(game).current == 1 and current_state(game).draw_column() == 8
 
     html = page(game, user_at(game, 0))
-    marked = re.findall(r'<ol class="column[^"]*next-draw" data-column="(\d+)"', html)
+    marked = re.findall(r'<ol [^>]*class="column[^"]*next-draw" data-column="(\d+)"', html)
     assert marked == ["8"]
     assert "Column 9, the draw column, your next turn draws from it" in html
     assert "next-draw" not in page(game, user_at(game, 1))  # their turn

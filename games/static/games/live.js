@@ -196,6 +196,7 @@
             return "";
           }
           game().setAttribute("data-version", message.version);
+          clearRefusalMarks(); // a push redraws only what changed: an earlier refusal's mark goes
           keepSelection(message.html);
           return message.html;
         case "resync":
@@ -231,11 +232,29 @@
   // A move's answer (games/play/views.py act) carries its version. The page says which version it
   // shows, so the server can answer with just the parts the move changed when nothing else
   // changed in between; an answer older than what a push already showed is dropped.
+  // A move also says what the page shows of the boards and the pool, piece by piece (each
+  // piece's data-look, a checksum of its markup), so that the answer brings only the pieces that
+  // look different now: "pool:" or "seat-N:" and the part's look and its pieces' in page order
+  // (games/live/looks.py).
+  function pageLooks() {
+    return Array.prototype.map
+      .call(document.querySelectorAll("#pool[data-look], #game .seat[data-look]"), function (part) {
+        var looks = [part.getAttribute("data-look")];
+        Array.prototype.forEach.call(part.querySelectorAll("[data-look]"), function (piece) {
+          looks.push(piece.getAttribute("data-look"));
+        });
+        return part.id + ":" + looks.join("");
+      })
+      .join(" ");
+  }
   document.addEventListener("htmx:configRequest", function (event) {
     var version = shownVersion();
     if (version !== null) {
       event.detail.headers["X-Page-Version"] = String(version);
       event.detail.headers["X-Page-Id"] = pageId;
+      if (event.detail.verb === "post" && event.detail.path === game().getAttribute("data-act-url")) {
+        event.detail.headers["X-Page-Looks"] = pageLooks();
+      }
     }
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -259,11 +278,14 @@
     }
     if (xhr.getResponseHeader("X-Game-Parts") === "changed" && game()) {
       game().setAttribute("data-version", answered);
-      Array.prototype.forEach.call(document.querySelectorAll("#game .error-here"), function (element) {
-        element.classList.remove("error-here"); // an earlier refusal's mark
-      });
+      clearRefusalMarks();
     }
   });
+  function clearRefusalMarks() {
+    Array.prototype.forEach.call(document.querySelectorAll("#game .error-here"), function (element) {
+      element.classList.remove("error-here"); // an earlier refusal's mark
+    });
+  }
 
   // A move whose answer never came (htmx dropped the request for a newer one on the game, or the
   // network failed) may still have been made: its push skips this page, which expects the

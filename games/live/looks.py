@@ -1,0 +1,101 @@
+"""Only what changed: of a seat's or the pool's pieces, the ones whose look differs from what a
+page shows, each swapped by its id (htmx out of band).
+
+A piece (games/live/pieces.py `Piece`: a space, a tray, a seat's head, a column of
+the pool) carries its look, a checksum of its markup, in ``data-look``. What a page shows is
+known two ways:
+
+- a move's answer: the page says it, sending the looks of the seats and of the pool in the
+  X-Page-Looks header (games/static/games/live.js; `page_looks` has its form, about 250 bytes a
+  seat);
+- a push: the page shows the version before it (games/live/consumers.py makes sure), and the
+  other players' boards and the pool depend on the version and the viewer only, so the process
+  draws that version too, if it still holds it (games/live/drawing.py).
+
+Without either, the whole seat or pool is drawn, as a page that is really behind needs.
+"""
+
+import re
+
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+
+from games.live import pieces
+
+LOOKS_HEADER = "X-Page-Looks"
+# "pool:" or "seat-N:" followed by the looks of that part and of each of its pieces, in the
+# order of the page (the order of `pieces()`), 8 hex digits each; parts separated by spaces.
+_PART = re.compile(r"(pool|seat-[0-9]):((?:[0-9a-f]{8}){1,40})")
+MOST_PARTS = 6  # the pool and at most five seats
+
+
+def page_looks(header: str | None) -> dict[str, list[str]]:
+    """The looks a page says it shows ({"pool" or "seat-N": [its look, each piece's look]}),
+    {} for a missing or malformed header."""
+    parts = (header or "").split()
+    if len(parts) > MOST_PARTS:
+        return {}
+    looks = {}
+    for part in parts:
+        found = _PART.fullmatch(part)
+        if found is None:
+            return {}
+        text = found.group(2)
+        looks[found.group(1)] = [text[at : at + 8] for at in range(0, len(text), 8)]
+    return looks
+
+
+def _by_piece(own: str, drawn, looks: dict[str, list[str]]) -> dict[str, str]:
+    """{piece id: look} of what the page shows of `drawn`'s part, if the page shows the same
+    pieces (the same count), else {} (all drawn again)."""
+    shown = looks.get(own, [])
+    pieces = drawn.pieces()
+    if len(shown) != len(pieces) + 1:
+        return {}
+    return {
+        own: shown[0],
+        **{piece.id: look for piece, look in zip(pieces, shown[1:], strict=True)},
+    }
+
+
+def seat_changes(context: dict, seat, looks: dict, drawn=None, *, oob=True) -> str:
+    """`seat`'s pieces whose look differs from `looks` (`page_looks`), or the whole seat when the
+    page does not show it as it is drawn now (another seat's look, or no looks at all)."""
+    drawn = drawn or pieces.seat_drawing(context, seat)
+    looks = _by_piece(f"seat-{seat.number}", drawn, looks)
+    if looks.get(f"seat-{seat.number}") != drawn.look:
+        return _whole("seat", context, oob, seat=seat, drawn=drawn)
+    return changed_pieces(drawn.pieces(), looks, oob)
+
+
+def pool_changes(context: dict, looks: dict, drawn=None, *, oob=True) -> str:
+    """The pool's pieces whose look differs from `looks` (`page_looks`), or the whole pool."""
+    drawn = drawn or pieces.pool_drawing(context)
+    looks = _by_piece("pool", drawn, looks)
+    if looks.get("pool") != drawn.look:
+        return _whole("pool", context, oob, drawn=drawn)
+    return changed_pieces(drawn.pieces(), looks, oob)
+
+
+def looks_of(drawn) -> dict[str, list[str]]:
+    """The looks a page shows after drawing `drawn` (a seat's or the pool's drawing), as
+    `page_looks` gives them."""
+    own = "pool" if isinstance(drawn, pieces.PoolDrawing) else drawn.head.id[: -len("-head")]
+    return {own: [drawn.look, *(piece.look for piece in drawn.pieces())]}
+
+
+def changed_pieces(pieces, looks: dict[str, str], oob=True) -> str:
+    """The pieces whose look differs from `looks`; marked to swap out of band (htmx) for an
+    answer, as they are for a push (htmx's ws extension swaps each element of it by id)."""
+    draw = _out_of_band if oob else str
+    changed = (draw(piece) for piece in pieces if looks.get(piece.id) != piece.look)
+    return mark_safe("".join(changed))  # pieces drawn by templates
+
+
+def _out_of_band(piece) -> str:
+    at = piece.html.index(f'id="{piece.id}"')
+    return mark_safe(f'{piece.html[:at]}hx-swap-oob="true" {piece.html[at:]}')
+
+
+def _whole(name: str, context: dict, oob: bool, **extra) -> str:
+    return render_to_string(f"games/partials/{name}.html", {**context, **extra, "oob": oob})

@@ -1,0 +1,275 @@
+"""The many small parts of a game's partials, each drawn once per process and reused (their
+template tags: games/templatetags/game_parts.py).
+
+Every move draws boards and the pool again, for the mover and for every other open page, and
+almost every space and tile looks as it did before (the same tile, the same marker, the same
+button). So games/selectors.py works out what each one shows (`SpaceControl`, `TrayControl`,
+`PoolControl`), and each is drawn by its own small partial, cached here on that control plus
+the few things the partial adds: the game's URLs (only when it draws them) and the colour-blind
+setting. The key is everything the partial is given, so a cached part can never show another
+game's links or another viewer's controls. No control carries the game's version: the page's
+version travels with each request in a header (X-Page-Version, games/static/games/live.js), so a
+part drawn for one version serves the next.
+
+A board, a tray and the pool are drawn as pieces (`Piece`): each space, the seat's head, its
+tray, its board actions, each column of the pool. Each piece carries an id and its look (a
+checksum of its markup, ``data-look``), so that a move's answer or a push can send only the
+pieces whose look changed (games/live/looks.py), swapped by id; the page's partials join the
+same pieces, so there is one way to draw each.
+
+Usage (see templates/games/partials/seat.html and pool.html)::
+
+    {% load game_parts %}
+    {% game_urls view.game as urls %}          urls.act, urls.fragment, urls.game
+    {% may_arrange seat as arranging %}        the board and tray are the viewer's to arrange
+    {% seat_drawing seat as drawn %}           the seat's pieces: head, rows, tray, actions
+    {% pool_drawing as drawn %}                the pool's pieces: title, columns
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import zlib
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from django.template.loader import render_to_string
+from django.urls import get_script_prefix, reverse
+from django.utils.safestring import SafeString, mark_safe
+
+from games import selectors
+
+
+class GameUrls(NamedTuple):
+    act: str
+    fragment: str
+    game: str
+
+
+def game_urls(game) -> GameUrls:
+    """Return the URLs a game's partials link to: ``{% game_urls view.game as urls %}``."""
+    return _game_urls(game.pk, get_script_prefix())
+
+
+@functools.lru_cache(maxsize=1024)
+def _game_urls(game_id: int, prefix: str) -> GameUrls:
+    # `prefix` only keys the cache: reverse() reads the script prefix itself.
+    return GameUrls(
+        reverse("games:act", args=[game_id]),
+        reverse("games:fragment", args=[game_id]),
+        reverse("games:game", args=[game_id]),
+    )
+
+
+def may_arrange(context, seat) -> bool:
+    """Whether the viewer may arrange `seat`'s board now: ``{% may_arrange seat as mine %}``."""
+    return selectors.arranging(context["view"], seat)
+
+
+def _colour_blind(context) -> bool:
+    return bool(getattr(context.get("user"), "colour_blind", False))
+
+
+def board_rows(context, seat) -> list[list[str]]:
+    """Return the spaces of `seat`'s board as its viewer sees them, drawn, row by row."""
+    spaces = [html for html, _ in _spaces(context, seat)]
+    return [spaces[row : row + 5] for row in range(0, 25, 5)]
+
+
+def _spaces(context, seat) -> list[tuple[str, str]]:
+    """The (markup, look) of each space of `seat`'s board as its viewer sees it."""
+    view = context["view"]
+    colour_blind = _colour_blind(context)
+    urls = game_urls(view.game)
+    # Only a space with a button draws the game's URLs: the others are shared by every game.
+    return [
+        _space_html(control, colour_blind, urls if control.action else None)
+        for control in selectors.space_controls(view, seat)
+    ]
+
+
+def tray_tiles(context, seat) -> list[str]:
+    """Return the tiles of `seat`'s tray as its viewer sees them, drawn."""
+    view = context["view"]
+    colour_blind = _colour_blind(context)
+    urls = game_urls(view.game)
+    return [
+        _tray_tile_html(control, colour_blind, urls if control.action else None)
+        for control in selectors.tray_controls(view, seat)
+    ]
+
+
+def pool_columns(context) -> list[list[str]]:
+    """Return the tiles of the pool as the viewer sees them, drawn, column by column."""
+    view = context["view"]
+    colour_blind = _colour_blind(context)
+    urls = game_urls(view.game)
+    return [
+        [
+            _pool_tile_html(control, colour_blind, urls if control.draftable else None)
+            for control in column
+        ]
+        for column in selectors.pool_controls(view)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One element of a drawing that an answer or a push may swap alone, by its id."""
+
+    id: str
+    look: str
+    html: SafeString  # the element, with its id and data-look
+
+    def __str__(self) -> str:
+        return self.html
+
+    def __html__(self) -> str:  # joined and printed by templates as the markup it is
+        return self.html
+
+
+@dataclass(frozen=True)
+class SeatDrawing:
+    """A seat's board and tray as its viewer sees them, in pieces (templates/games/partials/
+    seat.html joins them). `look` covers what the seat's own tags show (whose board it is):
+    when it differs from the page's, the whole seat is drawn again."""
+
+    look: str
+    head: Piece
+    rows: list[list[Piece]]
+    tray_title: Piece
+    tray: Piece
+    actions: Piece | None  # the board's buttons and hint, for its owner while they arrange
+
+    def pieces(self) -> list[Piece]:
+        pieces = [self.head, *(space for row in self.rows for space in row)]
+        pieces += [self.tray_title, self.tray]
+        return pieces + ([self.actions] if self.actions else [])
+
+
+@dataclass(frozen=True)
+class PoolDrawing:
+    """The pool as its viewer sees it, in pieces (templates/games/partials/pool.html)."""
+
+    look: str
+    title: Piece
+    columns: list[Piece]
+
+    def pieces(self) -> list[Piece]:
+        return [self.title, *self.columns]
+
+
+def seat_drawing(context, seat) -> SeatDrawing:
+    """Draw `seat` for the viewer in pieces: ``{% seat_drawing seat as drawn %}``."""
+    view = context["view"]
+    prefix = f"seat-{seat.number}"
+    spaces = [
+        _with_id(html, look, f"{prefix}-space-{index}")
+        for index, (html, look) in enumerate(_spaces(context, seat))
+    ]
+    arranging = selectors.arranging(view, seat)
+    parts = {
+        "view": view,
+        "seat": seat,
+        "user": context.get("user"),
+        "urls": game_urls(view.game),
+        "sel": view.selection,
+        "arranging": arranging,
+    }
+    tiles = tray_tiles(context, seat)
+    return SeatDrawing(
+        look=_look(f"{seat.number} {seat.is_viewer} {seat.user.username} {arranging}"),
+        head=_piece(_render("seat_head", parts), f"{prefix}-head"),
+        rows=[spaces[row : row + 5] for row in range(0, 25, 5)],
+        tray_title=_piece(_render("tray_title", parts), f"{prefix}-tray-title"),
+        tray=_piece(_render("tray_list", {"tiles": tiles}), f"{prefix}-tray-tiles"),
+        actions=_piece(_render("board_actions", parts), f"{prefix}-actions") if arranging else None,
+    )
+
+
+def pool_drawing(context) -> PoolDrawing:
+    """Draw the pool for the viewer in pieces: ``{% pool_drawing as drawn %}``."""
+    view = context["view"]
+    next_draw = view.next_draw_column
+    columns = [
+        _piece(
+            _render(
+                "pool_column",
+                {"tiles": tiles, "draw": draw, "view": view, "next": next_draw},
+            ),
+            f"pool-column-{draw}",
+        )
+        for draw, tiles in enumerate(pool_columns(context))
+    ]
+    return PoolDrawing(
+        look=_look(str(len(columns))),
+        title=_piece(_render("pool_title", {"view": view}), "pool-title"),
+        columns=columns,
+    )
+
+
+def _render(name: str, context: dict) -> str:
+    return render_to_string(f"games/partials/{name}.html", context)
+
+
+def _look(html: str) -> str:
+    """A short checksum of a piece's markup: the same drawing has the same look everywhere."""
+    return format(zlib.crc32(html.encode()), "08x")
+
+
+_OPENING = re.compile(r"\s*(?:\{#.*?#\}\s*)*<([a-z0-9]+)", re.S)
+
+
+def _piece(html: str, piece_id: str) -> Piece:
+    html = html.strip()
+    return _with_id(html, _look(html), piece_id)
+
+
+def _with_id(html: str, look: str, piece_id: str) -> Piece:
+    """`html`, one element drawn without an id (so shared by every board), given its id here."""
+    opening = _OPENING.match(html)
+    at = opening.end()
+    tagged = f'{html[: opening.start(1) - 1]}<{opening.group(1)} id="{piece_id}" data-look="{look}"'
+    return Piece(piece_id, look, mark_safe(tagged + html[at:]))
+
+
+def action_json(action: str, fields) -> str:
+    """The hx-vals of a game action, as games.templatetags.game_extras.action_vals writes it:
+    without the version, which the page sends in a header."""
+    return json.dumps({"type": action, **dict(fields)})
+
+
+# A board's 25 spaces are most of a page's markup and nearly all of them are drawn the same way
+# move after move; sized for a few hundred boards being played at once in one process.
+@functools.lru_cache(maxsize=16384)
+def _space_html(control, colour_blind, urls) -> tuple[str, str]:
+    context = {"space": control, "colour_blind": colour_blind, "urls": urls}
+    if control.vals:
+        context["vals"] = action_json(control.action, control.vals)
+    if control.menu:
+        space = (("space", control.index),)
+        context["menu"] = {
+            "anticlockwise": action_json("rotate", (*space, ("quarter_turns", 3))),
+            "clockwise": action_json("rotate", (*space, ("quarter_turns", 1))),
+            "back": action_json("return", space),
+        }
+    html = render_to_string("games/partials/space.html", context).strip()
+    return html, _look(html)
+
+
+@functools.lru_cache(maxsize=4096)
+def _tray_tile_html(control, colour_blind, urls):
+    return render_to_string(
+        "games/partials/tray_tile.html",
+        {"tray_tile": control, "colour_blind": colour_blind, "urls": urls},
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _pool_tile_html(control, colour_blind, urls):
+    context = {"pool_tile": control, "colour_blind": colour_blind, "urls": urls}
+    if control.draftable:
+        context["vals"] = action_json("draft", (("tile_id", control.tile.id),))
+    return render_to_string("games/partials/pool_tile.html", context)

@@ -1,0 +1,227 @@
+"""Play a whole game through the site as its players' pages would, and weigh what travels: the
+bytes of each move's answer (by the action's kind) and of each push drawn for every other
+viewer (games/live/drawing.py `draw_change`). Used by tests/live/test_bytes.py, and printable:
+
+    python manage.py test tests/live/test_bytes.py -k figures -s
+"""
+
+import re
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.contrib.auth.models import AnonymousUser
+from django.urls import reverse
+
+from games import rules
+from games.live import drawing
+from games.play import actions
+from tests.games.playing import current_state, next_move
+from tests.games.test_views import HTMX, client_for
+
+# The changes that arrange a board (issue 21: no answer to one above 10 KB).
+ARRANGING = ("place", "rotate", "move", "swap", "return", "clear", "undo", "redo")
+
+
+@dataclass
+class Weighed:
+    answers: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    pushes: list[int] = field(default_factory=list)
+    selections: list[int] = field(default_factory=list)  # a tile picked up (a GET of the game)
+    # Arrangements made on a page that showed no tile picked up (dropped by a drag, drawn on the
+    # answer of the one before): their answers need not undo a selection's buttons.
+    unselected: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+
+    def all_answers(self) -> list[int]:
+        return [size for sizes in self.answers.values() for size in sizes]
+
+    def table(self) -> str:
+        rows = [("kind", "n", "median", "p95", "max")]
+        for kind, sizes in sorted(self.answers.items()):
+            rows.append((f"answer {kind}", *_figures(sizes)))
+        rows.append(("answer (all)", *_figures(self.all_answers())))
+        rows.append(("push (each viewer)", *_figures(self.pushes)))
+        for kind, sizes in sorted(self.unselected.items()):
+            rows.append((f"answer {kind}, nothing picked up", *_figures(sizes)))
+        if self.selections:
+            rows.append(("selection (GET)", *_figures(self.selections)))
+        return "\n".join(f"| {' | '.join(str(cell) for cell in row)} |" for row in rows)
+
+
+def _figures(sizes: list[int]) -> tuple:
+    ordered = sorted(sizes)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return len(sizes), round(statistics.median(sizes)), p95, max(sizes)
+
+
+DEBUG = False
+_LOOK = re.compile(r'id="([a-z0-9-]+)" data-look="([0-9a-f]{8})"')
+
+
+class Page:
+    """What one player's page shows of its pieces (games/live/looks.py), kept as htmx would
+    keep it: the whole game on a load, then each answer's and push's pieces swapped by id."""
+
+    def __init__(self, number: int):
+        self.number = number
+        self.looks: dict[str, str] = {}
+        self.picked = False  # a tile picked up: drawn with a selection
+
+    def load(self, html: str) -> None:
+        self.looks = {}
+        self.swap(html)
+
+    def swap(self, html: str) -> None:
+        for piece_id, look in _LOOK.findall(html):
+            if piece_id == "pool" or re.fullmatch(r"seat-\d+", piece_id):
+                gone = [key for key in self.looks if key.startswith(f"{piece_id}-")]
+                for key in gone:
+                    del self.looks[key]
+            self.looks[piece_id] = look
+
+    def header(self) -> str:
+        """The X-Page-Looks header live.js sends: each part's look and its pieces', in the
+        page's order (games/live/looks.py)."""
+        parts = []
+        for own in ["pool", *sorted(k for k in self.looks if re.fullmatch(r"seat-\d", k))]:
+            if own not in self.looks:
+                continue
+            order = [own, *(key for key in self.looks if key.startswith(f"{own}-"))]
+            order.sort(key=lambda key: _page_order(own, key))
+            parts.append(f"{own}:" + "".join(self.looks[key] for key in order))
+        return " ".join(parts)
+
+
+def _page_order(own: str, key: str) -> tuple:
+    rest = key[len(own) :]
+    if rest == "":
+        return (0, 0)
+    if own == "pool":
+        return (1, 0) if rest == "-title" else (2, int(rest.rsplit("-", 1)[1]))
+    pieces = {"-head": (1, 0), "-tray-title": (3, 0), "-tray-tiles": (4, 0), "-actions": (5, 0)}
+    return pieces.get(rest) or (2, int(rest.rsplit("-", 1)[1]))
+
+
+def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) -> Weighed:
+    """Play `game` to its end, each move posted by its player's page as htmx posts it (the page
+    up to date: it saw every push), and weigh each answer and each push for each other viewer
+    (the other players and a visitor watching). With `extra_moves`, each placed tile is also
+    rotated, and the player's board sometimes undone and redone, moved, swapped, returned and
+    cleared, so that every kind of arrangement is weighed."""
+    changes = []
+    play = actions.play
+
+    def recording_play(**kwargs):
+        played = play(**kwargs)
+        if played.change is not None:
+            changes.append((played.change, played.seat.user_id if played.seat else None))
+        return played
+
+    monkeypatch.setattr(actions, "play", recording_play)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    clients = {seat.number: client_for(seat.user) for seat in seats}
+    viewers = [seat.user for seat in seats] + [AnonymousUser()]
+    pages = {seat.user_id: Page(seat.number) for seat in seats}
+    fragment_url = reverse("games:fragment", args=[game.pk])
+    for seat in seats:
+        pages[seat.user_id].load(clients[seat.number].get(fragment_url, **HTMX).content.decode())
+    weighed = Weighed()
+    act_url = reverse("games:act", args=[game.pk])
+    moves = 0
+
+    def post(number, action: dict) -> int:
+        game.refresh_from_db()
+        before = game.version
+        page = pages[seats[number].user_id]
+        response = clients[number].post(
+            act_url,
+            action,  # the version travels in the header, as live.js sends it
+            **HTMX,
+            HTTP_X_PAGE_VERSION=str(before),
+            HTTP_X_PAGE_LOOKS=page.header(),
+        )
+        assert response.status_code in (200, 204), response.content[:300]
+        if response.status_code == 200:
+            weighed.answers[action["type"]].append(len(response.content))
+            if not page.picked and action["type"] in ARRANGING:
+                weighed.unselected[action["type"]].append(len(response.content))
+            page.picked = action["type"] == "rotate"  # the answer keeps the rotated tile picked
+            html = response.content.decode()
+            if DEBUG and len(html) > 10 * 1024:
+                sent = re.findall(r'hx-swap-oob="true" id="([a-z0-9-]+)"', html)
+                whole = re.findall(
+                    r'id="((?:seat-\d+|pool))" data-look="[0-9a-f]+" hx-swap-oob', html
+                )
+                with Path("/tmp/bytes_debug.txt").open("a") as out:
+                    print(action, len(html), whole, len(sent), sent, file=out)
+            if response.get("X-Game-Parts") == "changed":
+                page.swap(html)
+            else:
+                page.load(html)
+        weigh_pushes()
+        return response.status_code
+
+    def weigh_pushes():
+        while changes:
+            change, mover = changes.pop(0)
+            for viewer in viewers:
+                if viewer.pk is not None and viewer.pk == mover:
+                    continue
+                html = drawing.draw_change(change.event(), viewer)
+                weighed.pushes.append(len(html))
+                if viewer.pk in pages:
+                    pages[viewer.pk].swap(html)
+
+    while True:
+        state = current_state(game)
+        if game.status == game.Status.PLAYING and state.forced_action() is not None:
+            played = actions.take_last_tile(game_id=game.pk)
+            if played is not None and played.change is not None:
+                changes.append((played.change, None))
+            weigh_pushes()
+            continue
+        move = next_move(game)
+        if move is None:
+            break
+        number, action = move
+        moves += 1
+        if select_first and isinstance(action, rules.Place):
+            page = clients[number].get(f"{fragment_url}?sel=t{action.tile_id}", **HTMX)
+            weighed.selections.append(len(page.content))
+            pages[seats[number].user_id].load(page.content.decode())
+            pages[seats[number].user_id].picked = True
+        post(number, action.to_json())
+        if extra_moves and isinstance(action, rules.Place):
+            page = clients[number].get(f"{fragment_url}?sel=s{action.space}", **HTMX)
+            weighed.selections.append(len(page.content))  # its menu turns it
+            pages[seats[number].user_id].load(page.content.decode())
+            pages[seats[number].user_id].picked = True
+            _arrange_more(post, game, number, action, moves)
+    return weighed
+
+
+def _arrange_more(post, game, number, place: rules.Place, moves: int) -> None:
+    """Try the other arrangements on the tile just placed, leaving the board as greedy play had
+    it (each is undone or put back)."""
+    space = place.space
+    post(number, {"type": "rotate", "space": space, "quarter_turns": 1})
+    post(number, {"type": "rotate", "space": space, "quarter_turns": 3})
+    cells = current_state(game).boards[number].cells
+    if moves % 3 == 0:
+        post(number, {"type": "undo"})
+        post(number, {"type": "redo"})
+    free = [s for s in range(25) if cells[s] is None]
+    if moves % 4 == 0 and free:
+        post(number, {"type": "move", "from_space": space, "to_space": free[0]})
+        post(number, {"type": "move", "from_space": free[0], "to_space": space})
+    taken = [s for s in range(25) if cells[s] is not None and s != space]
+    if moves % 4 == 2 and taken:
+        post(number, {"type": "swap", "space_a": space, "space_b": taken[0]})
+        post(number, {"type": "swap", "space_a": space, "space_b": taken[0]})
+    if moves % 5 == 0:
+        post(number, {"type": "return", "space": space})
+        post(number, {"type": "undo"})
+    if moves % 7 == 0:
+        post(number, {"type": "clear"})
+        post(number, {"type": "undo"})

@@ -1,0 +1,168 @@
+"""Bytes per answer and push (issue 21): a move's answer and each push carry only the pieces
+that changed (games/live/looks.py), and a page that is really behind gets the whole game.
+
+The figures of a played game print with ``-k figures -s`` (docs/performance.md has them)."""
+
+import re
+import statistics
+
+import pytest
+from django.urls import reverse
+
+from games.live import drawing
+from games.rules.greedy import choose_draft
+from tests.games.playing import current_state
+from tests.games.test_views import HTMX, client_for, create_and_fill
+
+from .measuring import ARRANGING, Page, play_and_weigh
+
+pytestmark = pytest.mark.django_db
+
+KB = 1024
+
+
+def test_a_played_game_pushes_at_most_5_kb_at_the_median_and_answers_a_quarter_of_before(
+    players, monkeypatch
+):
+    """A 3-player game played to its end, each placed tile turned both ways and sometimes moved,
+    swapped, returned, cleared, undone and redone (tests/live/measuring.py).
+
+    The issue's targets for answers (a median of 5 KB, no arrangement above 10 KB) are not met
+    yet: a tile picked up redraws every space's button, and the answer takes them all back
+    (docs/performance.md). Asserted here is what holds: pushes at most 5 KB at the median,
+    answers at most 10 KB at the median (33 KB before), a draft's at most 10 KB (60 KB), a
+    rotation's from its menu at most 10 KB (36 KB)."""
+    weighed = play_and_weigh(create_and_fill(players, 3), monkeypatch)
+    print()
+    print(weighed.table())
+
+    assert statistics.median(weighed.pushes) <= 5 * KB, weighed.table()
+    assert statistics.median(weighed.all_answers()) <= 10 * KB, weighed.table()
+    for kind in ("draft", "rotate"):
+        assert statistics.median(weighed.answers[kind]) <= 10 * KB, weighed.table()
+    assert set(weighed.answers) >= set(ARRANGING) - {"clear"}
+
+
+def _draft(players):
+    game = create_and_fill(players, 2)
+    state = current_state(game)
+    drafter = game.seats.get(number=state.current)
+    return game, drafter, client_for(drafter.user), choose_draft(state, state.current)
+
+
+def test_a_page_up_to_date_gets_only_the_pieces_that_changed(players):
+    game, drafter, client, draft = _draft(players)
+    page = Page(drafter.number)
+    page.load(client.get(reverse("games:fragment", args=[game.pk]), **HTMX).content.decode())
+
+    response = client.post(
+        reverse("games:act", args=[game.pk]),
+        draft.to_json(),  # no version: the header says it, as live.js sends it
+        **HTMX,
+        HTTP_X_PAGE_VERSION=str(game.version),
+        HTTP_X_PAGE_LOOKS=page.header(),
+    )
+
+    html = response.content.decode()
+    assert response["X-Game-Parts"] == "changed"
+    swapped = set(re.findall(r'hx-swap-oob="true" id="([a-z0-9-]+)"', html))
+    # The drafted tile leaves its column and lands in the tray: not the pool or board whole.
+    column = next(n for n, tiles in enumerate(game.pool["columns"]) if draft.tile_id in tiles)
+    assert swapped >= {f"pool-column-{column}", f"seat-{drafter.number}-tray-tiles"}
+    assert not any(re.fullmatch(r"seat-\d+-space-\d+", piece) for piece in swapped)
+    assert 'id="pool" ' not in html and f'id="seat-{drafter.number}" ' not in html
+    page.swap(html)
+    whole = client.get(reverse("games:fragment", args=[game.pk]), **HTMX).content.decode()
+    redrawn = Page(drafter.number)
+    redrawn.load(whole)
+    assert page.header() == redrawn.header()  # the page now shows what a reload would
+
+
+@pytest.mark.parametrize("looks", [None, "seat-0:00000000", "pool:0000 seat-1=a"])
+def test_a_page_that_says_nothing_or_something_else_gets_its_board_and_pool_whole(players, looks):
+    game, drafter, client, draft = _draft(players)
+    headers = {"HTTP_X_PAGE_LOOKS": looks} if looks else {}
+
+    response = client.post(
+        reverse("games:act", args=[game.pk]),
+        draft.to_json(),
+        **HTMX,
+        HTTP_X_PAGE_VERSION=str(game.version),
+        **headers,
+    )
+
+    html = response.content.decode()
+    assert 'id="pool" data-look=' in html and f'id="seat-{drafter.number}" data-look=' in html
+
+
+def test_a_page_behind_gets_the_whole_game(players):
+    game, _, client, draft = _draft(players)
+
+    response = client.post(
+        reverse("games:act", args=[game.pk]),
+        {**draft.to_json(), "version": game.version},  # a button that posts its own (drag.js)
+        **HTMX,
+        HTTP_X_PAGE_VERSION=str(game.version - 1),  # the page missed a version
+        HTTP_X_PAGE_LOOKS="seat-0:00000000",
+    )
+
+    assert response.status_code == 200 and "X-Game-Parts" not in response
+    assert 'id="game"' in response.content.decode()
+
+
+def test_an_action_without_the_pages_version_is_refused(players):
+    game, _, client, draft = _draft(players)
+
+    response = client.post(reverse("games:act", args=[game.pk]), draft.to_json(), **HTMX)
+
+    assert response.status_code == 400
+    assert "version" in response.content.decode()
+
+
+def test_a_push_after_a_version_this_process_did_not_draw_draws_the_board_whole(players):
+    game, drafter, client, draft = _draft(players)
+    other = game.seats.exclude(pk=drafter.pk).get().user
+    client.post(
+        reverse("games:act", args=[game.pk]),
+        draft.to_json(),
+        **HTMX,
+        HTTP_X_PAGE_VERSION=str(game.version),
+    )
+    game.refresh_from_db()
+    event = {
+        "type": "game.changed", "game": game.pk, "version": game.version,
+        "seats": [drafter.number], "pool": True, "ended": False, "answered": "",
+        "logged": False, "concerns": [],
+    }  # fmt: skip
+
+    html = drawing.draw_change(event, other)
+
+    # The version before was never drawn here: the pool and the board are drawn whole.
+    assert 'id="pool" data-look=' in html and f'id="seat-{drafter.number}" data-look=' in html
+
+
+def test_the_next_push_after_one_this_process_drew_carries_only_the_changed_pieces(players):
+    game, drafter, client, draft = _draft(players)
+    other = game.seats.exclude(pk=drafter.pk).get().user
+    url = reverse("games:act", args=[game.pk])
+    pushed = []
+    for action in (draft.to_json(), {"type": "confirm_draft"}):
+        game.refresh_from_db()
+        response = client.post(url, action, **HTMX, HTTP_X_PAGE_VERSION=str(game.version))
+        assert response.status_code == 200
+        event = {
+            "type": "game.changed", "game": game.pk, "version": game.version + 1,
+            "seats": [drafter.number], "pool": True, "ended": False, "answered": "",
+            "logged": action["type"] == "confirm_draft", "concerns": [],
+        }  # fmt: skip
+        pushed.append(drawing.draw_change(event, other))
+
+    first, second = pushed
+    assert 'id="pool" data-look=' in first  # the version before was never drawn here
+    # The confirmation: the drafter's head (no longer drafting) and tray (the tile no longer
+    # pending), the columns whose marks moved; not the pool or the board whole.
+    assert 'id="pool" data-look=' not in second
+    assert f'id="seat-{drafter.number}" data-look=' not in second
+    assert f'id="seat-{drafter.number}-head"' in second
+    assert f'id="seat-{drafter.number}-tray-tiles"' in second
+    assert len(second) < len(first) / 2
