@@ -109,8 +109,11 @@ def test_a_move_through_one_process_is_pushed_at_once_to_a_socket_on_the_other(
 
     assert push["type"] == "push"  # the next version, drawn for the watcher by the first process
     assert push["version"] == version + 1
-    assert 'id="pool"' in push["html"]
-    assert f'id="seat-{game.current_seat}"' in push["html"]  # the mover's board and tray
+    # What the draft changed, in pieces (the first process drew the version before for this
+    # page): the draw column it came from, and the mover's tray it went to.
+    assert 'id="pool-column-' in push["html"]
+    assert f'id="seat-{game.current_seat}-tray-tiles"' in push["html"]
+    assert f'data-tile="{tile}"' in push["html"]  # the drafted tile, now in the tray
     assert push_seconds < PUSH_WITHIN, (
         f"the push arrived {push_seconds:.3f} s after the move was sent "
         f"(its HTTP answer took {http_seconds:.3f} s)"
