@@ -266,12 +266,7 @@ def play(
     gets the move in its answer, so its socket is not sent it again (games/live/changes.py).
     A player on vacation who moves is back: the vacation ends after the move, in every game.
     """
-    try:
-        action = rules.action_from_json(action)
-    except RuleError as error:
-        raise ActionRefused.from_rule_error(error) from None
-    if isinstance(action, NOT_POSTED):
-        raise ActionRefused("That is not a move of the game.", code="bad_action")
+    action = _posted_action(action)
     with changing(game_id) as table:
         seat = table.seat_of(user)
         if seat is None:
@@ -482,18 +477,24 @@ def vote_to_expel(*, game_id: int, user: User, seat_number) -> Played:
     return _played(table, voter, events)
 
 
-def play_stand_in(
-    *, game_id: int, seat_number: int, action: rules.Action | dict, seen_version: int | None
-) -> Played:
-    """Apply the server's stand-in's action to the seat of a player who left, as `play` applies
-    a player's (games/bots/turns.py decides it, with the easy strategy): no actor, the cause
-    "stand_in", refused as stale as a player's move would be."""
+def _posted_action(action: rules.Action | dict) -> rules.Action:
+    """The rules action of a move made on a seat (not the server's own kinds), or a refusal."""
     try:
         action = rules.action_from_json(action)
     except RuleError as error:
         raise ActionRefused.from_rule_error(error) from None
     if isinstance(action, NOT_POSTED):
         raise ActionRefused("That is not a move of the game.", code="bad_action")
+    return action
+
+
+def play_stand_in(
+    *, game_id: int, seat_number: int, action: rules.Action | dict, seen_version: int | None
+) -> Played:
+    """Apply the server's stand-in's action to the seat of a player who left, as `play` applies
+    a player's (games/bots/turns.py decides it, with the easy strategy): no actor, the cause
+    "stand_in", refused as stale as a player's move would be."""
+    action = _posted_action(action)
     with changing(game_id) as table:
         seat = _seat_numbered(table, seat_number)
         if not seat.left:

@@ -32,12 +32,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psutil
 from django.conf import settings
-from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, transaction
+from django.db import connection
 
 from accounts.models import User
-from games.models import Game
 from games.play import actions
 from games.state_store import load_state, read_game
 from games.tools.loadtest.bench import Bench, Player, Table, percentile
@@ -49,7 +47,7 @@ from games.tools.loadtest.processes import (
     platform_processes,
     redis_address,
 )
-from games.tools.loadtest.sessions import sign_in
+from games.tools.loadtest.sessions import delete_run, sign_in
 
 
 class Command(BaseCommand):
@@ -240,12 +238,7 @@ class Command(BaseCommand):
     def _delete(self, run: str) -> None:
         """Delete what this run created: its games (with their seats, events and rating
         changes), its players (with their ratings) and their sessions."""
-        users = User.objects.filter(username__startswith=f"load-{run}-")
-        with transaction.atomic():
-            deleted, _ = Game.objects.filter(created_by__in=users).delete()
-            count = users.count()
-            users.delete()
-            Session.objects.filter(session_key__in=self.sessions).delete()
+        count, deleted = delete_run(f"load-{run}-", self.sessions)
         self.stdout.write(f"deleted the run's {count} players and their games ({deleted} rows)")
 
     def _table(self, run: str, number: int, count: int) -> Table:

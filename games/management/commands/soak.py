@@ -26,18 +26,16 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, transaction
+from django.db import connection
 
 from accounts.models import User
-from games.models import Game
 from games.play import actions
 from games.state_store import load_state, read_game
 from games.tools.loadtest import curve
 from games.tools.loadtest.client import HTTPConnection
 from games.tools.loadtest.processes import Address, platform_processes
-from games.tools.loadtest.sessions import sign_in
+from games.tools.loadtest.sessions import delete_run, sign_in
 from games.tools.loadtest.soak import NO_SUCH_GAME, NOT_SIGNED_IN, TOO_MANY, Person, Soak
 
 FLOODERS = 3
@@ -232,12 +230,7 @@ class Command(BaseCommand):
         return clean
 
     def _delete(self) -> None:
-        users = User.objects.filter(username__startswith=f"soak-{self.run}-")
-        with transaction.atomic():
-            deleted, _ = Game.objects.filter(created_by__in=users).delete()
-            count = users.count()
-            users.delete()
-            Session.objects.filter(session_key__in=self.sessions).delete()
+        count, deleted = delete_run(f"soak-{self.run}-", self.sessions)
         self.stdout.write(f"deleted the run's {count} players and their games ({deleted} rows)")
 
 

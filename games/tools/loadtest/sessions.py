@@ -5,7 +5,12 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.sessions.models import Session
+from django.db import transaction
 from django.middleware.csrf import _get_new_csrf_string
+
+from accounts.models import User
+from games.models import Game
 
 
 @dataclass(frozen=True)
@@ -26,3 +31,16 @@ def sign_in(user) -> SignedIn:
     cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
     cookie += f"{settings.CSRF_COOKIE_NAME}={csrf}"
     return SignedIn(cookie, csrf, session.session_key)
+
+
+def delete_run(prefix: str, session_keys) -> tuple[int, int]:
+    """Delete what a load run created: the games of the players whose names begin with
+    `prefix` (with their seats, events and rating changes), those players (with their
+    ratings) and the sessions of `session_keys`. Return (players, rows of games)."""
+    users = User.objects.filter(username__startswith=prefix)
+    with transaction.atomic():
+        deleted, _ = Game.objects.filter(created_by__in=users).delete()
+        count = users.count()
+        users.delete()
+        Session.objects.filter(session_key__in=session_keys).delete()
+    return count, deleted
