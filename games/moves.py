@@ -328,7 +328,10 @@ def log_of(game, seats, known=()) -> Log:
         if log.version < game.version:
             newer = game.events.filter(number__gt=log.version).select_related("actor")
             log.extend(newer.order_by("number"))
-        _logs.put(key, log)
+        if game.status == game.Status.PLAYING:  # an ended game's log is read once, for its page
+            _logs.put(key, log)
+        else:
+            _logs.pop(key)
         return log.until(game.version)
 
 

@@ -149,15 +149,20 @@ if REDIS_URL:
     }
     # Sessions stay in the database (they outlive a Redis restart) and are read from Redis.
     SESSION_ENGINE = "microchip_site.sessions"  # cached_db that still reads without Redis
+    # Redis's publish/subscribe: a consumer's channel and its groups are subscriptions of its
+    # process, dropped when the consumer ends. The list-based RedisChannelLayer keeps, in each
+    # daphne, the messages that arrive for a consumer that has gone, for ever (channels_redis
+    # issue 384: the hour-long soak's daphne memory kept rising, docs/performance.md); and a
+    # push here is one PUBLISH instead of a script over the group's sorted set.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # Each consumer waits for its messages with a blocking pop of 5 s (channels_redis's
-                # brpop_timeout). redis-py 8 times out a read after 5 s by default, which killed
-                # the consumer of every idle page every 5 s (channels_redis issue 422); a longer
-                # read timeout still ends a connection that died without a word.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                # A subscriber's connection pings when idle, so one that died without a word is
+                # noticed and re-subscribed (redis-py re-subscribes on reconnecting).
+                "hosts": [
+                    {"address": REDIS_URL, "socket_timeout": 15, "health_check_interval": 30}
+                ],
                 "prefix": "microchip:asgi",
             },
         }
@@ -288,6 +293,9 @@ LIVE_SOCKETS_PER_ADDRESS = env.int("LIVE_SOCKETS_PER_ADDRESS", default=200)
 LIVE_CONNECTS_PER_PLAYER = env.int("LIVE_CONNECTS_PER_PLAYER", default=60)
 LIVE_CONNECTS_PER_ADDRESS = env.int("LIVE_CONNECTS_PER_ADDRESS", default=240)
 LIVE_FLOOD_PAUSE = env.int("LIVE_FLOOD_PAUSE", default=60)
+# Seconds between each daphne process's checks that its channel layer still carries messages
+# (games/live/layer_watch.py); 0 turns the check off.
+LIVE_LAYER_WATCH_SECONDS = env.float("LIVE_LAYER_WATCH_SECONDS", default=3.0)
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 

@@ -118,6 +118,15 @@ def _isolated_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _no_layer_watch_in_process(settings):
+    """In-process sockets run on the test's own event loop, which ends with the test: a watch of
+    the channel layer left running there is cancelled in the middle of the layer's receive, whose
+    clean-up waits on a connection being closed, and the loop never ends. The watch is tested on
+    real daphne processes (tests/faults)."""
+    settings.LIVE_LAYER_WATCH_SECONDS = 0
+
+
 # --- shared by every test package ---------------------------------------------------------------
 
 
@@ -204,7 +213,7 @@ def live_layer(redis_url, settings):
     outlives the test), and the live layer's drawings and pause forgotten."""
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [redis_url], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
         }
     }

@@ -43,6 +43,7 @@ is unreachable (the page reconnects later).
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -57,7 +58,7 @@ from django.urls import reverse
 from redis.exceptions import RedisError
 
 from games import presence, seen
-from games.live import drawing, sockets
+from games.live import drawing, layer_watch, sockets
 from games.live import pushes as live
 from games.live.changes import page_id
 
@@ -72,6 +73,11 @@ RESYNC_INTERVAL = 1.0
 
 NOT_SIGNED_IN, NO_SUCH_GAME, TOO_MANY = 4401, 4404, 4408
 LAYER_DOWN = 4503  # try again later (a server may not send 1011 itself)
+
+# Releasing an ended consumer's channel (LiveConsumer._release_channel): how long its last
+# receive waits, and for how many messages still on their way.
+RELEASE_WAIT = 0.2
+RELEASE_TRIES = 20
 # What a send raises once the browser has closed the socket, before the connection is gone: the
 # ASGI spec asks servers for an OSError; daphne raises autobahn's Disconnected instead.
 BROWSER_GONE = (OSError, Disconnected)
@@ -88,6 +94,13 @@ def _version(value) -> int | None:
     return None
 
 
+async def _refuse_for_now(receive, send) -> None:
+    """Answer the browser's handshake with "come back later", in ASGI's own words."""
+    if (await receive())["type"] == "websocket.connect":
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": LAYER_DOWN})
+
+
 class LiveConsumer(AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         # The consumer listens to the browser and to the channel layer at once; when Redis goes
@@ -97,19 +110,41 @@ class LiveConsumer(AsyncWebsocketConsumer):
         # back later.
         try:
             await super().__call__(scope, receive, send)
+            await self._release_channel()
         except (RedisError, OSError) as error:
             logger.warning("live: lost the channel layer (%s); closing the socket", error)
             with contextlib.suppress(Exception):  # the browser may have gone already
-                await self.close(code=LAYER_DOWN)
+                if hasattr(self, "user"):
+                    await self.close(code=LAYER_DOWN)
+                else:  # the layer failed to give this consumer its channel: not connected yet
+                    await _refuse_for_now(receive, send)
         finally:
             # Ended without its disconnect: daphne cancels a consumer that has not finished 10 s
             # after its connection closed (a busy process: the disconnect waited behind the
             # thread of the database calls). Its channel must still leave the game's and the
-            # player's groups, where it would stay a day and every push to them be kept for
-            # it in this process (found by manage.py soak). Shielded: daphne cancels again
-            # each second. The presence entry expires by itself within a minute.
+            # player's groups, where every push to them would be kept for it in this process
+            # (found by manage.py soak). Shielded: daphne cancels again each second. The
+            # presence entry expires by itself within a minute.
+            layer_watch.forget(self)
             if getattr(self, "joined", None):
                 await asyncio.shield(self._leave_groups())
+
+    async def _release_channel(self):
+        """Make sure the channel layer has let go of this consumer's channel.
+
+        The publish/subscribe layer unsubscribes a consumer's channel when the receive waiting
+        on it is cancelled, as channels does when a consumer ends. A consumer that ends just as
+        a message for it has arrived has no receive waiting any more, and its channel stayed
+        subscribed, with a queue in this process, for good (channels_redis issue 276; the soak
+        found about one socket in fifteen). So wait on it once more, briefly: cancelled
+        while waiting, the receive lets go of the channel (subscribing it again first, if it had
+        been let go already)."""
+        for _ in range(RELEASE_TRIES):
+            try:
+                await asyncio.wait_for(self.channel_layer.receive(self.channel_name), RELEASE_WAIT)
+            except TimeoutError:
+                return
+        logger.warning("live: channel %s still had messages when released", self.channel_name)
 
     async def dispatch(self, message):
         # channels' own dispatch first closes stale database connections in a worker thread,
@@ -142,6 +177,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         drawing.holds_sockets()  # the moves made in this process keep their versions for pushes
         # Accept first, then close with a code: the page sees the code and does not retry.
         await self.accept()
+        layer_watch.watch(self, functools.partial(self.close, code=LAYER_DOWN))
         admitted = await database_sync_to_async(sockets.admit)(
             self._player_id(), self.address, self.channel_name
         )

@@ -23,7 +23,7 @@ from games import selectors
 from games.live import looks, pieces
 from games.models import Game, Invitation, Seat, waiting_for_move
 from games.state_store import load_state, read_game
-from microchip_site.lru import LRU
+from microchip_site.lru import LRU, MIB, text_size
 
 
 @dataclass
@@ -293,7 +293,7 @@ def _render(name: str, context: dict, **extra) -> str:
 _snapshots = LRU(256)
 
 
-_fragments = LRU(1024)
+_fragments = LRU(1024, max_bytes=8 * MIB, weigh=text_size)
 
 
 # Whether this process holds open pages' sockets (games/live/consumers.py says so when one

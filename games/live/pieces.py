@@ -40,6 +40,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from games import selectors
+from microchip_site.lru import MIB, memo
 
 
 class GameUrls(NamedTuple):
@@ -242,8 +243,9 @@ def action_json(action: str, fields) -> str:
 
 
 # A board's 25 spaces are most of a page's markup and nearly all of them are drawn the same way
-# move after move; sized for a few hundred boards being played at once in one process.
-@functools.lru_cache(maxsize=16384)
+# move after move; sized for a few hundred boards being played at once in one process, bounded
+# by bytes so that a process that runs for weeks reaches its ceiling early (microchip_site/lru.py).
+@memo(max_bytes=12 * MIB)
 def _space_html(control, colour_blind, urls) -> tuple[str, str]:
     context = {"space": control, "colour_blind": colour_blind, "urls": urls}
     if control.vals:
@@ -259,7 +261,7 @@ def _space_html(control, colour_blind, urls) -> tuple[str, str]:
     return html, _look(html)
 
 
-@functools.lru_cache(maxsize=4096)
+@memo(max_bytes=3 * MIB)
 def _tray_tile_html(control, colour_blind, urls):
     return render_to_string(
         "games/partials/tray_tile.html",
@@ -267,7 +269,7 @@ def _tray_tile_html(control, colour_blind, urls):
     )
 
 
-@functools.lru_cache(maxsize=4096)
+@memo(max_bytes=3 * MIB)
 def _pool_tile_html(control, colour_blind, urls):
     context = {"pool_tile": control, "colour_blind": colour_blind, "urls": urls}
     if control.draftable:

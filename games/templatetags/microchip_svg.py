@@ -34,6 +34,7 @@ from django.template.loader import render_to_string
 
 from games.markers import BROKEN, COLOUR, Marks
 from games.rules.tiles import BASE_PATHS, COLOURS, KIND_PATHS, KINDS, E, N, S, W
+from microchip_site.lru import MIB, memo
 
 register = template.Library()
 logger = logging.getLogger(__name__)
@@ -386,7 +387,7 @@ def space_svg(colour, colour_blind=False):
 
 # A page draws the same few dozen tiles and spaces over and over (every board, every push), and
 # each drawing depends only on its arguments: draw each once per process.
-@functools.lru_cache(maxsize=8192)
+@memo(max_bytes=6 * MIB)
 def _tile_html(kind, colour, paths, colour_blind, label, marks):
     return render_to_string(
         "games/svg/tile.html", tile_context(kind, colour, paths, colour_blind, label, marks)

@@ -290,7 +290,7 @@ def stack(transactional_db, fault_redis, tmp_path, settings):
     settings.BOT_SWEEP_GRACE = BOT_SWEEP_GRACE
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [fault_redis.url], "prefix": "microchip:asgi"},
         }
     }

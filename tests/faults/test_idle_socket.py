@@ -1,16 +1,16 @@
 """A page left open on a game that nobody moves in keeps its socket, and gets the next move.
 
-The consumer waits for the channel layer's messages with a blocking Redis pop of
-`RedisChannelLayer.brpop_timeout` (5 s) at a time. redis-py 8 gives every connection a 5 s read
-timeout by default, so the wait timed out in the client first, the consumer died, and every idle
-page was disconnected every 5 seconds (github.com/django/channels_redis/issues/422). The settings
-give the channel layer's connections a longer read timeout (settings.CHANNEL_LAYERS).
+With the list-based channel layer the consumer waited for its messages with a blocking Redis pop
+of 5 s at a time. redis-py 8 gives every connection a 5 s read timeout by default, so the wait
+timed out in the client first, the consumer died, and every idle page was disconnected every 5
+seconds (github.com/django/channels_redis/issues/422). The publish/subscribe layer the site uses
+now (settings.CHANNEL_LAYERS) listens on one connection per process; an idle page must still keep
+its socket for longer than any such read timeout.
 """
 
 from datetime import timedelta
 
 import pytest
-from channels_redis.core import RedisChannelLayer
 
 from games import rules
 from games.play import actions
@@ -21,6 +21,9 @@ from .clients import Browser, LiveSocket
 from .conftest import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+REDIS_READ_TIMEOUT = 5.0
 
 
 def test_an_idle_page_keeps_its_socket_and_gets_the_next_move(stack, make_player):
@@ -35,8 +38,8 @@ def test_an_idle_page_keeps_its_socket_and_gets_the_next_move(stack, make_player
     try:
         assert socket.connect() == 1
         wait_until(lambda: socket.received(1), 10, "the socket's first answer")
-        # Nothing happens for longer than the consumer's blocking wait on Redis.
-        idle = RedisChannelLayer.brpop_timeout * 1.5
+        # Nothing happens for longer than redis-py's default read timeout.
+        idle = REDIS_READ_TIMEOUT * 1.5
         assert not socket.closed.wait(idle), f"the idle socket was closed: {socket.closes}"
         draft = rules.Draft(final_state(game).draw_tiles()[0])
         status, _ = Browser(mover, port).post(

@@ -43,11 +43,13 @@ class ClosedByThePage:
 
 
 def members(group: str) -> int:
-    """How many channels the channel layer has in `group` (channels_redis keeps a sorted set)."""
+    """How many processes listen to `group` (channels_redis's publish/subscribe layer subscribes
+    a process to a group's Redis channel while one of its consumers is in the group)."""
     config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
     client = redis.Redis.from_url(config["hosts"][0])
     try:
-        return client.zcard(f"{config['prefix']}:group:{group}")
+        name = f"{config['prefix']}__group__{group}"
+        return dict(client.pubsub_numsub(name))[name.encode()]
     finally:
         client.close()
 

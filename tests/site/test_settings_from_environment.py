@@ -50,7 +50,7 @@ def test_production_services_come_from_the_environment(tmp_path):
     assert values["db_host"] == "db.internal"
     assert values["redis"] == "redis://cache.internal:6379/0"
     assert values["cache"] == "django_redis.cache.RedisCache"
-    assert values["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert values["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert values["broker"] == "redis://cache.internal:6379/0"
     assert values["secret"] == "from-the-environment"
     assert values["hosts"] == ["microchip.example", "www.microchip.example"]

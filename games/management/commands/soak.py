@@ -173,8 +173,8 @@ class Command(BaseCommand):
         out("")
         out("The curve (memory in MiB; fds: open descriptors, own: those that are not client "
             "sockets, held: client sockets; queue: Celery's; unack: delivered, not acknowledged; "
-            "members: consumers in groups; waiting: messages for consumers; sockets: the "
-            "players' open sockets; moves: accepted so far):")  # fmt: skip
+            "consumers: the channel layer's, one per open socket; groups: groups listened to; "
+            "sockets: the players' open sockets; moves: accepted so far):")  # fmt: skip
         for line in curve.table(samples):
             out(f"  {line}")
         out("")

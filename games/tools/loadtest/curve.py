@@ -5,8 +5,8 @@ A sample holds, for each daphne, gunicorn and Celery process of the platform (fo
 benchmark finds them, games/tools/loadtest/processes.py): its resident memory, its open file
 descriptors (/proc/<pid>/fd) and the client sockets it holds (TCP connections to a port it
 listens on); and from the platform's Redis: the Celery queue and the messages delivered to a
-worker but not acknowledged, the channel layer's group memberships (one per open socket and
-group) and the messages waiting for a consumer, the presence entries, Redis's own memory.
+worker but not acknowledged, the channel layer's subscriptions (one per open consumer, and one
+per group a process listens to), the presence entries, Redis's own memory.
 
 The verdict: memory and descriptors are flat when the least-squares line through the second
 half of the load (after the warm-up) rises by no more than a tolerance over that half; the
@@ -108,20 +108,17 @@ def redis_figures(client: redis.Redis, layer_prefix: str) -> dict:
         return keys, total
 
     _, queued = scan_sum("celery*", "list")  # the queue, and its priority lists if any
-    _, members = scan_sum(f"{layer_prefix}:group:*", "zset")
-    channels = waiting = 0
-    for key in client.scan_iter(match=f"{layer_prefix}*", count=1000):
-        if b":group:" in key or client.type(key) != b"zset":
-            continue
-        channels += 1
-        waiting += client.zcard(key)
+    # The channel layer publishes and subscribes (settings.CHANNEL_LAYERS): each open consumer's
+    # own channel and each group with a consumer in a process are subscriptions; nothing waits.
+    # (and the process's watch of its layer, games/live/layer_watch.py, which is not counted).
+    consumers = len(client.pubsub_channels(f"{layer_prefix}specific.*"))
+    groups = len(client.pubsub_channels(f"{layer_prefix}__group__*"))
     _, presence = scan_sum("*presence-set:*", "zset")
     return {
         "queued": queued,
         "unacked": client.hlen("unacked"),
-        "members": members,  # consumers in groups: a socket's game group and its user group
-        "channels": channels,  # consumers' channels with messages waiting
-        "waiting": waiting,  # messages waiting for a consumer
+        "consumers": consumers,  # consumers listening, one per open socket
+        "groups": groups,  # groups with a consumer listening (each counted once)
         "presence": presence,  # open pages in the presence
         "memory": client.info("memory")["used_memory"],
         "keys": client.dbsize(),
@@ -230,8 +227,8 @@ def settled_parts(baseline: Sample, now: Sample) -> dict[str, bool]:
     return {
         "Celery queue empty": after["queued"] == 0,
         "no task unacknowledged": after["unacked"] == 0,
-        "group members back": after["members"] <= before["members"],
-        "no message waiting for a consumer": after["waiting"] <= before["waiting"],
+        "consumers back": after["consumers"] <= before["consumers"],
+        "groups back": after["groups"] <= before["groups"],
         "presence back": after["presence"] <= before["presence"],
         "server's client sockets back": held_sockets(now) <= held_sockets(baseline),
     }
@@ -328,7 +325,7 @@ def header(roles: list[str]) -> str:
     head = f"{'phase':<6} {'min':>6} {'load':>5} "
     for role in roles:
         head += f"| {role + ' MiB':>12} {'fds':>5} {'own':>4} {'held':>4} "
-    return head + "| queue unack members waiting presence redisMiB | sockets moves"
+    return head + "| queue unack consumers groups presence redisMiB | sockets moves"
 
 
 def row(sample: Sample, roles: list[str]) -> str:
@@ -340,8 +337,8 @@ def row(sample: Sample, roles: list[str]) -> str:
         )
     found = sample.redis
     return line + (
-        f"| {found['queued']:5d} {found['unacked']:5d} {found['members']:7d} "
-        f"{found['waiting']:7d} {found['presence']:8d} {found['memory'] / MIB:8.1f} "
+        f"| {found['queued']:5d} {found['unacked']:5d} {found['consumers']:9d} "
+        f"{found['groups']:6d} {found['presence']:8d} {found['memory'] / MIB:8.1f} "
         f"| {sample.client.get('sockets', 0):7d} {sample.client.get('moves', 0):5d}"
     )
 
