@@ -329,12 +329,31 @@ def tile_context(
         "paths": mask,
         "label": text,
         "fill": TILE_FILLS[colour_name],
-        "trace": trace_path(mask),
-        "pad": kind_name == "end",
-        # The junction dot of a cross; a tee's would bulge out on its blank side.
-        "node": BASE_PATHS[kind_name].bit_count() == 4,
         "shape": shape_geometry(colour_name, 20, 20, 12, 2.2) if colour_blind else None,
         **marks_context(marks, colour_name, colour_blind),
+    }
+
+
+def sprite_context() -> dict:
+    """Return the context of ``games/svg/sprite.html``: the drawing of every tile's paths and of
+    every empty space, once a page (a tile or space refers to its own: `tile.html`,
+    `space.html`)."""
+    kinds = {mask: kind for kind, kind_masks in KIND_MASKS.items() for mask in kind_masks}
+    return {
+        "paths": [
+            {
+                "mask": mask,
+                "trace": trace_path(mask),
+                "pad": kinds[mask] == "end",
+                # The junction dot of a cross; a tee's would bulge out on its blank side.
+                "node": BASE_PATHS[kinds[mask]].bit_count() == 4,
+            }
+            for mask in sorted(kinds)
+        ],
+        "spaces": [
+            {"colour": colour, "fill": SPACE_FILLS[colour], "edge": TILE_FILLS[colour]}
+            for colour in SPACE_FILLS
+        ],
     }
 
 
@@ -360,6 +379,21 @@ def space_context(colour: object, colour_blind: bool = False) -> dict:
         "edge": TILE_FILLS[colour_name],
         "shape": shape_geometry(colour_name, 50, 50, 17, 2.5) if colour_blind else None,
     }
+
+
+@register.simple_tag
+def tile_sprite():
+    """Draw what every tile of a page refers to: ``{% tile_sprite %}``, once a page (base.html).
+
+    A tile is its colour and a reference to the drawing of its paths (``<use>``): a board's
+    spaces, sent again on every change, carry a few dozen bytes for it instead of half a
+    kilobyte (issue 21)."""
+    return _sprite_html()
+
+
+@functools.lru_cache(maxsize=1)
+def _sprite_html():
+    return render_to_string("games/svg/sprite.html", sprite_context())
 
 
 @register.simple_tag

@@ -153,7 +153,7 @@ def test_a_focused_tile_on_the_board_shows_a_ring_that_stands_out(open_page, gam
     left, top = box["x"], box["y"]
     right, bottom = left + box["width"], top + box["height"]
     middle_x, middle_y = left + box["width"] / 2, top + box["height"] / 2
-    fill = button.evaluate("b => getComputedStyle(b.querySelector('.tile-fill')).fill")
+    fill = button.evaluate("b => getComputedStyle(b.querySelector('.tile')).color")  # its face's
     tile_colour = [int(channel) for channel in fill.removeprefix("rgb(").strip(")").split(",")]
 
     def side_points(distance):

@@ -1,5 +1,6 @@
 """The SVG tiles and spaces of games/templatetags/microchip_svg.py."""
 
+import copy
 import logging
 import re
 import xml.etree.ElementTree as ET
@@ -22,6 +23,8 @@ SPACE_DEFAULTS = Template("{% load microchip_svg %}{% space_svg colour %}")
 MARKED = Template(
     "{% load microchip_svg %}{% tile_svg kind colour paths colour_blind=cb marks=marks %}"
 )
+
+SPRITE = ET.fromstring(Template("{% load microchip_svg %}{% tile_sprite %}").render(Context()))
 
 SIDE_AT = {(50, 1): N, (99, 50): E, (50, 99): S, (1, 50): W}
 SIDE_WORDS = {N: "north", E: "east", S: "south", W: "west"}
@@ -46,10 +49,34 @@ def marked(kind, colour, paths, marks, cb=False):
 
 
 def svg(markup):
-    """Parse the markup as XML (it must be well formed) and return the root element."""
+    """Parse the markup as XML (it must be well formed) and return the root element, with each
+    `<use>` replaced by what it refers to in the page's sprite, as a browser draws it."""
     root = ET.fromstring(markup)
     assert root.tag == "svg"
+    for parent in list(root.iter()):
+        children = []
+        for child in parent:
+            if child.tag == "use":  # in its place, what it refers to
+                children += [copy.deepcopy(part) for part in sprite_part(child.get("href"))]
+            else:
+                children.append(child)
+        parent[:] = children
     return root
+
+
+def sprite_part(href):
+    assert href.startswith("#"), href
+    (found,) = [el for el in SPRITE.iter() if el.get("id") == href[1:]]
+    return found
+
+
+def test_the_sprite_is_drawn_once_a_page_and_has_every_tiles_paths(client):
+    page = client.get("/").content.decode()
+    assert page.count('class="tile-sprite"') == 1
+    masks = {mask for kind in KINDS for mask in KIND_PATHS[kind]}
+    assert {el.get("id") for el in SPRITE.iter() if el.get("id")} == {"tile-face"} | {
+        f"tile-paths-{mask}" for mask in masks
+    } | {f"space-{colour.value}" for colour in COLOURS}
 
 
 def by_class(root, name):
@@ -130,7 +157,8 @@ def test_the_tile_is_a_scalable_rounded_square_of_its_colour():
     (bg,) = by_class(root, "tile-bg")
     assert bg.tag == "rect"
     assert bg.get("rx")
-    assert bg.get("fill") == TILE_FILLS["yellow"] == "#e0b020"
+    assert bg.get("fill") == "currentColor"  # the tile's colour, given on the tile
+    assert root.get("color") == TILE_FILLS["yellow"] == "#e0b020"
     (trace,) = by_class(root, "tile-trace")
     assert trace.get("stroke") is None  # inherits the white of its group
     assert by_class(root, "tile-traces")[0].get("stroke") == "#ffffff"
@@ -328,7 +356,11 @@ def test_the_markup_is_csp_friendly_and_self_contained(markup):
     assert "style" not in lowered  # no style attributes or elements
     assert "<script" not in lowered
     assert not re.search(r"\son\w+\s*=", lowered)  # no inline event handlers
-    assert "href" not in lowered and "url(" not in lowered and "http" not in lowered
+    assert "url(" not in lowered and "http" not in lowered
+    # Links only to the page's own sprite, which holds what they name.
+    for href in re.findall(r"href=\"([^\"]*)\"", markup):
+        assert sprite_part(href) is not None
+    assert len(re.findall(r"href", lowered)) == markup.count("<use href=")
     assert not re.search(r"\sid=", lowered)  # no ids to clash when many tiles share a page
     root = svg(markup)
     assert root.get("width") == "100%" and "px" not in lowered
