@@ -184,7 +184,38 @@ def game_fragment(request, game_id):
         return HttpResponseClientRedirect(reverse("games:game", args=[game.pk]))
     selection = selectors.Selection.parse(request.GET.get("sel"))
     view = selectors.game_view(game, request.user, selection, seats=seats)
-    return _drawing(render(request, "games/partials/game.html", {"view": view}), view.game)
+    looks = page_looks(request.headers.get(LOOKS_HEADER))
+    if looks and view.viewer_seat is not None and _shown_version(request) == game.version:
+        response = _selection_parts(request, view, looks)
+    else:
+        response = render(request, "games/partials/game.html", {"view": view})
+    return _drawing(response, view.game)
+
+
+def _selection_parts(request, view, looks):
+    """A tile picked up or put down on a page that shows the current version: the status and the
+    pieces of the viewer's own board and tray whose look changed (the spaces it may go to), as a
+    move's answer has them, instead of the whole game (issue 21)."""
+    drawing = {"view": view, "user": request.user}
+    own = [seat for seat in view.seats if seat.seat.number == view.viewer_seat.number]
+    context = {
+        "view": view,
+        "change": None,
+        "pool_changes": "",
+        "seats_changes": [seat_changes(drawing, seat, looks) for seat in own],
+    }
+    response = render(request, "games/partials/changed.html", context)
+    response["HX-Reswap"] = "none"
+    response["X-Game-Parts"] = "selection"
+    return response
+
+
+def _shown_version(request) -> int | None:
+    """The version the page says it shows (its X-Page-Version), if it says one."""
+    try:
+        return int(request.headers.get("X-Page-Version", ""))
+    except ValueError:
+        return None
 
 
 def _drawing(response, game):
@@ -418,12 +449,14 @@ def _lobby_action(request, game_id, change):
 
 def _page_is_one_behind(request, played) -> bool:
     """Whether the mover's page showed the version just before this move (its X-Page-Version)."""
-    try:
-        shown = int(request.headers.get("X-Page-Version", ""))
-    except ValueError:
-        return False
+    shown = _shown_version(request)
     change = played.change
-    return change is not None and not change.ended and shown == change.version - 1
+    return (
+        shown is not None
+        and change is not None
+        and not change.ended
+        and (shown == change.version - 1)
+    )
 
 
 def _changed_parts(request, view, played):

@@ -82,3 +82,63 @@ def test_a_page_that_missed_changes_gets_the_whole_game(players, behind):
     assert response["X-Game-Version"] == str(game.version + 1)
     assert f'data-version="{game.version + 1}"' in html
     assert 'id="game"' in html
+
+
+def _picking_up(players):
+    """A game whose current player has a tile in their tray to place, and that player's page
+    as loaded: its client and the looks it shows (tests/live/measuring.py's Page)."""
+    from tests.live.measuring import Page
+
+    game = create_and_fill(players, 2)
+    state = current_state(game)
+    drafter = state.current
+    client = client_for(game.seats.get(number=drafter).user)
+    for action in (choose_draft(state, drafter), rules.ConfirmDraft()):
+        game.refresh_from_db()
+        assert act(client, game, action, page_version=game.version).status_code == 200
+    game.refresh_from_db()
+    page = Page(drafter)
+    page.load(client.get(reverse("games:fragment", args=[game.pk]), **HTMX).content.decode())
+    tile = current_state(game).trays[drafter][0]
+    return game, drafter, client, page, tile
+
+
+def pick_up(client, game, tile, headers):
+    url = reverse("games:fragment", args=[game.pk])
+    return client.get(f"{url}?sel=t{tile}", **HTMX, **headers)
+
+
+def test_picking_a_tile_up_on_an_up_to_date_page_answers_with_the_spaces_it_may_go_to(players):
+    game, drafter, client, page, tile = _picking_up(players)
+    headers = {"HTTP_X_PAGE_VERSION": str(game.version), "HTTP_X_PAGE_LOOKS": page.header()}
+
+    response = pick_up(client, game, tile, headers)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert response["X-Game-Parts"] == "selection"
+    assert response["HX-Reswap"] == "none"
+    assert response["X-Game-Drawn-Version"] == str(game.version)
+    assert 'id="game"' not in html and 'id="pool"' not in html
+    # Each space it may go to, as a button that places it there; nothing of the other seat.
+    places = re.findall(r'id="seat-(\d+)-space-\d+"[^>]*>\s*<button[^>]*space-button', html)
+    assert places and set(places) == {str(drafter)}
+    assert "&quot;type&quot;: &quot;place&quot;" in html
+    assert f"seat-{1 - drafter}-" not in html
+    assert len(html) < len(pick_up(client, game, tile, {}).content) / 2
+
+
+@pytest.mark.parametrize("page", ["behind", "no looks"])
+def test_picking_a_tile_up_on_a_page_that_is_behind_or_says_nothing_gets_the_whole_game(
+    players, page
+):
+    game, _, client, shown, tile = _picking_up(players)
+    headers = {"HTTP_X_PAGE_VERSION": str(game.version)}
+    if page == "behind":
+        headers = {"HTTP_X_PAGE_VERSION": str(game.version - 1)}
+        headers["HTTP_X_PAGE_LOOKS"] = shown.header()
+
+    response = pick_up(client, game, tile, headers)
+
+    assert "X-Game-Parts" not in response
+    assert 'id="game"' in response.content.decode()

@@ -28,7 +28,7 @@ ARRANGING = ("place", "rotate", "move", "swap", "return", "clear", "undo", "redo
 class Weighed:
     answers: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
     pushes: list[int] = field(default_factory=list)
-    selections: list[int] = field(default_factory=list)  # a tile picked up (a GET of the game)
+    selections: list[int] = field(default_factory=list)  # a tile picked up (a GET of its pieces)
     # Arrangements made on a page that showed no tile picked up (dropped by a drag, drawn on the
     # answer of the one before): their answers need not undo a selection's buttons.
     unselected: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
@@ -162,6 +162,23 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
         weigh_pushes()
         return response.status_code
 
+    def select(number, selection):
+        """Pick a tile up, as a click on it does: the page says what it shows (live.js)."""
+        game.refresh_from_db()
+        page = pages[seats[number].user_id]
+        response = clients[number].get(
+            f"{fragment_url}?sel={selection}",
+            **HTMX,
+            HTTP_X_PAGE_VERSION=str(game.version),
+            HTTP_X_PAGE_LOOKS=page.header(),
+        )
+        weighed.selections.append(len(response.content))
+        if response.get("X-Game-Parts") == "selection":
+            page.swap(response.content.decode())
+        else:
+            page.load(response.content.decode())
+        page.picked = True
+
     def weigh_pushes():
         while changes:
             change, mover = changes.pop(0)
@@ -187,16 +204,10 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
         number, action = move
         moves += 1
         if select_first and isinstance(action, rules.Place):
-            page = clients[number].get(f"{fragment_url}?sel=t{action.tile_id}", **HTMX)
-            weighed.selections.append(len(page.content))
-            pages[seats[number].user_id].load(page.content.decode())
-            pages[seats[number].user_id].picked = True
+            select(number, f"t{action.tile_id}")
         post(number, action.to_json())
         if extra_moves and isinstance(action, rules.Place):
-            page = clients[number].get(f"{fragment_url}?sel=s{action.space}", **HTMX)
-            weighed.selections.append(len(page.content))  # its menu turns it
-            pages[seats[number].user_id].load(page.content.decode())
-            pages[seats[number].user_id].picked = True
+            select(number, f"s{action.space}")  # its menu turns it
             _arrange_more(post, game, number, action, moves)
     return weighed
 

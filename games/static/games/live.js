@@ -252,7 +252,13 @@
     if (version !== null) {
       event.detail.headers["X-Page-Version"] = String(version);
       event.detail.headers["X-Page-Id"] = pageId;
-      if (event.detail.verb === "post" && event.detail.path === game().getAttribute("data-act-url")) {
+      var fragment = game().getAttribute("data-fragment-url");
+      if (
+        (event.detail.verb === "post" && event.detail.path === game().getAttribute("data-act-url")) ||
+        (event.detail.verb === "get" && fragment && event.detail.path.indexOf(fragment) === 0)
+      ) {
+        // A move, or a tile picked up or put down (a selection): the answer brings only the
+        // pieces that look different.
         event.detail.headers["X-Page-Looks"] = pageLooks();
       }
     }
