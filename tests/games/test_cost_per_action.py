@@ -159,12 +159,14 @@ def measure(start_game, monkeypatch) -> dict[str, tuple[int, int]]:
     me = players[seat]
 
     def spot(tile, *, leaving=()):
-        """A legal space of `tile` on the board as it is now (without the tiles `leaving`)."""
+        """A free space of `tile` on the board as it is now (without the tiles `leaving`): one
+        where it fits unturned if there is one (any free space takes a tile, fitting or not)."""
         board = current_state(game).boards[seat]
         if leaving:
             board = board.with_cells({space: None for space in leaving})
         taken = {n for n, cell in enumerate(board.cells) if cell is not None} | set(leaving)
-        return next(s for s, r in rules.legal_spots(board, tile) if s not in taken and r == 0)
+        fitting = [s for s, r in rules.legal_spots(board, tile) if s not in taken and r == 0]
+        return (fitting or [s for s in range(25) if s not in taken])[0]
 
     first, second = list(current_state(game).trays[seat])[:2]
     b = spot(second)

@@ -39,7 +39,11 @@ def delete_run(prefix: str, session_keys) -> tuple[int, int]:
     ratings) and the sessions of `session_keys`. Return (players, rows of games)."""
     users = User.objects.filter(username__startswith=prefix)
     with transaction.atomic():
-        deleted, _ = Game.objects.filter(created_by__in=users).delete()
+        games = Game.objects.filter(created_by__in=users)
+        # Locked first, as every move locks its game: a move still under way (the worker's,
+        # a bot's) cannot add an event between the collection of the events and the delete.
+        list(games.select_for_update().values_list("pk", flat=True))
+        deleted, _ = games.delete()
         count = users.count()
         users.delete()
         Session.objects.filter(session_key__in=session_keys).delete()
