@@ -172,7 +172,7 @@ def draw_change(change: dict, viewer) -> str:
         if change["pool"] and view.ahead is not None:  # their own queued draft, theirs alone
             key = ("ahead", view.ahead, colour_blind)
             parts.append(_fragment(key, lambda: _render("draft_ahead", context, ahead=view.ahead)))
-    return "".join(parts)
+    return looks.compact("".join(parts))
 
 
 def _pool_changes(game_id, view, before, viewer, colour_blind) -> str:

@@ -29,6 +29,16 @@ _PART = re.compile(r"(pool|seat-[0-9]):((?:[0-9a-f]{8}){1,40})")
 MOST_PARTS = 6  # the pool and at most five seats
 
 
+_LINE_BREAK = re.compile(r"[ \t]*\n\s*")
+
+
+def compact(html: str) -> str:
+    """The markup of an answer or a push without its templates' blank lines and indentation:
+    whitespace that holds a line break becomes one line break, the same space to the browser
+    (none of the parts sent so holds a <pre> or a <textarea>). About a fifth of a status."""
+    return _LINE_BREAK.sub("\n", html)
+
+
 def page_looks(header: str | None) -> dict[str, list[str]]:
     """The looks a page says it shows ({"pool" or "seat-N": [its look, each piece's look]}),
     {} for a missing or malformed header."""

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.views.decorators.http import require_GET, require_POST
@@ -15,7 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import seen, selectors
 from games.live.changes import page_id
-from games.live.looks import LOOKS_HEADER, page_looks, pool_changes, seat_changes
+from games.live.looks import LOOKS_HEADER, compact, page_looks, pool_changes, seat_changes
 from games.models import Game
 from games.play import actions, vacations
 from games.play.errors import ActionRefused, StaleVersion
@@ -204,7 +205,9 @@ def _selection_parts(request, view, looks):
         "pool_changes": "",
         "seats_changes": [seat_changes(drawing, seat, looks) for seat in own],
     }
-    response = render(request, "games/partials/changed.html", context)
+    response = HttpResponse(
+        compact(render_to_string("games/partials/changed.html", context, request))
+    )
     response["HX-Reswap"] = "none"
     response["X-Game-Parts"] = "selection"
     return response
@@ -475,7 +478,9 @@ def _changed_parts(request, view, played):
             seat_changes(drawing, seat, looks) for seat in view.seats if seat.seat.number in numbers
         ],
     }
-    response = render(request, "games/partials/changed.html", context)
+    response = HttpResponse(
+        compact(render_to_string("games/partials/changed.html", context, request))
+    )
     response["HX-Reswap"] = "none"
     response["X-Game-Parts"] = "changed"
     return response

@@ -76,7 +76,7 @@ def test_the_sprite_is_drawn_once_a_page_and_has_every_tiles_paths(client):
     masks = {mask for kind in KINDS for mask in KIND_PATHS[kind]}
     assert {el.get("id") for el in SPRITE.iter() if el.get("id")} == {"tile-face"} | {
         f"tile-paths-{mask}" for mask in masks
-    } | {f"space-{colour.value}" for colour in COLOURS}
+    } | {f"space-{colour.value}" for colour in COLOURS} | {"mark-broken", "mark-open"}
 
 
 def by_class(root, name):

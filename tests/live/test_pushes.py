@@ -12,6 +12,7 @@ from django.urls import reverse
 from games import rules
 from games.live import drawing
 from games.live import pushes as live
+from games.live.looks import compact
 from games.models import Game
 from games.play import actions
 from tests.games.playing import current_state, next_move
@@ -22,10 +23,12 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
 def section(html: str, element_id: str) -> str:
-    """The <section> with this id, as drawn in `html`."""
+    """The <section> with this id, as drawn in `html`, its templates' line breaks and indentation
+    as answers and pushes send them (games/live/looks.py `compact`)."""
     match = re.search(rf'<section [^>]*id="{element_id}"', html)
     assert match, f"no section #{element_id}"
-    return html[match.start() : html.index("</section>", match.start()) + len("</section>")]
+    end = html.index("</section>", match.start()) + len("</section>")
+    return compact(html[match.start() : end])
 
 
 async def seated(start_game, count=2):
