@@ -49,9 +49,16 @@ def start(make_player, committed, players=2, drafts=0):
 
 
 def box(page, selector):
-    found = page.locator(selector).first.bounding_box()
-    assert found is not None, f"{selector} is not shown"
-    return found
+    """Where the element is drawn. A socket that connected after the page's first move resyncs
+    the whole game (the version in its address is the page load's), so the element may be
+    between two drawings for a moment: wait for it to be shown again."""
+    element = page.locator(selector).first
+    for _ in range(3):
+        element.wait_for(state="visible", timeout=TIMEOUT)
+        found = element.bounding_box()
+        if found is not None:
+            return found
+    raise AssertionError(f"{selector} is not shown")
 
 
 def window_above_the_bar(page):
