@@ -77,15 +77,29 @@ def test_a_push_shows_a_notification_and_its_click_opens_the_game(
         "the registration",
     )
 
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {
-            "origin": server.url,
-            "registrationId": registration["registrationId"],
-            "data": json.dumps(message),
-        },
-    )
-    [shown] = wait_for(lambda: page.evaluate(NOTIFICATIONS), "the notification")
+    def deliver():
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {
+                "origin": server.url,
+                "registrationId": registration["registrationId"],
+                "data": json.dumps(message),
+            },
+        )
+
+    # Delivered again if nothing shows within a few seconds: on a loaded machine the browser
+    # may take the first delivery before its worker is running again (it stops idle workers).
+    # One notification still, since a game's notifications share their tag.
+    shown = []
+    for _ in range(3):
+        deliver()
+        try:
+            shown = wait_for(lambda: page.evaluate(NOTIFICATIONS), "the notification", 5)
+            break
+        except AssertionError:
+            continue
+    assert shown, "no notification after three deliveries"
+    [shown] = shown
     assert shown == {
         "title": f"Your move in {game.title}",
         "body": message["body"],
