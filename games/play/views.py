@@ -205,12 +205,7 @@ def _selection_parts(request, view, looks):
         "pool_changes": "",
         "seats_changes": [seat_changes(drawing, seat, looks) for seat in own],
     }
-    response = HttpResponse(
-        compact(render_to_string("games/partials/changed.html", context, request))
-    )
-    response["HX-Reswap"] = "none"
-    response["X-Game-Parts"] = "selection"
-    return response
+    return _parts(request, context, "selection")
 
 
 def _shown_version(request) -> int | None:
@@ -478,11 +473,17 @@ def _changed_parts(request, view, played):
             seat_changes(drawing, seat, looks) for seat in view.seats if seat.seat.number in numbers
         ],
     }
+    return _parts(request, context, "changed")
+
+
+def _parts(request, context, kind: str):
+    """Parts of the game swapped by their ids (out of band) instead of the whole game,
+    compacted; `kind` ("changed", "selection") tells the page which they are."""
     response = HttpResponse(
         compact(render_to_string("games/partials/changed.html", context, request))
     )
     response["HX-Reswap"] = "none"
-    response["X-Game-Parts"] = "changed"
+    response["X-Game-Parts"] = kind
     return response
 
 

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from games import rules
 from games.rules.greedy import best_placement, choose_draft
+from tests.live.measuring import Page
 
 from .playing import current_state
 from .test_views import HTMX, client_for, create_and_fill
@@ -46,7 +47,8 @@ def test_a_draft_on_an_up_to_date_page_answers_with_the_pool_status_and_the_draf
     assert "Confirm" in html  # the pending draft waits for its confirmation
 
 
-def test_a_placement_answers_with_the_movers_board_and_status_only(players):
+def drafted(players):
+    """A game whose current player has drafted and confirmed a tile: (game, seat, client)."""
     game = create_and_fill(players, 2)
     state = current_state(game)
     drafter = state.current
@@ -55,6 +57,11 @@ def test_a_placement_answers_with_the_movers_board_and_status_only(players):
         game.refresh_from_db()
         assert act(client, game, action, page_version=game.version).status_code == 200
     game.refresh_from_db()
+    return game, drafter, client
+
+
+def test_a_placement_answers_with_the_movers_board_and_status_only(players):
+    game, drafter, client = drafted(players)
     state = current_state(game)
     placement = best_placement(state.boards[drafter], list(state.trays[drafter]))[1]
 
@@ -87,16 +94,7 @@ def test_a_page_that_missed_changes_gets_the_whole_game(players, behind):
 def _picking_up(players):
     """A game whose current player has a tile in their tray to place, and that player's page
     as loaded: its client and the looks it shows (tests/live/measuring.py's Page)."""
-    from tests.live.measuring import Page
-
-    game = create_and_fill(players, 2)
-    state = current_state(game)
-    drafter = state.current
-    client = client_for(game.seats.get(number=drafter).user)
-    for action in (choose_draft(state, drafter), rules.ConfirmDraft()):
-        game.refresh_from_db()
-        assert act(client, game, action, page_version=game.version).status_code == 200
-    game.refresh_from_db()
+    game, drafter, client = drafted(players)
     page = Page(drafter)
     page.load(client.get(reverse("games:fragment", args=[game.pk]), **HTMX).content.decode())
     tile = current_state(game).trays[drafter][0]
