@@ -91,11 +91,16 @@ ENTRY_OVERHEAD = 600
 
 
 def text_size(value) -> int:
-    """About the bytes of the text in `value`: a string, or a tuple or list of them."""
+    """About the bytes of the text in `value`: a string, a tuple or list of them, or a drawing
+    or a piece of one."""
     if isinstance(value, str):
         return len(value) + 49
     if isinstance(value, tuple | list):
         return sum(text_size(item) for item in value) + 8 * len(value)
+    if hasattr(value, "pieces"):  # a drawing in pieces (games/live/pieces.py)
+        return text_size([piece.html for piece in value.pieces()]) + 64
+    if hasattr(value, "html"):  # one piece
+        return text_size(value.html) + 64
     return 64
 
 

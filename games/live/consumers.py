@@ -31,7 +31,11 @@ a gap and when the page wakes up) and ``{"type": "ping", "version": v, "visible"
 heartbeat: a visible page keeps the presence fresh and records that its player has seen version
 v, games/seen.py; a hidden one leaves the presence, so emails are no longer held back; a page
 that shows less than the newest version this socket heard of, a push it could not draw while the
-database was out of reach, is resynced).
+database was out of reach, is resynced), and ``{"type": "looks", "version": v, "looks": ...}``
+(the page shows version v with these looks, in the X-Page-Looks form of games/live/looks.py:
+sent after a move's answer that changed the pool, and after a resync). The page's looks also
+travel in the address (``&looks=``) on every connection. With them a push brings only the pieces
+that look different; a part the socket does not know the page's looks of is sent whole.
 Anything else is logged and ignored.
 
 Close codes: 4401 not signed in (``ws/live/``), 4404 no such game (or one the viewer may not
@@ -61,10 +65,11 @@ from games import presence, seen
 from games.live import drawing, layer_watch, sockets
 from games.live import pushes as live
 from games.live.changes import page_id
+from games.live.looks import STATUS, page_looks
 
 logger = logging.getLogger(__name__)
 
-MAX_MESSAGE = 512  # characters; every valid message is far shorter
+MAX_MESSAGE = 2048  # characters; a page's looks (five seats) take about 1,500
 MAX_VERSION = 2**31 - 1
 # A client may send a burst of this many messages, then one per REFILL seconds.
 BURST, REFILL = 20, 0.5
@@ -165,6 +170,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.version: int | None = None  # the version this socket has brought the page to
         self.newest = 0  # the newest version of the game this socket has heard of
         self.page_id = ""  # games/live/changes.py: the page's own moves come in their answers
+        # What the page shows of the game's parts, piece by piece (games/live/looks.py), so a
+        # push brings only the pieces that look different; and what the page said it shows
+        # after a move's answer that has not reached this socket yet: (version, looks).
+        self.shown: dict[str, list[str]] = {}
+        self.reported: tuple[int, dict] | None = None
         self.badge: drawing.Badge | None = None  # what the nav badge counts, once read
         self.started = False
         self.last_resync = 0.0
@@ -222,6 +232,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.online = await database_sync_to_async(presence.watching)(self.game_id, user_ids)
             query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
             self.page_id = page_id((query.get("page") or [None])[0])
+            self.shown = page_looks((query.get("looks") or [None])[0])
             lobby = _version((query.get("lobby") or [None])[0])
             if lobby is not None:  # a waiting room: its seats, or the game if it started since
                 await self._lobby_catch_up(lobby)
@@ -282,6 +293,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 await self._see(shown)
                 if shown is not None and shown < self.newest and self.started:
                     await self._catch_up(shown)  # a push went undrawn: the heartbeat mends it
+        elif kind == "looks":
+            self._page_says(message)
         elif kind == "sync":
             version = _version(message.get("version"))
             if version is None:
@@ -290,6 +303,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 await self._catch_up(version)
         else:
             self._ignore("an unknown message", text_data)
+
+    def _page_says(self, message: dict):
+        """``{"type": "looks", "version": v, "looks": ...}``: the page shows version v with these
+        looks (after a move's answer, or a resync), maybe before this socket heard of v."""
+        version, said = _version(message.get("version")), message.get("looks")
+        if version is None or not isinstance(said, str):
+            return self._ignore("looks without a version", message)
+        if version == self.version:
+            self.shown = page_looks(said)
+        elif self.version is not None and version > self.version:
+            self.reported = (version, page_looks(said))
 
     def _ignore(self, why, data):
         logger.info("live: ignored %s from user %s: %.80r", why, self.user.pk, data)
@@ -314,9 +338,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return await self._resync()  # the end redraws everything; a gap means a lost push
         if self.page_id and event.get("answered") == self.page_id:
             self.version = version  # this page's own move: its answer drew it
+            self._answered(event)
             return
         try:
-            html = await database_sync_to_async(drawing.draw_change)(event, self.user)
+            html, now = await database_sync_to_async(drawing.draw_change)(
+                event, self.user, self.shown
+            )
         except Exception:
             # The page stays where it was; the next push shows a gap, and that resyncs it.
             logger.exception("live: cannot draw version %s of game %s", version, self.game_id)
@@ -324,7 +351,28 @@ class LiveConsumer(AsyncWebsocketConsumer):
         seats = [seat for seat in self.seats if seat[0] in event["seats"]]
         html += drawing.draw_presence(seats, self.online)  # dots as this socket knows them now
         self.version = version
+        self._drawn(now)
         await self._send({"type": "push", "version": version, "html": html})
+
+    def _answered(self, event):
+        """The page's own move: its answer changed the status and the parts the move touched,
+        as the page saw them. What the page shows of them now it says itself (a ``looks``
+        message), maybe already."""
+        reported, self.reported = self.reported, None
+        if reported is not None and reported[0] == event["version"]:
+            self.shown = reported[1]
+            return
+        self._drawn(dict.fromkeys([STATUS, *(f"seat-{number}" for number in event["seats"])]))
+        if event["pool"]:
+            self.shown.pop("pool", None)
+
+    def _drawn(self, now: dict):
+        """The page shows `now` ({part: its looks}, None for a part whose looks are not known)."""
+        for part, shown in now.items():
+            if shown is None:
+                self.shown.pop(part, None)
+            else:
+                self.shown[part] = shown
 
     async def live_replaced(self, event):
         """The player opened more pages than they may hold sockets: this, their oldest, closes
@@ -433,6 +481,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if self.version is not None and version <= self.version:
             return
         self.version = version
+        self.shown = {}  # the page says what it shows once it has drawn it
         html += drawing.draw_presence(self.seats, self.online)
         await self._send({"type": "resync", "version": version, "html": html})
 

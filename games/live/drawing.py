@@ -132,37 +132,42 @@ def current_version(game_id: int) -> int | None:
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
 
 
-def draw_change(change: dict, viewer) -> str:
-    """Draw, for `viewer`, the parts of the game that the ``game.changed`` event lists: of the
-    pool and the other players' boards only the pieces whose look differs from the version
-    before, which the viewer's page shows (games/live/looks.py), when this process still holds
-    that version; else the whole pool and boards."""
+def draw_change(change: dict, viewer, shown: dict[str, list[str]]) -> tuple[str, dict]:
+    """Draw, for `viewer`, the parts of the game that the ``game.changed`` event lists: the
+    status and, of the pool and the other players' boards, only the pieces whose look differs
+    from what the viewer's page shows (`shown`, as games/live/looks.py `page_looks` gives it;
+    a part it does not name is drawn whole). Return the markup and the looks of the parts drawn,
+    which the page shows once it has it (None for a part drawn whole in a way not kept: the
+    viewer's own board)."""
     game_id, version = change["game"], change["version"]
     view = selectors.as_seen_by(_snapshot(game_id, version), viewer)
-    before = _held_snapshot(game_id, version - 1)
-    before = selectors.as_seen_by(before, viewer) if before is not None else None
     colour_blind = bool(getattr(viewer, "colour_blind", False))
     mine = view.viewer_seat.number if view.viewer_seat else None
     context = {"view": view, "user": viewer}
-    parts = []
+    parts, now = [], {}
     zone = _zone_of(viewer)
     with timezone.override(zone):
         if change["pool"] or (mine is not None and mine in change["seats"]):
             # The status speaks to its viewer (your turn, Confirm, Finish) in their time zone.
             key = (game_id, version, "status", mine, zone.key)
-            parts.append(_fragment(key, lambda: _render("status", context)))
+            status = _fragment(key, lambda: pieces.status_piece(context))
+            parts.append(looks.status_change(status, shown, oob=False))
+            now[looks.STATUS] = [status.look]
         if change["pool"]:
-            parts.append(_pool_changes(game_id, view, before, viewer, colour_blind))
+            # Only the player to move gets the draft buttons; the marked column is their next draw.
+            drafter = mine if view.my_turn else None
+            key = (game_id, version, "pool", drafter, view.next_draw_column, colour_blind)
+            drawn = _fragment(key, lambda: pieces.pool_drawing(context))
+            if "pool" in shown:
+                parts.append(looks.pool_changes(context, shown, drawn=drawn, oob=False))
+            else:
+                whole = functools.partial(looks.pool_changes, context, {}, drawn=drawn, oob=False)
+                parts.append(_fragment((*key, "whole"), whole))
+            now.update(looks.looks_of(drawn))
         for number in change["seats"]:
             if not 0 <= number < len(view.seats):
                 continue
-            seat = view.seats[number]
-            if seat.is_viewer:  # the owner's board is interactive: drawn whole for them
-                key = (game_id, version, "seat", number, mine, colour_blind)
-                draw = functools.partial(_render, "seat", context, seat=seat)
-                parts.append(_fragment(key, draw))
-            else:
-                parts.append(_seat_changes(game_id, view, before, number, viewer, colour_blind))
+            parts.append(_seat_change(game_id, view, number, context, shown, now))
         if change.get("logged"):  # in words for its reader ("you") and in their time zone
             key = (game_id, version, "log", mine, zone.key)
             log = view.log_first_page
@@ -172,49 +177,27 @@ def draw_change(change: dict, viewer) -> str:
         if change["pool"] and view.ahead is not None:  # their own queued draft, theirs alone
             key = ("ahead", view.ahead, colour_blind)
             parts.append(_fragment(key, lambda: _render("draft_ahead", context, ahead=view.ahead)))
-    return looks.compact("".join(parts))
+    return looks.compact("".join(parts)), now
 
 
-def _pool_changes(game_id, view, before, viewer, colour_blind) -> str:
-    """The pool's pieces that changed since `before` (the version before, as the viewer saw it),
-    or the whole pool. Shared by the viewers who see both versions' pools alike."""
-
-    def drawn(seen):
-        # Only the player to move gets the draft buttons; the marked column is their next draw.
-        drafter = seen.viewer_seat.number if seen.my_turn else None
-        key = (game_id, seen.game.version, "pool", drafter, seen.next_draw_column, colour_blind)
-        return key, _fragment(key, lambda: pieces.pool_drawing({"view": seen, "user": viewer}))
-
-    key, now = drawn(view)
-    if before is None:
-        return _fragment((*key, "whole"), lambda: looks.pool_changes({}, {}, drawn=now, oob=False))
-    before_key, then = drawn(before)
-    return _fragment(
-        (*key, "since", before_key),
-        lambda: looks.pool_changes({}, looks.looks_of(then), drawn=now, oob=False),
-    )
-
-
-def _seat_changes(game_id, view, before, number, viewer, colour_blind) -> str:
-    """Another player's board and tray: the pieces that changed since `before`, or all of it."""
-
-    def drawn(seen):
-        key = (game_id, seen.game.version, "seat", number, None, colour_blind)
-        seat = seen.seats[number]
-        context = {"view": seen, "user": viewer}
-        return _fragment((*key, "pieces"), lambda: pieces.seat_drawing(context, seat))
-
-    now = drawn(view)
-    key = (game_id, view.game.version, "seat", number, None, colour_blind)
-    context = {"view": view, "user": viewer}
+def _seat_change(game_id, view, number, context, shown, now) -> str:
+    """A seat's board and tray that changed: the owner's drawn whole (it is interactive, and its
+    page may show a tile picked up that no push knows of); another player's, the pieces whose
+    look differs from `shown`, or all of it. Adds the looks the page will show to `now`."""
     seat = view.seats[number]
-    if before is None or number >= len(before.seats):
-        return _fragment(key, lambda: looks.seat_changes(context, seat, {}, drawn=now, oob=False))
-    then = drawn(before)
-    return _fragment(
-        (*key, "since"),
-        lambda: looks.seat_changes(context, seat, looks.looks_of(then), drawn=now, oob=False),
-    )
+    colour_blind = bool(getattr(context["user"], "colour_blind", False))
+    owner = view.viewer_seat.number if seat.is_viewer else None
+    key = (game_id, view.game.version, "seat", number, owner, colour_blind)
+    own = f"seat-{number}"
+    if seat.is_viewer:
+        now[own] = None
+        return _fragment(key, functools.partial(_render, "seat", context, seat=seat))
+    drawn = _fragment((*key, "pieces"), lambda: pieces.seat_drawing(context, seat))
+    now.update(looks.looks_of(drawn))
+    if own in shown:
+        return looks.seat_changes(context, seat, shown, drawn=drawn, oob=False)
+    whole = functools.partial(looks.seat_changes, context, seat, {}, drawn=drawn, oob=False)
+    return _fragment((*key, "whole"), whole)
 
 
 def draw_queue(game: Game, seats, viewer) -> str:
@@ -335,18 +318,6 @@ def _snapshot(game_id: int, version: int) -> selectors.GameView:
         view = selectors.game_view(view.game, None, seats=view.seats, known_events=view.events)
         _snapshots.put((game_id, version), view)
     return view
-
-
-def _held_snapshot(game_id: int, version: int) -> selectors.GameView | None:
-    """The game at `version` if this process still holds it (it drew or made it), else None:
-    never read (the database has only the newest version)."""
-    held = _snapshots.get((game_id, version))
-    if isinstance(held, _Made):
-        held = selectors.game_view(held.game, None, seats=held.seats, known_events=held.events)
-        _snapshots.put((game_id, version), held)
-    if held is not None and held.game.version != version:
-        return None  # read later than asked: a newer version
-    return held
 
 
 def _fragment(key, draw: Callable[[], str]) -> str:

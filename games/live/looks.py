@@ -1,16 +1,16 @@
-"""Only what changed: of a seat's or the pool's pieces, the ones whose look differs from what a
-page shows, each swapped by its id (htmx out of band).
+"""Only what changed: of the status, a seat's or the pool's pieces, the ones whose look differs
+from what a page shows, each swapped by its id (htmx out of band).
 
-A piece (games/live/pieces.py `Piece`: a space, a tray, a seat's head, a column of
+A piece (games/live/pieces.py `Piece`: the status, a space, a tray, a seat's head, a column of
 the pool) carries its look, a checksum of its markup, in ``data-look``. What a page shows is
 known two ways:
 
-- a move's answer: the page says it, sending the looks of the seats and of the pool in the
-  X-Page-Looks header (games/static/games/live.js; `page_looks` has its form, about 250 bytes a
-  seat);
-- a push: the page shows the version before it (games/live/consumers.py makes sure), and the
-  other players' boards and the pool depend on the version and the viewer only, so the process
-  draws that version too, if it still holds it (games/live/drawing.py).
+- a move's answer: the page says it, sending the looks of the status, the seats and the pool in
+  the X-Page-Looks header (games/static/games/live.js; `page_looks` has its form, about 250
+  bytes a seat);
+- a push: the page's socket keeps what the page shows (games/live/consumers.py): what the page
+  said when it connected and after its own moves' answers, and the looks of what the socket
+  sent it since.
 
 Without either, the whole seat or pool is drawn, as a page that is really behind needs.
 """
@@ -24,9 +24,11 @@ from games.live import pieces
 
 LOOKS_HEADER = "X-Page-Looks"
 # "pool:" or "seat-N:" followed by the looks of that part and of each of its pieces, in the
-# order of the page (the order of `pieces()`), 8 hex digits each; parts separated by spaces.
-_PART = re.compile(r"(pool|seat-[0-9]):((?:[0-9a-f]{8}){1,40})")
-MOST_PARTS = 6  # the pool and at most five seats
+# order of the page (the order of `pieces()`), 8 hex digits each, or "status:" and the status's
+# look; parts separated by spaces.
+_PART = re.compile(r"(pool|seat-[0-9]|status):((?:[0-9a-f]{8}){1,40})")
+MOST_PARTS = 7  # the status, the pool and at most five seats
+STATUS = "status"
 
 
 _LINE_BREAK = re.compile(r"[ \t]*\n\s*")
@@ -85,6 +87,13 @@ def pool_changes(context: dict, looks: dict, drawn=None, *, oob=True) -> str:
     if looks.get("pool") != drawn.look:
         return _whole("pool", context, oob, drawn=drawn)
     return changed_pieces(drawn.pieces(), looks, oob)
+
+
+def status_change(status, looks: dict, *, oob=True) -> str:
+    """The status piece (pieces.status_piece), or nothing when the page shows it already."""
+    if looks.get(STATUS) == [status.look]:
+        return ""
+    return _out_of_band(status) if oob else status.html
 
 
 def looks_of(drawn) -> dict[str, list[str]]:

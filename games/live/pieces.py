@@ -24,6 +24,7 @@ Usage (see templates/games/partials/seat.html and pool.html)::
     {% may_arrange seat as arranging %}        the board and tray are the viewer's to arrange
     {% seat_drawing seat as drawn %}           the seat's pieces: head, rows, tray, actions
     {% pool_drawing as drawn %}                the pool's pieces: title, columns
+    {% status_piece %}                         the status, one piece
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games import selectors
 from microchip_site.lru import MIB, memo
+
+STATUS = "game-status"  # the status piece's id
 
 
 class GameUrls(NamedTuple):
@@ -209,6 +212,13 @@ def pool_drawing(context) -> PoolDrawing:
         title=_piece(_render("pool_title", {"view": view}), "pool-title"),
         columns=columns,
     )
+
+
+def status_piece(context) -> Piece:
+    """The game's status (whose turn, the clock, the viewer's buttons) as one piece, so that an
+    answer or a push leaves it out when the page shows it already: ``{% status_piece %}``."""
+    status = _render("status", {"view": context["view"], "user": context.get("user")})
+    return _piece(status, STATUS)
 
 
 def _render(name: str, context: dict) -> str:

@@ -16,7 +16,15 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import seen, selectors
 from games.live.changes import page_id
-from games.live.looks import LOOKS_HEADER, compact, page_looks, pool_changes, seat_changes
+from games.live.looks import (
+    LOOKS_HEADER,
+    compact,
+    page_looks,
+    pool_changes,
+    seat_changes,
+    status_change,
+)
+from games.live.pieces import status_piece
 from games.models import Game
 from games.play import actions, vacations
 from games.play.errors import ActionRefused, StaleVersion
@@ -202,6 +210,7 @@ def _selection_parts(request, view, looks):
     context = {
         "view": view,
         "change": None,
+        "status": status_change(status_piece(drawing), looks),
         "pool_changes": "",
         "seats_changes": [seat_changes(drawing, seat, looks) for seat in own],
     }
@@ -458,9 +467,10 @@ def _page_is_one_behind(request, played) -> bool:
 
 
 def _changed_parts(request, view, played):
-    """Answer a move with only what it changed, each swapped by its id: its status, and of the
-    pool (if it changed) and the boards it touched only the pieces (spaces, tray, columns...)
-    whose look differs from what the page says it shows (games/live/looks.py)."""
+    """Answer a move with only what it changed, each swapped by its id: the status if it looks
+    different, and of the pool (if it changed) and the boards it touched only the pieces
+    (spaces, tray, columns...) whose look differs from what the page says it shows
+    (games/live/looks.py)."""
     change = played.change
     numbers = set(change.seats) | {played.seat.number}
     looks = page_looks(request.headers.get(LOOKS_HEADER))
@@ -468,6 +478,7 @@ def _changed_parts(request, view, played):
     context = {
         "view": view,
         "change": change,
+        "status": status_change(status_piece(drawing), looks),
         "pool_changes": pool_changes(drawing, looks) if change.pool else "",
         "seats_changes": [
             seat_changes(drawing, seat, looks) for seat in view.seats if seat.seat.number in numbers

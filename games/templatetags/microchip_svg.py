@@ -273,7 +273,7 @@ def marks_context(marks: Marks | None, tile_colour: str, colour_blind: bool) -> 
             if space is None or space == tile_colour:
                 continue
             context.update(
-                stripes=STRIPES,
+                stripes=True,
                 space=space,
                 space_fill=TILE_FILLS[space],
                 space_tint=SPACE_FILLS[space],
@@ -354,6 +354,7 @@ def sprite_context() -> dict:
             {"colour": colour, "fill": SPACE_FILLS[colour], "edge": TILE_FILLS[colour]}
             for colour in SPACE_FILLS
         ],
+        "stripes": STRIPES,
     }
 
 

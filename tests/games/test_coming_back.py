@@ -180,8 +180,8 @@ def test_a_push_carries_the_log_and_the_notice_to_whom_the_server_acted_for(star
     owner = game.seats.get(number=forced_seat).user
     other = game.seats.get(number=1 - forced_seat).user
 
-    for_owner = drawing.draw_change(event, owner)
-    for_other = drawing.draw_change(event, other)
+    for_owner, _ = drawing.draw_change(event, owner, {})
+    for_other, _ = drawing.draw_change(event, other, {})
 
     assert 'id="move-log"' in for_owner and 'id="move-log"' in for_other
     assert "for you" in between(for_owner, 'id="move-log"', "</aside>")

@@ -22,7 +22,12 @@ def act(client, game, action, *, page_version):
 
 
 def top_level_ids(html: str) -> set[str]:
-    return set(re.findall(r'<section [^>]*id="([^"]+)"[^>]*hx-swap-oob="true"', html))
+    openings = re.findall(r"<section [^>]*>", html)
+    return {
+        re.search(r'\sid="([^"]+)"', opening).group(1)
+        for opening in openings
+        if 'hx-swap-oob="true"' in opening
+    }
 
 
 def test_a_draft_on_an_up_to_date_page_answers_with_the_pool_status_and_the_drafters_board(

@@ -4,8 +4,10 @@ import copy
 import logging
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.template import Context, Template
 from django.utils import translation
 from django.utils.safestring import mark_safe
@@ -56,8 +58,12 @@ def svg(markup):
     for parent in list(root.iter()):
         children = []
         for child in parent:
-            if child.tag == "use":  # in its place, what it refers to
-                children += [copy.deepcopy(part) for part in sprite_part(child.get("href"))]
+            if child.tag == "use":  # in its place, what it refers to, which inherits its fill
+                for part in sprite_part(child.get("href")):
+                    part = copy.deepcopy(part)
+                    if child.get("fill") and not part.get("fill"):
+                        part.set("fill", child.get("fill"))
+                    children.append(part)
             else:
                 children.append(child)
         parent[:] = children
@@ -76,7 +82,11 @@ def test_the_sprite_is_drawn_once_a_page_and_has_every_tiles_paths(client):
     masks = {mask for kind in KINDS for mask in KIND_PATHS[kind]}
     assert {el.get("id") for el in SPRITE.iter() if el.get("id")} == {"tile-face"} | {
         f"tile-paths-{mask}" for mask in masks
-    } | {f"space-{colour.value}" for colour in COLOURS} | {"mark-broken", "mark-open"}
+    } | {f"space-{colour.value}" for colour in COLOURS} | {
+        "mark-broken",
+        "mark-open",
+        "tile-stripes",
+    }
 
 
 def by_class(root, name):
@@ -151,9 +161,11 @@ def test_a_straight_is_one_line_and_a_corner_one_bend():
 def test_the_tile_is_a_scalable_rounded_square_of_its_colour():
     root = svg(tile("tee", "yellow", N | E | S))
     assert root.get("viewBox") == "0 0 100 100"
-    assert root.get("width") == "100%"
-    assert root.get("height") == "100%"
     assert root.get("class").split() == ["tile", "tile--yellow", "tile--tee"]
+    # Its size is its box's, from the stylesheet every page has (base.html), not sent with it.
+    css = (Path(settings.BASE_DIR) / "games/static/games/tiles.css").read_text()
+    sizing = re.search(r"\.tile,\s*\.space\s*\{([^}]*)\}", css).group(1)
+    assert "width: 100%" in sizing and "height: 100%" in sizing and "overflow: hidden" in sizing
     (bg,) = by_class(root, "tile-bg")
     assert bg.tag == "rect"
     assert bg.get("rx")
@@ -363,7 +375,7 @@ def test_the_markup_is_csp_friendly_and_self_contained(markup):
     assert len(re.findall(r"href", lowered)) == markup.count("<use href=")
     assert not re.search(r"\sid=", lowered)  # no ids to clash when many tiles share a page
     root = svg(markup)
-    assert root.get("width") == "100%" and "px" not in lowered
+    assert root.get("width") is None and "px" not in lowered  # sized by its box (tiles.css)
 
 
 def test_numbers_are_not_localized():

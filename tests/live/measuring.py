@@ -16,7 +16,9 @@ from django.urls import reverse
 
 from games import rules
 from games.live import drawing
+from games.live.looks import page_looks
 from games.play import actions
+from games.tools.loadtest.page import PageLooks
 from tests.games.playing import current_state, next_move
 from tests.games.test_views import HTMX, client_for
 
@@ -56,51 +58,15 @@ def _figures(sizes: list[int]) -> tuple:
 
 
 DEBUG = False
-_LOOK = re.compile(r'id="([a-z0-9-]+)" data-look="([0-9a-f]{8})"')
 
 
-class Page:
-    """What one player's page shows of its pieces (games/live/looks.py), kept as htmx would
-    keep it: the whole game on a load, then each answer's and push's pieces swapped by id."""
+class Page(PageLooks):
+    """What one player's page shows of its pieces, and whether it shows a tile picked up."""
 
     def __init__(self, number: int):
+        super().__init__()
         self.number = number
-        self.looks: dict[str, str] = {}
         self.picked = False  # a tile picked up: drawn with a selection
-
-    def load(self, html: str) -> None:
-        self.looks = {}
-        self.swap(html)
-
-    def swap(self, html: str) -> None:
-        for piece_id, look in _LOOK.findall(html):
-            if piece_id == "pool" or re.fullmatch(r"seat-\d+", piece_id):
-                gone = [key for key in self.looks if key.startswith(f"{piece_id}-")]
-                for key in gone:
-                    del self.looks[key]
-            self.looks[piece_id] = look
-
-    def header(self) -> str:
-        """The X-Page-Looks header live.js sends: each part's look and its pieces', in the
-        page's order (games/live/looks.py)."""
-        parts = []
-        for own in ["pool", *sorted(k for k in self.looks if re.fullmatch(r"seat-\d", k))]:
-            if own not in self.looks:
-                continue
-            order = [own, *(key for key in self.looks if key.startswith(f"{own}-"))]
-            order.sort(key=lambda key: _page_order(own, key))
-            parts.append(f"{own}:" + "".join(self.looks[key] for key in order))
-        return " ".join(parts)
-
-
-def _page_order(own: str, key: str) -> tuple:
-    rest = key[len(own) :]
-    if rest == "":
-        return (0, 0)
-    if own == "pool":
-        return (1, 0) if rest == "-title" else (2, int(rest.rsplit("-", 1)[1]))
-    pieces = {"-head": (1, 0), "-tray-title": (3, 0), "-tray-tiles": (4, 0), "-actions": (5, 0)}
-    return pieces.get(rest) or (2, int(rest.rsplit("-", 1)[1]))
 
 
 def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) -> Weighed:
@@ -123,6 +89,7 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
     clients = {seat.number: client_for(seat.user) for seat in seats}
     viewers = [seat.user for seat in seats] + [AnonymousUser()]
     pages = {seat.user_id: Page(seat.number) for seat in seats}
+    visitor = PageLooks()  # a signed-out visitor's page: its first push draws what changed whole
     fragment_url = reverse("games:fragment", args=[game.pk])
     for seat in seats:
         pages[seat.user_id].load(clients[seat.number].get(fragment_url, **HTMX).content.decode())
@@ -185,10 +152,12 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
             for viewer in viewers:
                 if viewer.pk is not None and viewer.pk == mover:
                     continue
-                html = drawing.draw_change(change.event(), viewer)
+                # The viewer's socket knows what the page shows (it said so after its own
+                # move's answer, games/live/consumers.py).
+                page = pages.get(viewer.pk, visitor)
+                html, _ = drawing.draw_change(change.event(), viewer, page_looks(page.header()))
                 weighed.pushes.append(len(html))
-                if viewer.pk in pages:
-                    pages[viewer.pk].swap(html)
+                page.swap(html)
 
     while True:
         state = current_state(game)

@@ -64,7 +64,7 @@
     var lobby = lobbyVersion();
     url += (url.indexOf("?") < 0 ? "?" : "&") + "page=" + pageId;
     if (version !== null) {
-      url += "&v=" + version;
+      url += "&v=" + version + "&looks=" + encodeURIComponent(pageLooks());
     } else if (lobby !== null) {
       url += "&lobby=" + lobby;
     }
@@ -202,6 +202,7 @@
         case "resync":
           if (shown !== null && message.version < shown) return "";
           keepSelection(message.html);
+          setTimeout(reportLooks, 0); // once drawn
           return message.html;
         case "user":
           // After the swap, tell the page: e.g. a list of games can refresh itself with
@@ -234,19 +235,40 @@
   // changed in between; an answer older than what a push already showed is dropped.
   // A move also says what the page shows of the boards and the pool, piece by piece (each
   // piece's data-look, a checksum of its markup), so that the answer brings only the pieces that
-  // look different now: "pool:" or "seat-N:" and the part's look and its pieces' in page order
-  // (games/live/looks.py).
+  // look different now: "status:" and its look, "pool:" or "seat-N:" and the part's look and its
+  // pieces' in page order (games/live/looks.py).
   function pageLooks() {
-    return Array.prototype.map
-      .call(document.querySelectorAll("#pool[data-look], #game .seat[data-look]"), function (part) {
+    var status = document.querySelector("#game-status[data-look]");
+    var parts = Array.prototype.map.call(
+      document.querySelectorAll("#pool[data-look], #game .seat[data-look]"),
+      function (part) {
         var looks = [part.getAttribute("data-look")];
         Array.prototype.forEach.call(part.querySelectorAll("[data-look]"), function (piece) {
           looks.push(piece.getAttribute("data-look"));
         });
         return part.id + ":" + looks.join("");
-      })
-      .join(" ");
+      }
+    );
+    if (status) parts.unshift("status:" + status.getAttribute("data-look"));
+    return parts.join(" ");
   }
+  // The socket keeps what the page shows, so that a push brings only what looks different:
+  // after a move's answer that changed the pool (its own pushes skip this page), or a resync,
+  // the page tells it (games/live/consumers.py).
+  function reportLooks() {
+    var version = shownVersion();
+    if (version !== null) send({ type: "looks", version: version, looks: pageLooks() });
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (
+      xhr &&
+      xhr.getResponseHeader("X-Game-Parts") === "changed" &&
+      / id="pool[-"]/.test(xhr.responseText)
+    ) {
+      reportLooks();
+    }
+  });
   document.addEventListener("htmx:configRequest", function (event) {
     var version = shownVersion();
     if (version !== null) {

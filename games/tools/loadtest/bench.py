@@ -15,17 +15,19 @@ came.
 """
 
 import asyncio
+import json
 import random
 import re
 import time
 import uuid
 from dataclasses import dataclass, field
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from games import rules
 from games.rules.greedy import best_placement, choose_draft
 
 from .client import HTTPConnection, WebSocket
+from .page import PageLooks
 
 VERSION_IN_PAGE = re.compile(rb'data-version="(\d+)"')
 VERSION_IN_PUSH = re.compile(r'"version":\s*(\d+)')
@@ -46,6 +48,7 @@ class Player:
     shown: int = 0  # the version this player's page shows (pushes and its own answers)
     page: str = field(default_factory=lambda: uuid.uuid4().hex[:16])  # as live.js names it
     arrivals: dict = field(default_factory=dict)  # version -> when it first arrived
+    looks: PageLooks = field(default_factory=PageLooks)  # what the page shows, piece by piece
 
 
 @dataclass
@@ -116,7 +119,10 @@ class Bench:
         for table in self.tables:
             for player in table.players:
                 player.http = HTTPConnection(self.host, self.port)
+                await self._load_page(table, player)
+                looks = quote(player.looks.header())
                 path = f"/ws/games/{table.game_id}/?page={player.page}&v={table.version}"
+                path += f"&looks={looks}"
                 headers = [("Cookie", player.cookie), ("Origin", self.origin)]
                 player.socket = await WebSocket.connect(self.host, self.port, path, headers)
                 player.seen = player.shown = table.version
@@ -158,7 +164,14 @@ class Bench:
             self.figures.push_sizes.append(len(text))
             player.arrivals.setdefault(version, now)
             player.seen = max(player.seen, version)
-            player.shown = max(player.shown, version)
+            if version > player.shown:  # as live.js: what the page shows already is skipped
+                message = json.loads(text)
+                if message["type"] == "resync":
+                    player.looks.load(message["html"])
+                    self._report_looks(player, version)
+                else:
+                    player.looks.swap(message["html"])
+                player.shown = version
             table.notify()
 
     async def _play(self, table: Table, player: Player, end: float) -> None:
@@ -224,6 +237,21 @@ class Bench:
         table.over = state.is_terminal()
         table.notify()
 
+    async def _load_page(self, table: Table, player: Player) -> None:
+        """Draw the game as the player's page first shows it (what the page then says it shows)."""
+        headers = {"Cookie": player.cookie, "HX-Request": "true"}
+        status, _, content = await player.http.request(
+            "GET", f"/games/{table.game_id}/fragment/", b"", headers
+        )
+        if status == 200:
+            player.looks.load(content.decode())
+
+    def _report_looks(self, player: Player, version: int) -> None:
+        """Tell the page's socket what it shows, as live.js does after a resync and after an
+        answer that changed the pool (games/live/consumers.py)."""
+        message = {"type": "looks", "version": version, "looks": player.looks.header()}
+        player.socket.send(json.dumps(message))
+
     async def _move(self, table: Table, player: Player, action: rules.Action) -> None:
         body = urlencode({**action.to_json(), "version": table.newest_seen}).encode()
         headers = {
@@ -232,6 +260,7 @@ class Bench:
             "HX-Request": "true",
             "X-Page-Version": str(player.shown),
             "X-Page-Id": player.page,
+            "X-Page-Looks": player.looks.header(),
             "Content-Type": "application/x-www-form-urlencoded",
         }
         started = time.monotonic()
@@ -261,7 +290,15 @@ class Bench:
         self.figures.answer_sizes.append(len(content))
         if answer_headers.get("x-game-parts") == "changed":
             self.figures.partial_answers += 1
-        player.shown = max(player.shown, version)
+        if version > player.shown:  # else a push got there first: live.js drops the answer
+            html = content.decode()
+            if answer_headers.get("x-game-parts") == "changed":
+                player.looks.swap(html)
+            else:
+                player.looks.load(html)
+            player.shown = version
+            if ' id="pool' in html:
+                self._report_looks(player, version)
         try:
             table.state = table.state.apply(action, player.seat)
         except rules.RuleError:
