@@ -22,6 +22,9 @@ class Change:
     pool: bool  # the pool or the turn changed: the pool, and everyone's status
     ended: bool  # the game is over: every page redraws the whole game with the results
     kind: str  # the event's kind, e.g. "place"
+    # Seats whose head alone changed (the turn's marker, a clock), besides `seats`: a page
+    # redraws just that, and may keep a tile picked up on the board below it.
+    heads: tuple[int, ...] = ()
     answered_page: str = ""  # the page that made the move and got it in the answer
     # (user id, whether the game now waits for their move) of each player for whom it began or
     # stopped waiting: their count of waiting games (the nav badge) changed, nobody else's did.
@@ -39,6 +42,7 @@ class Change:
             "game": self.game_id,
             "version": self.version,
             "seats": list(self.seats),
+            "heads": list(self.heads),
             "pool": self.pool,
             "ended": self.ended,
             "answered": self.answered_page,

@@ -348,7 +348,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
             # The page stays where it was; the next push shows a gap, and that resyncs it.
             logger.exception("live: cannot draw version %s of game %s", version, self.game_id)
             return
-        seats = [seat for seat in self.seats if seat[0] in event["seats"]]
+        touched = {*event["seats"], *event.get("heads", ())}
+        seats = [seat for seat in self.seats if seat[0] in touched]
         html += drawing.draw_presence(seats, self.online)  # dots as this socket knows them now
         self.version = version
         self._drawn(now)
@@ -362,7 +363,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if reported is not None and reported[0] == event["version"]:
             self.shown = reported[1]
             return
-        self._drawn(dict.fromkeys([STATUS, *(f"seat-{number}" for number in event["seats"])]))
+        touched = [*event["seats"], *event.get("heads", ())]
+        self._drawn(dict.fromkeys([STATUS, *(f"seat-{number}" for number in touched)]))
         if event["pool"]:
             self.shown.pop("pool", None)
 

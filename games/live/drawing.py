@@ -168,6 +168,9 @@ def draw_change(change: dict, viewer, shown: dict[str, list[str]]) -> tuple[str,
             if not 0 <= number < len(view.seats):
                 continue
             parts.append(_seat_change(game_id, view, number, context, shown, now))
+        for number in change.get("heads", ()):
+            if 0 <= number < len(view.seats) and number not in change["seats"]:
+                parts.append(_head_change(game_id, view, number, context, shown, now))
         if change.get("logged"):  # in words for its reader ("you") and in their time zone
             key = (game_id, version, "log", mine, zone.key)
             log = view.log_first_page
@@ -198,6 +201,21 @@ def _seat_change(game_id, view, number, context, shown, now) -> str:
         return looks.seat_changes(context, seat, shown, drawn=drawn, oob=False)
     whole = functools.partial(looks.seat_changes, context, seat, {}, drawn=drawn, oob=False)
     return _fragment((*key, "whole"), whole)
+
+
+def _head_change(game_id, view, number, context, shown, now) -> str:
+    """A seat whose head alone changed (the turn's marker, a clock): the head, unless the page
+    shows it so already. Adds the looks the page will show to `now`."""
+    seat = view.seats[number]
+    key = (game_id, view.game.version, "head", number, seat.is_viewer)
+    head = _fragment(key, functools.partial(pieces.seat_head, context, seat))
+    own = f"seat-{number}"
+    known = shown.get(own)
+    if known is not None and len(known) > 1:
+        if known[1] == head.look:
+            return ""
+        now[own] = [known[0], head.look, *known[2:]]  # the head is the seat's first piece
+    return head.html
 
 
 def draw_queue(game: Game, seats, viewer) -> str:

@@ -185,12 +185,17 @@ def seat_drawing(context, seat) -> SeatDrawing:
     tiles = tray_tiles(context, seat)
     return SeatDrawing(
         look=_look(f"{seat.number} {seat.is_viewer} {seat.user.username} {arranging}"),
-        head=_piece(_render("seat_head", parts), f"{prefix}-head"),
+        head=seat_head(context, seat),
         rows=[spaces[row : row + 5] for row in range(0, 25, 5)],
         tray_title=_piece(_render("tray_title", parts), f"{prefix}-tray-title"),
         tray=_piece(_render("tray_list", {"tiles": tiles}), f"{prefix}-tray-tiles"),
         actions=_piece(_render("board_actions", parts), f"{prefix}-actions") if arranging else None,
     )
+
+
+def seat_head(context, seat) -> Piece:
+    """The head of `seat`'s drawing alone: whose board, the turn's marker, the clock, the score."""
+    return _piece(_render("seat_head", {"seat": seat}), f"seat-{seat.number}-head")
 
 
 def pool_drawing(context) -> PoolDrawing:

@@ -256,11 +256,13 @@ def _end(game: Game, seats: list[Seat], state: rules.GameState, now) -> None:
 
 def _change(table, seat, action, after, moved, changed, answered_page, cause, clocked) -> Change:
     """What the new version touched on anyone's page (games/live/changes.py): the boards and
-    trays it changed, and the seats whose clocks it started or stopped (drawn by their names)."""
-    redrawn = set(changed) | clocked
+    trays it changed, and the seats whose heads alone changed: the clocks it started or
+    stopped, the turn's marker."""
+    redrawn, heads = set(changed), set(clocked)
     drafting = isinstance(action, DRAFTING_ACTIONS)
-    if drafting:  # the drafter's pending tile, and the turn's marker on the boards
-        redrawn |= {seat.number, after.current} - {None}
+    if drafting:  # the drafter's pending tile, and the turn's marker on the next one's head
+        redrawn.add(seat.number)
+        heads |= {after.current} - {None}
     if moved.ended:
         redrawn = {s.number for s in table.seats}
     user_of = [s.user_id for s in table.seats]
@@ -269,6 +271,7 @@ def _change(table, seat, action, after, moved, changed, answered_page, cause, cl
         game_id=table.game.pk,
         version=table.game.version,
         seats=tuple(sorted(redrawn)),
+        heads=tuple(sorted(heads - redrawn)),
         pool=drafting or moved.turn_passed,
         ended=moved.ended,
         kind=action.type,

@@ -472,7 +472,7 @@ def _changed_parts(request, view, played):
     (spaces, tray, columns...) whose look differs from what the page says it shows
     (games/live/looks.py)."""
     change = played.change
-    numbers = set(change.seats) | {played.seat.number}
+    numbers = set(change.seats) | set(change.heads) | {played.seat.number}
     looks = page_looks(request.headers.get(LOOKS_HEADER))
     drawing = {"view": view, "user": request.user}
     context = {

@@ -93,6 +93,11 @@ async def test_a_socket_that_knows_the_pages_looks_pushes_only_the_changed_piece
     draft, confirmation = await second.push(), await second.push()
     assert WHOLE_POOL not in draft and "pool-column-" in draft
     assert WHOLE_POOL not in confirmation
+    # The turn passed to the second player: of their own board only the head (the turn's
+    # marker) comes, so a tile they picked up stays picked up.
+    mine = await sync_to_async(lambda: current_state(second.game).current)()
+    assert f'id="seat-{mine}-head"' in confirmation
+    assert f'id="seat-{mine}" ' not in confirmation and f"seat-{mine}-space-" not in confirmation
     assert WHOLE_POOL in await blind.push()  # the socket knows nothing of what it shows
     assert WHOLE_POOL not in await blind.push()  # but it knows what it sent
     for tab in (first, second, blind):
