@@ -1002,7 +1002,8 @@ class LogRow:
 @dataclass(frozen=True)
 class LogTurn:
     label: str
-    rows: list[LogRow]
+    rows: list[LogRow]  # newest first
+    key: str = ""  # its id on the page: the turn's number, "0" before the start, "finishing"
 
 
 @dataclass(frozen=True)
@@ -1012,6 +1013,13 @@ class LogPage:
     turns: list[LogTurn]
     page: int
     pages: int
+    per_page: int = LOG_TURNS_PER_PAGE
+
+    def news(self, version: int) -> list[tuple[LogTurn, bool]]:
+        """The turns that `version` added entries to, oldest first, each with whether it is new
+        (its first entry is of this version): what a page that shows the version before lacks."""
+        touched = [turn for turn in self.turns if any(row.number == version for row in turn.rows)]
+        return [(turn, turn.rows[-1].number == version) for turn in reversed(touched)]
 
     @property
     def newer(self) -> int | None:
@@ -1052,7 +1060,14 @@ def log_page(log: moves.Log, reader: int | None, page: int = 1) -> LogPage:
     page = min(max(page, 1), pages)
     shown = turns[(page - 1) * LOG_TURNS_PER_PAGE : page * LOG_TURNS_PER_PAGE]
     return LogPage(
-        [LogTurn(turn.label, [log_row(e, reader) for e in turn.entries]) for turn in shown],
+        [
+            LogTurn(
+                turn.label,
+                [log_row(entry, reader) for entry in turn.entries],
+                "finishing" if turn.number is None else str(turn.number),
+            )
+            for turn in shown
+        ],
         page,
         pages,
     )

@@ -173,8 +173,11 @@ def draw_change(change: dict, viewer, shown: dict[str, list[str]]) -> tuple[str,
                 parts.append(_head_change(game_id, view, number, context, shown, now))
         if change.get("logged"):  # in words for its reader ("you") and in their time zone
             key = (game_id, version, "log", mine, zone.key)
-            log = view.log_first_page
-            parts.append(_fragment(key, lambda: _render("move_log", context, log=log)))
+            log = view.log_first_page  # the page shows the version before: what it added
+            news = functools.partial(
+                _render, "move_log_news", context, log=log, news=log.news(version)
+            )
+            parts.append(_fragment(key, news))
         if mine is not None and mine in change.get("concerns", ()):
             parts.append(_render("my_notices", context))
         if change["pool"] and view.ahead is not None:  # their own queued draft, theirs alone

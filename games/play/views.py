@@ -479,6 +479,7 @@ def _changed_parts(request, view, played):
         "view": view,
         "change": change,
         "status": status_change(status_piece(drawing), looks),
+        "news": view.log_first_page.news(view.game.version) if change.logged else (),
         "pool_changes": pool_changes(drawing, looks) if change.pool else "",
         "seats_changes": [
             seat_changes(drawing, seat, looks) for seat in view.seats if seat.seat.number in numbers

@@ -152,4 +152,9 @@ def test_an_older_page_of_the_log_stays_while_moves_come_in(open_page, make_play
     shows_version(page, game.version)
     newest = page.locator("#move-log .log-turn h3").first.inner_text()
     assert newest.lower() == f"turn {game_state(game_id)[1].drafts}"  # the newest page follows
+    # The moves came as their turns alone, added at the top: the log reads as a reload draws it.
+    live_log = page.locator("#move-log").inner_text()
+    page.reload()
+    shows_version(page, game.version)
+    assert page.locator("#move-log").inner_text() == live_log
     assert not page.errors

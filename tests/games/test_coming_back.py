@@ -183,9 +183,12 @@ def test_a_push_carries_the_log_and_the_notice_to_whom_the_server_acted_for(star
     for_owner, _ = drawing.draw_change(event, owner, {})
     for_other, _ = drawing.draw_change(event, other, {})
 
-    assert 'id="move-log"' in for_owner and 'id="move-log"' in for_other
-    assert "for you" in between(for_owner, 'id="move-log"', "</aside>")
-    assert f"for {owner.username}" in between(for_other, 'id="move-log"', "</aside>")
+    # The turn it added to the move log, not the whole log (the page shows the rest).
+    assert 'id="move-log"' not in for_owner + for_other
+    turn = re.search(r'id="(log-turn-\d+)"', for_owner).group(1)
+    assert f'id="{turn}"' in for_other
+    assert "for you" in between(for_owner, f'id="{turn}"', "</section>")
+    assert f"for {owner.username}" in between(for_other, f'id="{turn}"', "</section>")
     assert 'id="my-notices"' in for_owner and "The server took" in for_owner
     assert 'id="my-notices"' not in for_other
 

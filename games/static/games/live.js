@@ -374,11 +374,28 @@
 
   // A reader of an older page of the move log keeps it: a move's push (or answer) brings the
   // newest page, which would take them away from what they read; "Newer" fetches it.
+  // The move log: a reader on an older page keeps it; on the first page a move's new turns are
+  // added at the top, and the page keeps its length (the oldest turns go to the next page).
+  function movedLogPage(target) {
+    var log = target && target.closest ? target.closest("#move-log") : null;
+    return log && log.getAttribute("data-page") !== "1";
+  }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var target = event.detail.target;
-    if (target && target.id === "move-log" && target.getAttribute("data-page") !== "1") {
+    if (movedLogPage(event.detail.target)) {
       event.detail.shouldSwap = false;
     }
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "move-log-turns") return;
+    var log = document.getElementById("move-log");
+    var keep = parseInt(log.getAttribute("data-turns-per-page"), 10) || 8;
+    Array.prototype.forEach.call(target.querySelectorAll(":scope > .empty-log"), function (empty) {
+      empty.remove();
+    });
+    Array.prototype.slice.call(target.querySelectorAll(":scope > .log-turn"), keep).forEach(function (old) {
+      old.remove();
+    });
   });
 
   document.addEventListener("htmx:wsOpen", function (event) {
