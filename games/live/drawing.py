@@ -7,7 +7,9 @@ that are the same for many viewers (another player's board, the pool as the non-
 it) are drawn once per process and version and shared, because a board with its tiles costs a
 few milliseconds to draw and a game has many viewers. A shared fragment may depend on the viewer
 only through the colour-blind preference; the tests check that each pushed fragment is the
-page's own markup for that viewer.
+page's own markup for that viewer. Which of a drawing's pieces a push sends depends on what the
+viewer's page shows (its socket's `shown`), so that choice is made per socket, cheaply, from the
+shared drawings' looks.
 """
 
 import functools
