@@ -752,6 +752,23 @@ def visible_games(user) -> Q:
     return Q(private=False) | Q(private=True, pk__in=seated) | Q(private=True, pk__in=invited)
 
 
+# A list of games (the dashboard, the lobby, an archive) shows who sits where, scores and places,
+# never a board, a tray or the pool: those JSON columns, most of a row's bytes and of the time to
+# read it, stay in the database.
+SEAT_BULK = ("tray", "board", "colours", "undo", "redo", "queued_draft", "best_board")
+GAME_BULK = ("pool", "pending_draft")
+
+
+def listed_seats():
+    """The seats of listed games, with their players, without their boards."""
+    return Seat.objects.select_related("user").defer(*SEAT_BULK)
+
+
+def with_listed_games(seats):
+    """`seats` with their games, for a list: neither the boards nor the pools."""
+    return seats.select_related("game").defer(*SEAT_BULK, *(f"game__{name}" for name in GAME_BULK))
+
+
 def open_games(*, player_count=None, rated=None, exclude_user=None):
     """Tables waiting for players that anyone may join, newest first."""
     games = (
@@ -764,7 +781,7 @@ def open_games(*, player_count=None, rated=None, exclude_user=None):
         games = games.filter(player_count=player_count)
     if rated is not None:
         games = games.filter(rated=rated)
-    return games.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    return games.defer(*GAME_BULK).prefetch_related(Prefetch("seats", queryset=listed_seats()))
 
 
 def waiting_room(game: Game, viewer, seats=None) -> dict:
@@ -793,26 +810,26 @@ def games_to_watch(user, *, limit=WATCH_LIMIT):
     games = Game.objects.filter(visible_games(user), status=Game.Status.PLAYING)
     return list(
         # A game in play always has its turn's start: the order of games_game_watch.
-        games.order_by("-turn_started_at", "-started_at", "-pk").prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
-        )[:limit]
+        games.order_by("-turn_started_at", "-started_at", "-pk")
+        .defer(*GAME_BULK)
+        .prefetch_related(Prefetch("seats", queryset=listed_seats().order_by("number")))[:limit]
     )
 
 
 def dashboard_seats(user):
     """The player's waiting and running games: their turn first, then the soonest deadline."""
+    seats = Seat.objects.filter(
+        user=user, game__status__in=[Game.Status.WAITING, Game.Status.PLAYING]
+    )
     return (
-        Seat.objects.filter(user=user, game__status__in=[Game.Status.WAITING, Game.Status.PLAYING])
-        .select_related("game")
+        with_listed_games(seats)
         .annotate(
             my_turn=Case(
                 When(waiting_for_move(), then=True), default=False, output_field=BooleanField()
             )
         )
         .order_by("-my_turn", F("game__deadline").asc(nulls_last=True), "-game__created_at")
-        .prefetch_related(
-            Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("number"))
-        )
+        .prefetch_related(Prefetch("game__seats", queryset=listed_seats().order_by("number")))
     )
 
 
@@ -846,12 +863,11 @@ def vacation_of(user, now: datetime | None = None) -> Vacation:
 
 def recent_finished_seats(user, limit=10):
     return (
-        Seat.objects.filter(user=user, game__status=Game.Status.ENDED)
-        .select_related("game")
+        with_listed_games(Seat.objects.filter(user=user, game__status=Game.Status.ENDED))
         .order_by("-game__ended_at")
-        .prefetch_related(
-            Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("number"))
-        )[:limit]
+        .prefetch_related(Prefetch("game__seats", queryset=listed_seats().order_by("number")))[
+            :limit
+        ]
     )
 
 

@@ -56,13 +56,10 @@ def archive_seats(
     if opponent is not None:
         seats = seats.filter(game__in=Seat.objects.filter(user=opponent).values("game_id"))
     return (
-        seats.select_related("game")
+        selectors.with_listed_games(seats)
         .order_by(F("game__ended_at").desc(nulls_first=True), "-game__started_at", "-game_id")
         .prefetch_related(
-            Prefetch(
-                "game__seats",
-                queryset=Seat.objects.select_related("user").order_by("place", "number"),
-            ),
+            Prefetch("game__seats", queryset=selectors.listed_seats().order_by("place", "number")),
             Prefetch(
                 "game__rating_changes",
                 queryset=RatingChange.objects.filter(user=player),
