@@ -32,7 +32,7 @@ def new_bot(level: str) -> User:
     for n in range(1, MAX_BOTS_PER_LEVEL + 1):
         name = stem if n == 1 else f"{stem}{n}"
         # Nor a name that looks like a player's ("StrongB0t5"): it would pass for theirs.
-        if not User.objects.filter(username__iexact=name).exists() and not looks_taken(name):
+        if not User.objects.named(name).exists() and not looks_taken(name):
             bot = User(username=name, email="", bot_level=level)
             bot.first_name = f"{level.capitalize()} computer player"
             for field in NOTIFICATION_FIELDS:

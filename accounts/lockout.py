@@ -64,7 +64,7 @@ def client_address(request) -> str:
 def account_for(credentials: dict) -> User | None:
     """The account the log-in form's credentials name, if one does."""
     typed = credentials.get("email") or credentials.get("username") or ""
-    user = User.objects.filter(username__iexact=typed).first()
+    user = User.objects.named(typed).first()
     if user is None and "email" in credentials:
         owners = set(
             EmailAddress.objects.filter(email__iexact=typed).values_list("user_id", flat=True)

@@ -1,9 +1,9 @@
 import zoneinfo
 from datetime import timedelta
 
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -23,8 +23,17 @@ def zone_named(name: str) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo("UTC")
 
 
+class Players(UserManager):
+    def named(self, name: str):
+        """The account called `name` whatever its case, found by the index of the lowered names
+        (the constraint below): ``username__iexact`` compares UPPER() and reads every account."""
+        return self.alias(lowered=Lower("username")).filter(lowered=Lower(Value(name)))
+
+
 class User(AbstractUser):
     """A player: an account plus the preferences that shape their pages and their email."""
+
+    objects = Players()
 
     class BotLevel(models.TextChoices):
         EASY = "easy", "easy"

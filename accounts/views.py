@@ -20,7 +20,7 @@ PROFILE_GAMES = 10  # the latest games on the profile; the archive page has them
 
 def profile(request, username):
     """The public profile: rating and its history, statistics and the latest games."""
-    player = get_object_or_404(User, username__iexact=username, is_active=True)
+    player = get_object_or_404(User.objects.named(username), is_active=True)
     return render(
         request,
         "accounts/profile.html",

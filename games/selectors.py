@@ -800,7 +800,7 @@ def waiting_room(game: Game, viewer, seats=None) -> dict:
     }
 
 
-WATCH_LIMIT = 50
+WATCH_LIMIT = 25
 
 
 def games_to_watch(user, *, limit=WATCH_LIMIT):

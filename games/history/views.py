@@ -38,7 +38,7 @@ class ArchiveFilterForm(forms.Form):
         name = self.cleaned_data["opponent"].strip()
         if not name:
             return None
-        opponent = User.objects.filter(username__iexact=name).first()
+        opponent = User.objects.named(name).first()
         if opponent is None:
             raise forms.ValidationError(f"There is no player called “{name}”.")
         return opponent
@@ -46,7 +46,7 @@ class ArchiveFilterForm(forms.Form):
 
 @require_GET
 def archive(request, username):
-    player = get_object_or_404(User, username__iexact=username, is_active=True)
+    player = get_object_or_404(User.objects.named(username), is_active=True)
     filters = ArchiveFilterForm(request.GET or None)
     if filters.is_bound and not filters.is_valid():
         seats = archive_seats(player, viewer=request.user).none()

@@ -675,7 +675,7 @@ def _check_fresh(game: Game, seat: Seat, action: rules.Action, seen_version: int
 
 def _invite(table: Table, inviter: User, username: str) -> Invitation:
     game = table.game
-    invitee = User.objects.filter(username__iexact=(username or "").strip(), is_active=True).first()
+    invitee = User.objects.named((username or "").strip()).filter(is_active=True).first()
     if invitee is None:
         raise ActionRefused(f"There is no player called “{username}”.", code="no_such_player")
     if invitee.bot_level:

@@ -6,6 +6,7 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -95,16 +96,22 @@ def lobby(request):
     games = selectors.open_games(
         player_count=criteria.get("player_count"), rated=criteria.get("rated")
     )
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(
         request,
         "games/lobby.html",
         {
-            "games": games[:100],
+            "page": Paginator(games, OPEN_TABLES_PER_PAGE).get_page(request.GET.get("page")),
+            "query": query.urlencode(),
             "filters": filters,
             "playing": selectors.games_to_watch(request.user),
             "watch_limit": selectors.WATCH_LIMIT,
         },
     )
+
+
+OPEN_TABLES_PER_PAGE = 25  # the newest first; a page draws in milliseconds however many wait
 
 
 @login_required

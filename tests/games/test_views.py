@@ -1,6 +1,7 @@
 """The game through its HTTP endpoints only, as a browser with htmx would drive it."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -9,6 +10,7 @@ from django.urls import reverse
 from games import rules
 from games.models import Game
 from games.play import actions
+from games.play.views import OPEN_TABLES_PER_PAGE
 from games.rules.analysis import legal_spots
 
 from .playing import next_move
@@ -224,6 +226,26 @@ def test_lobby_lists_open_games_with_filters_and_the_dashboard_puts_your_turn_fi
     on_turn = two.seats.get(number=0).user
     dashboard = client_for(on_turn).get(reverse("dashboard")).content.decode()
     assert "Your turn" in dashboard
+
+
+def test_the_lobby_shows_the_newest_open_tables_a_page_at_a_time_keeping_its_filters(players):
+
+    for number in range(OPEN_TABLES_PER_PAGE + 2):
+        actions.create_game(
+            creator=players[0],
+            player_count=2,
+            time_per_move=timedelta(days=1),
+            name=f"Table {number:02d}",
+        )
+    brian = client_for(players[1])
+
+    first = brian.get(reverse("games:lobby") + "?player_count=2").content.decode()
+    second = brian.get(reverse("games:lobby") + "?player_count=2&page=2").content.decode()
+
+    shown = [re.findall(r">Table (\d\d)<", page) for page in (first, second)]
+    newest_first = [f"{n:02d}" for n in reversed(range(OPEN_TABLES_PER_PAGE + 2))]
+    assert shown == [newest_first[:OPEN_TABLES_PER_PAGE], newest_first[OPEN_TABLES_PER_PAGE:]]
+    assert "Page 1 of 2" in first and 'href="?player_count=2&amp;page=2"' in first
 
 
 def test_invitation_link_lets_a_player_join_and_a_forged_one_is_refused(players):
