@@ -67,6 +67,22 @@ class Page(PageLooks):
         super().__init__()
         self.number = number
         self.picked = False  # a tile picked up: drawn with a selection
+        self.unpicked: tuple[int, dict[str, str]] | None = None  # (version, {id: look})
+
+    def keep_unpicked(self, html: str, version: int) -> None:
+        """As live.js: before a selection's pieces are swapped in, keep those they replace."""
+        if self.unpicked is None or self.unpicked[0] != version:
+            self.unpicked = (version, {})
+        kept = self.unpicked[1]
+        for piece in re.findall(r'hx-swap-oob="true" id="(seat-\d+-[a-z0-9-]+)"', html):
+            if piece in self.looks and piece not in kept:
+                kept[piece] = self.looks[piece]
+
+    def put_unpicked_back(self, version: int) -> None:
+        """As live.js before a move that ends the selection: the kept pieces go back."""
+        if self.unpicked is not None and self.unpicked[0] == version:
+            self.looks.update(self.unpicked[1])
+        self.unpicked = None
 
 
 def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) -> Weighed:
@@ -101,6 +117,8 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
         game.refresh_from_db()
         before = game.version
         page = pages[seats[number].user_id]
+        if action["type"] != "rotate":
+            page.put_unpicked_back(before)
         response = clients[number].post(
             act_url,
             action,  # the version travels in the header, as live.js sends it
@@ -109,6 +127,7 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
             HTTP_X_PAGE_LOOKS=page.header(),
         )
         assert response.status_code in (200, 204), response.content[:300]
+        page.unpicked = None
         if response.status_code == 200:
             weighed.answers[action["type"]].append(len(response.content))
             if not page.picked and action["type"] in ARRANGING:
@@ -141,6 +160,7 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
         )
         weighed.selections.append(len(response.content))
         if response.get("X-Game-Parts") == "selection":
+            page.keep_unpicked(response.content.decode(), game.version)
             page.swap(response.content.decode())
         else:
             page.load(response.content.decode())

@@ -269,8 +269,48 @@
       reportLooks();
     }
   });
+  // A tile picked up turns the spaces of the player's board into buttons (where it may go), and
+  // a move that ends the selection would get every one of them back in its answer. So the page
+  // keeps the pieces a selection replaced, as they were, and puts them back just before such a
+  // move says what the page shows: its answer then brings only what the move changed. A move
+  // that keeps the tile picked up (a rotation) leaves them be. Kept for one version only.
+  var unpicked = null; // {version, pieces: {id: markup}} while a tile is picked up
+  function keepUnpicked(html) {
+    var version = shownVersion();
+    if (!unpicked || unpicked.version !== version) unpicked = { version: version, pieces: {} };
+    var piece = /hx-swap-oob="true" id="(seat-\d+-[a-z0-9-]+)"/g;
+    var found;
+    while ((found = piece.exec(html))) {
+      var element = document.getElementById(found[1]);
+      if (element && !(found[1] in unpicked.pieces)) unpicked.pieces[found[1]] = element.outerHTML;
+    }
+  }
+  function putUnpickedBack(source) {
+    var kept = unpicked;
+    unpicked = null;
+    if (!kept || kept.version !== shownVersion()) return;
+    Object.keys(kept.pieces).forEach(function (id) {
+      var element = document.getElementById(id);
+      // The piece holding the button that makes the move stays: htmx swaps the answer from it
+      // (and the move changes that piece anyway).
+      if (!element || (source && element.contains(source))) return;
+      var template = document.createElement("template");
+      template.innerHTML = kept.pieces[id];
+      var piece = template.content.firstElementChild;
+      element.replaceWith(piece);
+      htmx.process(piece);
+    });
+  }
   document.addEventListener("htmx:configRequest", function (event) {
     var version = shownVersion();
+    var kind = event.detail.parameters && event.detail.parameters.type;
+    if (event.detail.verb === "post" && game() && event.detail.path === game().getAttribute("data-act-url")) {
+      if (kind === "rotate") {
+        // the rotated tile stays picked up: what was kept still shows it unpicked
+      } else {
+        putUnpickedBack(event.detail.elt);
+      }
+    }
     if (version !== null) {
       event.detail.headers["X-Page-Version"] = String(version);
       event.detail.headers["X-Page-Id"] = pageId;
@@ -294,6 +334,11 @@
     if (!isNaN(drawn) && showing !== null && drawn < showing) {
       event.detail.shouldSwap = false;
       return;
+    }
+    if (xhr && xhr.getResponseHeader("X-Game-Parts") === "selection") {
+      keepUnpicked(xhr.responseText);
+    } else if (xhr) {
+      unpicked = null; // anything else may have drawn the board: what was kept is no longer sure
     }
     var answered = xhr ? parseInt(xhr.getResponseHeader("X-Game-Version"), 10) : NaN;
     if (isNaN(answered)) {
