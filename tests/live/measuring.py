@@ -78,6 +78,16 @@ class Page(PageLooks):
             if piece in self.looks and piece not in kept:
                 kept[piece] = self.looks[piece]
 
+    def carry_unpicked(self, html: str, version: int, new_version: int) -> None:
+        """As live.js after a rotation (the tile stays picked up): what it changed is dropped."""
+        if self.unpicked is None or self.unpicked[0] != version:
+            self.unpicked = None
+            return
+        kept = self.unpicked[1]
+        for piece in re.findall(r'hx-swap-oob="true" id="([a-z0-9-]+)"', html):
+            kept.pop(piece, None)
+        self.unpicked = (new_version, kept)
+
     def put_unpicked_back(self, version: int) -> None:
         """As live.js before a move that ends the selection: the kept pieces go back."""
         if self.unpicked is not None and self.unpicked[0] == version:
@@ -127,7 +137,12 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
             HTTP_X_PAGE_LOOKS=page.header(),
         )
         assert response.status_code in (200, 204), response.content[:300]
-        page.unpicked = None
+        keeps_selection = "sel=" in response.get("HX-Push-Url", "")
+        if keeps_selection and response.get("X-Game-Parts") == "changed":
+            new_version = int(response["X-Game-Version"])
+            page.carry_unpicked(response.content.decode(), before, new_version)
+        else:
+            page.unpicked = None
         if response.status_code == 200:
             weighed.answers[action["type"]].append(len(response.content))
             if not page.picked and action["type"] in ARRANGING:

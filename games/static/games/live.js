@@ -285,6 +285,18 @@
       if (element && !(found[1] in unpicked.pieces)) unpicked.pieces[found[1]] = element.outerHTML;
     }
   }
+  // A move that kept the tile picked up (a rotation): what it changed is no longer known as it
+  // would look unpicked; the rest still is, at the new version.
+  function carryUnpicked(html, version) {
+    if (!unpicked || unpicked.version !== shownVersion() || isNaN(version)) {
+      unpicked = null;
+      return;
+    }
+    var piece = /hx-swap-oob="true" id="([a-z0-9-]+)"/g;
+    var found;
+    while ((found = piece.exec(html))) delete unpicked.pieces[found[1]];
+    unpicked.version = version;
+  }
   function putUnpickedBack(source) {
     var kept = unpicked;
     unpicked = null;
@@ -335,8 +347,11 @@
       event.detail.shouldSwap = false;
       return;
     }
-    if (xhr && xhr.getResponseHeader("X-Game-Parts") === "selection") {
+    var parts = xhr ? xhr.getResponseHeader("X-Game-Parts") : null;
+    if (parts === "selection") {
       keepUnpicked(xhr.responseText);
+    } else if (parts === "changed" && /[?&]sel=/.test(xhr.getResponseHeader("HX-Push-Url") || "")) {
+      carryUnpicked(xhr.responseText, parseInt(xhr.getResponseHeader("X-Game-Version"), 10));
     } else if (xhr) {
       unpicked = null; // anything else may have drawn the board: what was kept is no longer sure
     }
