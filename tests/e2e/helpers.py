@@ -5,14 +5,15 @@ from axe_playwright_python.sync_playwright import Axe
 from games import rules
 from games.models import Game
 from games.rules.analysis import legal_spots
-from games.state_store import load_state
+from games.state_store import load_state, read_game
 
 TIMEOUT = 15_000
 
 
 def game_state(game_id):
-    game = Game.objects.get(pk=game_id)
-    return game, load_state(game, list(game.seats.order_by("number")))
+    # One statement, one moment: the worker may take a column's last tile between two reads.
+    game, seats = read_game(game_id)
+    return game, load_state(game, seats)
 
 
 def shows_version(page, version):
