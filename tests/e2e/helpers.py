@@ -1,5 +1,7 @@
 """Driving a game page by clicking, the way a player does, and waiting for what htmx swaps in."""
 
+import re
+
 from axe_playwright_python.sync_playwright import Axe
 
 from games import rules
@@ -81,3 +83,18 @@ def serious_violations(page):
         if violation["impact"] in ("serious", "critical")
     ]
     return serious, results
+
+
+def shows_my_board_as_a_reload_would(page, game_id):
+    """The player's own board, drawn piece by piece by answers made after picking tiles up
+    (live.js puts back what a selection replaced before such a move), is what a reload draws."""
+    drawn = page.request.get(f"/games/{game_id}/fragment/", headers={"HX-Request": "true"}).text()
+    mine = re.search(r'<section class="seat card mine"\s+id="(seat-\d)"', drawn).group(1)
+    reloaded = dict(re.findall(rf'id="({mine}-[a-z0-9-]+)" data-look="([0-9a-f]+)"', drawn))
+    shown = page.evaluate(
+        """mine => Object.fromEntries(Array.from(
+            document.querySelectorAll(`#${mine} [data-look]`),
+            piece => [piece.id, piece.dataset.look]))""",
+        mine,
+    )
+    assert shown == reloaded

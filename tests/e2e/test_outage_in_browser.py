@@ -5,8 +5,16 @@ database is back."""
 from datetime import timedelta
 
 from games.play import actions
+from games.rules.analysis import legal_spots
 
-from .helpers import TIMEOUT, click_and_wait, game_state
+from .helpers import (
+    TIMEOUT,
+    click_and_wait,
+    game_state,
+    select_tray_tile,
+    settled,
+    shows_my_board_as_a_reload_would,
+)
 
 
 def test_a_move_answered_503_says_it_was_not_saved_and_can_be_made_again(open_page, make_player):
@@ -39,3 +47,31 @@ def test_a_move_answered_503_says_it_was_not_saved_and_can_be_made_again(open_pa
     assert page.locator("#site-trouble").count() == 0  # the status was drawn anew
     assert tile in game_state(game.pk)[1].trays[state.current]
     assert page.errors == []
+
+
+def test_a_move_that_never_got_its_answer_after_a_tile_was_picked_up_shows_the_game_again(
+    open_page, make_player
+):
+    """The page put back the spaces the picked-up tile had lit before sending the move (live.js);
+    with no answer, it asks for the game again and shows the board as the server has it."""
+    ada, brian = make_player("ada"), make_player("brian")
+    game = actions.create_game(creator=ada, player_count=2, time_per_move=timedelta(days=1))
+    actions.join_game(game_id=game.pk, user=brian)
+    game, state = game_state(game.pk)
+    seat = state.current
+    page = open_page(game.seats.get(number=seat).user)
+    page.goto(f"/games/{game.pk}/")
+    tile = state.draw_tiles()[0]
+    click_and_wait(page, f"#draw-{tile}", game.pk)
+    version = game_state(game.pk)[0].version
+    space = legal_spots(game_state(game.pk)[1].boards[seat], tile)[0][0]
+    select_tray_tile(page, tile)
+
+    page.route("**/act/**", lambda route: route.abort())
+    page.locator(f"#my-space-{space}").click()
+    page.wait_for_selector(f"#my-tray-{tile}:not([aria-pressed=true])", timeout=TIMEOUT)
+    settled(page)
+
+    assert game_state(game.pk)[0].version == version  # nothing was made
+    assert page.locator(".seat.mine .space-box.legal").count() == 0
+    shows_my_board_as_a_reload_would(page, game.pk)

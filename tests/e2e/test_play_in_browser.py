@@ -14,6 +14,7 @@ from .helpers import (
     place_where_it_fits,
     select,
     select_tray_tile,
+    shows_my_board_as_a_reload_would,
     shows_version,
     wrong_colour_space,
 )
@@ -122,21 +123,6 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
         a.wait_for_selector(f'#replay[data-step="{step}"]', timeout=TIMEOUT)
     screenshot(a, "replay")
     assert a.errors == [] and b.errors == []
-
-
-def shows_my_board_as_a_reload_would(page, game_id):
-    """The player's own board, drawn piece by piece by answers made after picking tiles up
-    (live.js puts back what a selection replaced before such a move), is what a reload draws."""
-    drawn = page.request.get(f"/games/{game_id}/fragment/", headers={"HX-Request": "true"}).text()
-    mine = re.search(r'<section class="seat card mine"\s+id="(seat-\d)"', drawn).group(1)
-    reloaded = dict(re.findall(rf'id="({mine}-[a-z0-9-]+)" data-look="([0-9a-f]+)"', drawn))
-    shown = page.evaluate(
-        """mine => Object.fromEntries(Array.from(
-            document.querySelectorAll(`#${mine} [data-look]`),
-            piece => [piece.id, piece.dataset.look]))""",
-        mine,
-    )
-    assert shown == reloaded
 
 
 def arrange_every_way(page, game_id, seat):

@@ -273,17 +273,37 @@
   // a move that ends the selection would get every one of them back in its answer. So the page
   // keeps the pieces a selection replaced, as they were, and puts them back just before such a
   // move says what the page shows: its answer then brings only what the move changed. A move
-  // that keeps the tile picked up (a rotation) leaves them be. Kept for one version only.
-  var unpicked = null; // {version, pieces: {id: markup}} while a tile is picked up
+  // that keeps the tile picked up (a rotation) keeps them too, but for those it changed. If the
+  // move's answer never comes, the page asks for the game again.
+  var unpicked = null; // {version, pieces: {id: markup}, changed: {id: true}}
+  var putBack = false; // pieces were put back for the move on its way
   function keepUnpicked(html) {
     var version = shownVersion();
-    if (!unpicked || unpicked.version !== version) unpicked = { version: version, pieces: {} };
+    if (!unpicked || unpicked.version !== version) {
+      unpicked = { version: version, pieces: {}, changed: {} };
+    }
     var piece = /hx-swap-oob="true" id="(seat-\d+-[a-z0-9-]+)"/g;
     var found;
     while ((found = piece.exec(html))) {
-      var element = document.getElementById(found[1]);
-      if (element && !(found[1] in unpicked.pieces)) unpicked.pieces[found[1]] = element.outerHTML;
+      var id = found[1];
+      var element = document.getElementById(id);
+      // A piece a rotation changed shows a tile picked up: it is not kept as unpicked.
+      if (element && !(id in unpicked.pieces) && !(id in unpicked.changed)) {
+        unpicked.pieces[id] = asDrawn(element);
+      }
     }
+  }
+  // A piece's markup as the server drew it: without the classes htmx adds while a request made
+  // from it is on its way (the click that picked the tile up).
+  var HTMX_CLASSES = ["htmx-request", "htmx-settling", "htmx-swapping", "htmx-added"];
+  function asDrawn(element) {
+    var copy = element.cloneNode(true);
+    [copy].concat(Array.prototype.slice.call(copy.querySelectorAll("[class]"))).forEach(function (each) {
+      HTMX_CLASSES.forEach(function (name) {
+        each.classList.remove(name);
+      });
+    });
+    return copy.outerHTML;
   }
   // A move that kept the tile picked up (a rotation): what it changed is no longer known as it
   // would look unpicked; the rest still is, at the new version.
@@ -294,7 +314,10 @@
     }
     var piece = /hx-swap-oob="true" id="([a-z0-9-]+)"/g;
     var found;
-    while ((found = piece.exec(html))) delete unpicked.pieces[found[1]];
+    while ((found = piece.exec(html))) {
+      delete unpicked.pieces[found[1]];
+      unpicked.changed[found[1]] = true;
+    }
     unpicked.version = version;
   }
   function putUnpickedBack(source) {
@@ -311,17 +334,16 @@
       var piece = template.content.firstElementChild;
       element.replaceWith(piece);
       htmx.process(piece);
+      putBack = true;
     });
   }
   document.addEventListener("htmx:configRequest", function (event) {
     var version = shownVersion();
     var kind = event.detail.parameters && event.detail.parameters.type;
-    if (event.detail.verb === "post" && game() && event.detail.path === game().getAttribute("data-act-url")) {
-      if (kind === "rotate") {
-        // the rotated tile stays picked up: what was kept still shows it unpicked
-      } else {
-        putUnpickedBack(event.detail.elt);
-      }
+    var move = game() && event.detail.path === game().getAttribute("data-act-url");
+    if (event.detail.verb === "post" && move) {
+      putBack = false;
+      if (kind !== "rotate") putUnpickedBack(event.detail.elt); // a rotated tile stays picked up
     }
     if (version !== null) {
       event.detail.headers["X-Page-Version"] = String(version);
@@ -380,7 +402,15 @@
   // answer, so ask the server whether the page is behind.
   function answerLost(event) {
     var config = event.detail.requestConfig;
-    if (config && config.verb === "post" && game()) requestSync();
+    if (!config || config.verb !== "post" || !game()) return;
+    if (putBack) {
+      // The pieces put back for it show a board the server never drew: ask for the game again
+      // (answered with the pieces that differ from it).
+      putBack = false;
+      htmx.ajax("GET", game().getAttribute("data-fragment-url"), { target: "#game", swap: "outerHTML" });
+    } else {
+      requestSync();
+    }
   }
   document.addEventListener("htmx:sendAbort", answerLost);
   document.addEventListener("htmx:sendError", answerLost);
@@ -432,9 +462,8 @@
   document.addEventListener("htmx:responseError", sayTrouble);
   document.addEventListener("htmx:sendError", sayTrouble);
 
-  // A reader of an older page of the move log keeps it: a move's push (or answer) brings the
-  // newest page, which would take them away from what they read; "Newer" fetches it.
-  // The move log: a reader on an older page keeps it; on the first page a move's new turns are
+  // The move log: a reader of an older page keeps it (a move's turns would take them away from
+  // what they read; "Newer" fetches the first page); on the first page a move's new turns are
   // added at the top, and the page keeps its length (the oldest turns go to the next page).
   function movedLogPage(target) {
     var log = target && target.closest ? target.closest("#move-log") : null;
