@@ -99,6 +99,11 @@ def _version(value) -> int | None:
     return None
 
 
+def _touched(event: dict) -> set[int]:
+    """The seats a ``game.changed`` event redraws, boards or heads alone."""
+    return {*event["seats"], *event.get("heads", ())}
+
+
 async def _refuse_for_now(receive, send) -> None:
     """Answer the browser's handshake with "come back later", in ASGI's own words."""
     if (await receive())["type"] == "websocket.connect":
@@ -348,7 +353,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             # The page stays where it was; the next push shows a gap, and that resyncs it.
             logger.exception("live: cannot draw version %s of game %s", version, self.game_id)
             return
-        touched = {*event["seats"], *event.get("heads", ())}
+        touched = _touched(event)
         seats = [seat for seat in self.seats if seat[0] in touched]
         html += drawing.draw_presence(seats, self.online)  # dots as this socket knows them now
         self.version = version
@@ -363,10 +368,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if reported is not None and reported[0] == event["version"]:
             self.shown = reported[1]
             return
-        touched = [*event["seats"], *event.get("heads", ())]
-        self._drawn(dict.fromkeys([STATUS, *(f"seat-{number}" for number in touched)]))
-        if event["pool"]:
-            self.shown.pop("pool", None)
+        parts = [STATUS, *(f"seat-{number}" for number in _touched(event))]
+        self._drawn(dict.fromkeys([*parts, "pool"] if event["pool"] else parts))
 
     def _drawn(self, now: dict):
         """The page shows `now` ({part: its looks}, None for a part whose looks are not known)."""

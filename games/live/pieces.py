@@ -43,8 +43,6 @@ from django.utils.safestring import SafeString, mark_safe
 from games import selectors
 from microchip_site.lru import MIB, memo
 
-STATUS = "game-status"  # the status piece's id
-
 
 class GameUrls(NamedTuple):
     act: str
@@ -223,7 +221,7 @@ def status_piece(context) -> Piece:
     """The game's status (whose turn, the clock, the viewer's buttons) as one piece, so that an
     answer or a push leaves it out when the page shows it already: ``{% status_piece %}``."""
     status = _render("status", {"view": context["view"], "user": context.get("user")})
-    return _piece(status, STATUS)
+    return _piece(status, "game-status")
 
 
 def _render(name: str, context: dict) -> str:

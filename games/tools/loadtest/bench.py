@@ -32,6 +32,8 @@ from .page import PageLooks
 VERSION_IN_PAGE = re.compile(rb'data-version="(\d+)"')
 VERSION_IN_PUSH = re.compile(r'"version":\s*(\d+)')
 CARRIES_VERSION = re.compile(r'"type":\s*"(push|resync)"')
+# An answer that changed the pool, after which live.js tells the socket what the page shows.
+CHANGES_POOL = re.compile(r' id="pool[-"]')
 DELIVERY_TIMEOUT = 5.0
 # How long a player waits for the server to take a column's last tile before reading the game.
 FORCED_TAKE_WAIT = 10.0
@@ -297,7 +299,7 @@ class Bench:
             else:
                 player.looks.load(html)
             player.shown = version
-            if ' id="pool' in html:
+            if CHANGES_POOL.search(html):
                 self._report_looks(player, version)
         try:
             table.state = table.state.apply(action, player.seat)
