@@ -83,6 +83,7 @@ class Effects:
 
     game: object = None
     seats: list | None = None
+    online: frozenset[int] | None = None  # who was watching, if a change read it
     changes: list[Change] = field(default_factory=list)
     lobby: list[LobbyChange] = field(default_factory=list)  # a waiting table's seats changed
     events: list = field(default_factory=list)
@@ -96,7 +97,9 @@ class Effects:
 
     def push_change(self) -> None:
         for change in self.changes:
-            pushes.game_changed(change, game=self.game, seats=self.seats, events=self.events)
+            pushes.game_changed(
+                change, game=self.game, seats=self.seats, events=self.events, online=self.online
+            )
 
     def push_lobby(self) -> None:
         for change in self.lobby:

@@ -311,6 +311,22 @@ _logs = LRU(512)
 _extending = threading.Lock()
 
 
+def keep_events(game, seats, events) -> None:
+    """Extend this process's copy of the log of `game` with `events` (a change's new events, in
+    order) if it has one that they continue: a process that draws only some of a game's
+    versions keeps its log whole without reading the others' events. Called on an event loop,
+    it never waits: a log busy being extended (a query, maybe) reads what it misses itself."""
+    if not events or not _extending.acquire(blocking=False):
+        return
+    try:
+        log = _logs.get((game.pk, game.invite_token))
+        if log is not None and events[0].number == log.version + 1:
+            log.names.update({seat.user_id: seat.user.username for seat in seats})
+            log.extend(events)
+    finally:
+        _extending.release()
+
+
 def log_of(game, seats, known=()) -> Log:
     """The log of `game` up to its version at least, from this process's copy extended with
     `known` (the events a change made here, in order) or else with the events after it. The

@@ -42,6 +42,10 @@ class LRU:
         self.lock = threading.Lock()
         _every.add(self)
 
+    def __contains__(self, key) -> bool:
+        with self.lock:
+            return key in self.items
+
     def get(self, key, default=None):
         with self.lock:
             if key in self.items:

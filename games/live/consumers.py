@@ -336,6 +336,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def game_changed(self, event):
         version = event["version"]
+        drawing.keep_carried(event)  # once per process, drawn here or not
         self.newest = max(self.newest, version)
         if self.version is not None and version <= self.version:
             return  # this page already shows it (a resync got there first)

@@ -21,8 +21,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import zone_named
-from games import selectors
-from games.live import looks, pieces
+from games import moves, selectors
+from games.live import carried, looks, pieces
 from games.models import Game, Invitation, Seat, waiting_for_move
 from games.state_store import load_state, read_game
 from microchip_site.lru import LRU, MIB, text_size
@@ -312,11 +312,27 @@ def holds_sockets() -> None:
     _holds_sockets = True
 
 
-def keep_made(version: int, game, seats, events=()) -> None:
+def keep_made(version: int, game, seats, events=(), online=None) -> None:
     """Keep the game and seats as the move that made `version` left them, for the pushes this
     process's sockets draw next (only where there are sockets)."""
     if _holds_sockets:
-        _snapshots.put((game.pk, version), _Made(game, list(seats), list(events)))
+        _snapshots.put((game.pk, version), _Made(game, list(seats), list(events), online))
+
+
+def keep_carried(event: dict) -> None:
+    """Keep the version a ``game.changed`` event carries (games/live/carried.py), once per
+    process, whether or not a page here draws it: the move log of the next version drawn here
+    continues from its events."""
+    blob = event.get("made")
+    key = (event["game"], event["version"])
+    if not blob or key in _snapshots:
+        return
+    found = carried.unpack(blob)
+    if found is None:
+        return
+    game, seats, events, online = found
+    _snapshots.put(key, _Made(game, seats, events, online))
+    moves.keep_events(game, seats, events)
 
 
 @dataclass(frozen=True)
@@ -327,6 +343,7 @@ class _Made:
     game: Game
     seats: list[Seat]
     events: list  # the new events of the transaction, for the move log
+    online: frozenset[int] | None = None  # who was watching, if the move read it
 
 
 def _snapshot(game_id: int, version: int) -> selectors.GameView:
@@ -338,7 +355,10 @@ def _snapshot(game_id: int, version: int) -> selectors.GameView:
 
     view = _snapshots.get_or_make((game_id, version), load)
     if isinstance(view, _Made):  # no need to read it: the move that made it left it here
-        view = selectors.game_view(view.game, None, seats=view.seats, known_events=view.events)
+        made = view
+        view = selectors.game_view(
+            made.game, None, seats=made.seats, known_events=made.events, online=made.online
+        )
         _snapshots.put((game_id, version), view)
     return view
 

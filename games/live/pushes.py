@@ -32,7 +32,7 @@ import time
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from games.live import drawing
+from games.live import carried, drawing
 from games.live.changes import Change, LobbyChange
 from games.live.push_sender import PushSender, at_exit_flush
 
@@ -152,18 +152,21 @@ _sender = PushSender(_send_or_pause)
 at_exit_flush(_sender)
 
 
-def game_changed(change: Change, *, game=None, seats=None, events=()) -> None:
+def game_changed(change: Change, *, game=None, seats=None, events=(), online=None) -> None:
     """Tell every open page of the game what `change` touched; refresh the badges of the players
     whose count of waiting games it changed.
 
     `game` and `seats` (with their users), when given, are the game as the change's own
-    transaction left it: if this process holds open pages (daphne serving both the moves and
-    the sockets), they draw the push from them instead of reading the game again
-    (`_snapshot`), with `events`, the change's new events, for the move log."""
+    transaction left it, `events` its new events and `online` who was watching, if it read
+    that: the processes holding the game's sockets draw the push from them instead of reading
+    the game again, this one from memory, the others from the event (games/live/carried.py)."""
     made_here = game is not None and seats is not None and game.version == change.version
+    event = change.event()
     if made_here:
-        drawing.keep_made(change.version, game, seats, events)
-    messages = [(game_group(change.game_id), change.event())]
+        drawing.keep_made(change.version, game, seats, events, online)
+        if not _layer_is_in_memory():  # else the pages' sockets are in this process
+            event["made"] = carried.pack(game, seats, events, online)
+    messages = [(game_group(change.game_id), event)]
     for user_id, waiting in change.waiting_changed:
         event = badge_event(change.game_id, version=change.version, waiting=waiting)
         messages.append((user_group(user_id), event))

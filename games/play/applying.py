@@ -111,6 +111,7 @@ def send_after_commit(table: Table) -> None:
     """Send on what the changes to the table caused, when the transaction commits; the pushes
     draw the game as the transaction leaves it."""
     table.effects.game, table.effects.seats = table.game, table.seats
+    table.effects.online = table.online
     effects.after_commit(table.effects)
 
 

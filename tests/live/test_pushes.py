@@ -15,6 +15,7 @@ from games.live import pushes as live
 from games.live.looks import compact
 from games.models import Game
 from games.play import actions
+from microchip_site import lru
 from tests.games.playing import current_state, next_move
 
 from .conftest import apost_move, connect, game_path, login, messages, next_of
@@ -266,3 +267,47 @@ async def test_a_push_drawn_where_the_move_was_made_reads_nothing_and_is_the_sam
         game_id=game.pk, user=seats[mover].user, action=action, seen_version=game.version
     )
     assert drawing._snapshots.items == {}
+
+
+async def test_a_push_drawn_in_another_process_from_the_version_it_carries_reads_nothing(
+    start_game, monkeypatch
+):
+    """A move made in a process without sockets (gunicorn) carries its version in the event;
+    a daphne process keeps every carried version, drawn there or not, and draws the next push
+    without a query, the same as one drawn from the database. No password hash travels."""
+    game, seats, _ = await seated(start_game, 2)
+    sent = []
+    monkeypatch.setattr(live, "send", sent.extend)
+
+    def two_moves_then_draw():
+        mover, _ = next_move(game)
+        viewer = next(seat.user for seat in seats if seat.number != mover)
+        drawing.draw_game(game.pk, viewer)  # the viewer's page was drawn here: its log too
+        events = []
+        while len(events) < 2 or not events[-1]["logged"]:  # up to a confirmed draft
+            mover, action = next_move(game)
+            version = Game.objects.get(pk=game.pk).version
+            actions.play(
+                game_id=game.pk, user=seats[mover].user, action=action, seen_version=version
+            )
+            events = [event for group, event in sent if event["type"] == "game.changed"]
+        drawing._snapshots.clear()
+        drawing._fragments.clear()
+        monkeypatch.setattr(drawing, "_holds_sockets", True)
+        for event in events:  # all but the last went to the mover's own page: not drawn here
+            drawing.keep_carried(event)
+        with CaptureQueriesContext(connection) as captured:
+            carried, _ = drawing.draw_change(events[-1], viewer, {})
+        drawing._snapshots.clear()
+        drawing._fragments.clear()
+        lru.clear_all()
+        read, _ = drawing.draw_change(events[-1], viewer, {})
+        return [q["sql"] for q in captured.captured_queries], carried, read, events
+
+    queries, carried, read, events = await sync_to_async(two_moves_then_draw)()
+    assert queries == [], queries
+    assert carried == read and "move-log-turns" in carried
+    hashes = [seat.user.password.encode() for seat in seats]
+    for event in events:
+        assert not any(digest in event["made"] for digest in hashes)
+        assert len(event["made"]) < 20_000
