@@ -7,6 +7,7 @@ games in the database; the replay rebuilds each step from the event log with the
 
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet, Sum
 
@@ -72,6 +73,26 @@ def archive_seats(
 def paginate(queryset, number, per_page: int) -> Page:
     """Return the page `number` (any text; out of range gives the nearest page)."""
     return Paginator(queryset, per_page).get_page(number)
+
+
+# Counting the ranked players (for the leaderboard's pages) joins every rating to its account:
+# the one whole read of a big table the history pages made (at 50,000 players, 25-100 ms a page;
+# docs/performance.md). The count changes when a rated game ends, which writes a rating change,
+# or when an account is closed: kept per newest rating change, and for a minute at most.
+RANKED_COUNT_SECONDS = 60
+
+
+def leaderboard_page(number, per_page: int) -> Page:
+    """The leaderboard's page `number` (any text; out of range gives the nearest page)."""
+    paginator = Paginator(leaderboard(), per_page)
+    newest = RatingChange.objects.order_by("-pk").values_list("pk", flat=True).first()
+    key = f"leaderboard:ranked:{newest}"
+    count = cache.get(key)
+    if count is None:
+        count = leaderboard().count()
+        cache.set(key, count, RANKED_COUNT_SECONDS)
+    paginator.count = count  # in place of the paginator's own count of the same query
+    return paginator.get_page(number)
 
 
 def leaderboard() -> QuerySet[Rating]:

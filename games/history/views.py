@@ -17,9 +17,9 @@ from games.history.archive import (
     LEADERBOARD_PAGE_SIZE,
     RESULT_CHOICES,
     archive_seats,
+    leaderboard_page,
     paginate,
 )
-from games.history.archive import leaderboard as ranked_ratings
 from games.history.replay import Replay
 from games.models import Game
 
@@ -83,7 +83,7 @@ def my_games(request):
 
 @require_GET
 def leaderboard(request):
-    page = paginate(ranked_ratings(), request.GET.get("page"), LEADERBOARD_PAGE_SIZE)
+    page = leaderboard_page(request.GET.get("page"), LEADERBOARD_PAGE_SIZE)
     return render(
         request,
         "games/leaderboard.html",

@@ -111,6 +111,10 @@ def send_after_commit(table: Table) -> None:
     """Send on what the changes to the table caused, when the transaction commits; the pushes
     draw the game as the transaction leaves it."""
     table.effects.game, table.effects.seats = table.game, table.seats
+    if table.effects.changes and table.online is None:
+        # Who is watching is drawn on every page (the online dots): read once here, it travels
+        # with the pushes to every process (games/live/carried.py) and draws the mover's answer.
+        table.watching(table.game.pk, [seat.user_id for seat in table.seats])
     table.effects.online = table.online
     effects.after_commit(table.effects)
 

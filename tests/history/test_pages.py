@@ -177,6 +177,30 @@ def test_the_leaderboard_ranks_players_with_enough_rated_games(players, ended_ga
     assert f'href="{reverse("leaderboard")}"' in page  # the nav links to it
 
 
+def test_the_leaderboard_counts_its_pages_once_and_again_when_a_rated_game_ends(
+    players, ended_game, monkeypatch
+):
+    monkeypatch.setattr(history, "LEADERBOARD_MIN_GAMES", 1)
+    ada, brian, chloe, dmitri, esme = players
+    for pair in ((ada, brian), (chloe, dmitri)):
+        ratings.atomic_rate_game(ended_game([(pair[0], 1, 0, 0, 0), (pair[1], 2, 0, 0, 0)]).pk)
+
+    def last_page():
+        page = history.leaderboard_page(2, 3)
+        return page.paginator.num_pages, [rating.user.username for rating in page]
+
+    assert last_page() == (2, ["dmitri"])
+    with CaptureQueriesContext(connection) as captured:
+        assert last_page() == (2, ["dmitri"])
+    assert not [q for q in captured.captured_queries if "COUNT(" in q["sql"].upper()]
+
+    # esme's first rated game puts her on the board at once, on the page counted anew.
+    ratings.atomic_rate_game(ended_game([(esme, 1, 0, 0, 0), (ada, 2, 0, 0, 0)]).pk)
+    pages, last = last_page()
+    assert pages == 2 and len(last) == 2
+    assert sum(len(history.leaderboard_page(n, 3)) for n in (1, 2)) == 5
+
+
 # --- what the pages cost -----------------------------------------------------------------------
 
 

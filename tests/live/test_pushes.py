@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import rules
+from games import presence, rules
 from games.live import drawing
 from games.live import pushes as live
 from games.live.looks import compact
@@ -274,7 +274,8 @@ async def test_a_push_drawn_in_another_process_from_the_version_it_carries_reads
 ):
     """A move made in a process without sockets (gunicorn) carries its version in the event;
     a daphne process keeps every carried version, drawn there or not, and draws the next push
-    without a query, the same as one drawn from the database. No password hash travels."""
+    without a query or a presence read, the same as one drawn from the database. No password
+    hash travels."""
     game, seats, _ = await seated(start_game, 2)
     sent = []
     monkeypatch.setattr(live, "send", sent.extend)
@@ -296,17 +297,23 @@ async def test_a_push_drawn_in_another_process_from_the_version_it_carries_reads
         monkeypatch.setattr(drawing, "_holds_sockets", True)
         for event in events:  # all but the last went to the mover's own page: not drawn here
             drawing.keep_carried(event)
+        watched, real_watching = [], presence.watching
+        monkeypatch.setattr(presence, "watching", lambda *args: watched.append(args) or set())
+        # The draft (nobody's email: who is watching was read for the push alone) and its
+        # confirmation (the move log goes on from the versions this process did not draw).
         with CaptureQueriesContext(connection) as captured:
-            carried, _ = drawing.draw_change(events[-1], viewer, {})
+            carried = [drawing.draw_change(event, viewer, {})[0] for event in events[-2:]]
+        monkeypatch.setattr(presence, "watching", real_watching)
         drawing._snapshots.clear()
         drawing._fragments.clear()
         lru.clear_all()
-        read, _ = drawing.draw_change(events[-1], viewer, {})
-        return [q["sql"] for q in captured.captured_queries], carried, read, events
+        read = drawing.draw_change(events[-1], viewer, {})[0]  # the newest: the database's
+        return [q["sql"] for q in captured.captured_queries] + watched, carried, read, events
 
-    queries, carried, read, events = await sync_to_async(two_moves_then_draw)()
-    assert queries == [], queries
-    assert carried == read and "move-log-turns" in carried
+    reads, carried, read, events = await sync_to_async(two_moves_then_draw)()
+    assert reads == [], reads  # neither the database nor who is watching
+    assert carried[-1] == read
+    assert 'id="seat-' in carried[0] and "move-log-turns" in carried[1]
     hashes = [seat.user.password.encode() for seat in seats]
     for event in events:
         assert not any(digest in event["made"] for digest in hashes)
