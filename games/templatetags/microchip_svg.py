@@ -398,40 +398,43 @@ def _sprite_html():
 
 
 @register.simple_tag
-def tile_svg(kind, colour, paths, colour_blind=False, label="", marks=None):
-    """Draw a tile: ``{% tile_svg kind colour paths colour_blind=False label="" marks=None %}``.
+def tile_svg(kind, colour, paths, colour_blind=False, label="", marks=None, decorative=False):
+    """Draw a tile: ``{% tile_svg kind colour paths colour_blind=False label="" marks=None
+    decorative=False %}``.
 
     `paths` is the rotated 4-bit mask (N=1, E=2, S=4, W=8). `label` replaces the default
     aria-label ("blue tee, paths north, east, south"); it is plain text and always escaped.
     `marks` (games.markers.Marks) draws what is wrong with a placed tile over it; the label
     should say it too (the marks' tooltips are not read by screen readers: the drawing is an
-    image).
+    image). `decorative`: the tile is inside a control whose own label names it (a button), so
+    the drawing is hidden from screen readers instead of being read a second time.
     """
     if marks is not None and not isinstance(marks, Marks):
         logger.warning("tile_svg: marks that are not Marks: %s", _short_repr.repr(marks))
         marks = None
     return _tile_html(_hashable(kind), _hashable(colour), _hashable(paths), bool(colour_blind),
-                      _plain(label), marks)  # fmt: skip
+                      _plain(label), marks, bool(decorative))  # fmt: skip
 
 
 @register.simple_tag
-def space_svg(colour, colour_blind=False):
-    """Draw an empty board space: ``{% space_svg colour colour_blind=False %}``."""
-    return _space_html(_hashable(colour), bool(colour_blind))
+def space_svg(colour, colour_blind=False, decorative=False):
+    """Draw an empty board space: ``{% space_svg colour colour_blind=False decorative=False %}``
+    (`decorative`: inside a control whose label names it, as `tile_svg`'s)."""
+    return _space_html(_hashable(colour), bool(colour_blind), bool(decorative))
 
 
 # A page draws the same few dozen tiles and spaces over and over (every board, every push), and
 # each drawing depends only on its arguments: draw each once per process.
 @memo(max_bytes=6 * MIB)
-def _tile_html(kind, colour, paths, colour_blind, label, marks):
-    return render_to_string(
-        "games/svg/tile.html", tile_context(kind, colour, paths, colour_blind, label, marks)
-    )
+def _tile_html(kind, colour, paths, colour_blind, label, marks, decorative=False):
+    context = tile_context(kind, colour, paths, colour_blind, label, marks)
+    return render_to_string("games/svg/tile.html", {**context, "decorative": decorative})
 
 
 @functools.lru_cache(maxsize=512)
-def _space_html(colour, colour_blind):
-    return render_to_string("games/svg/space.html", space_context(colour, colour_blind))
+def _space_html(colour, colour_blind, decorative=False):
+    context = space_context(colour, colour_blind)
+    return render_to_string("games/svg/space.html", {**context, "decorative": decorative})
 
 
 def _hashable(value):

@@ -337,7 +337,13 @@ def test_the_drawing_of_a_tile_follows_its_rotation(start_game):
         for rotation in range(4)
     }
     masks = {str(TILE_PATHS[tile][rotation]) for rotation in range(4)}
-    assert {elements(html, "svg")[0]["data-paths"] for html in drawn.values()} == masks
+    paths = {
+        use["href"].removeprefix("#tile-paths-")
+        for html in drawn.values()
+        for use in elements(html, "use")
+        if use["href"].startswith("#tile-paths-")
+    }
+    assert paths == masks
 
 
 # --- the markers on placed tiles ---------------------------------------------------------------

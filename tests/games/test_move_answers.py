@@ -75,7 +75,7 @@ def test_a_placement_answers_with_the_movers_board_and_status_only(players):
     html = response.content.decode()
     assert top_level_ids(html) == {"game-status", f"seat-{drafter}"}
     tile = rules.TILES[placement.tile_id]
-    assert f'data-kind="{tile.kind.value}"' in html  # the placed tile is drawn on the board
+    assert f"tile--{tile.kind.value}" in html  # the placed tile is drawn on the board
 
 
 @pytest.mark.parametrize("behind", [None, 2])

@@ -118,7 +118,7 @@ def test_every_kind_and_rotation_draws_exactly_its_connections(kind, rotation, m
     assert sum(ends) == mask
     # Every segment starts or ends at the centre: the paths meet there.
     assert "50 50" in by_class(root, "tile-trace")[0].get("d")
-    assert root.get("data-paths") == str(mask)
+    assert f'href="#tile-paths-{mask}"' in tile(kind, "blue", mask)  # the sprite's, by mask
 
 
 @pytest.mark.parametrize("kind", [k.value for k in KINDS])
@@ -456,7 +456,7 @@ def test_a_wrong_colour_stripes_the_tile_in_the_spaces_colour_under_its_paths(
     numbers = [float(n) for n in re.findall(r"[\d.]+", stripes.find("path").get("d"))]
     assert min(numbers) >= 4 and max(numbers) <= 96
     assert stripes.find("path").get("d").count("M") >= 8
-    assert root.get("data-colour") == tile_colour
+    assert f"tile--{tile_colour}" in root.get("class").split()
 
 
 def test_the_stripes_show_the_spaces_shape_in_colour_blind_mode():
