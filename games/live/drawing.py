@@ -13,6 +13,7 @@ shared drawings' looks.
 """
 
 import functools
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,6 +27,8 @@ from games.live import carried, looks, pieces
 from games.models import Game, Invitation, Seat, waiting_for_move
 from games.state_store import load_state, read_game
 from microchip_site.lru import LRU, MIB, text_size
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -332,7 +335,10 @@ def keep_carried(event: dict) -> None:
         return
     game, seats, events, online = found
     _snapshots.put(key, _Made(game, seats, events, online))
-    moves.keep_events(game, seats, events)
+    try:
+        moves.keep_events(game, seats, events)
+    except Exception:  # on the consumer's loop, for every socket: never let it end one
+        logger.exception("live: cannot extend the log of game %s with version %s", *key)
 
 
 @dataclass(frozen=True)
