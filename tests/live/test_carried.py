@@ -1,0 +1,59 @@
+"""A version carried in its push (games/live/carried.py) that a daphne process cannot use is
+read instead, and never ends the socket that received it."""
+
+import logging
+
+import pytest
+
+from games import moves
+from games.live import drawing
+from games.live import pushes as live
+from games.play import actions
+from tests.games.playing import next_move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def moved(start_game, monkeypatch):
+    """A game, one move made in a process without sockets, its event as sent, and the viewer
+    who did not make it."""
+    game = start_game(2)
+    sent = []
+    monkeypatch.setattr(live, "send", sent.extend)
+    mover, action = next_move(game)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    actions.play(game_id=game.pk, user=seats[mover].user, action=action, seen_version=game.version)
+    (event,) = [event for _, event in sent if event["type"] == "game.changed"]
+    assert event["made"]  # the Redis channel layer: the version travels with its event
+    drawing._snapshots.clear()
+    monkeypatch.setattr(drawing, "_holds_sockets", True)
+    return event, seats[1 - mover].user
+
+
+def test_a_version_that_cannot_be_unpacked_is_read_instead(moved, caplog):
+    event, viewer = moved
+    read, _ = drawing.draw_change(event, viewer, {})
+    drawing._snapshots.clear()
+    drawing._fragments.clear()
+
+    with caplog.at_level(logging.WARNING, logger="games.live.carried"):
+        drawing.keep_carried({**event, "made": b"not what pack wrote"})
+    assert "cannot unpack a carried version" in caplog.text
+    assert (event["game"], event["version"]) not in drawing._snapshots
+    assert drawing.draw_change(event, viewer, {})[0] == read
+
+
+def test_a_log_that_cannot_take_the_events_leaves_the_socket_alone(moved, monkeypatch, caplog):
+    event, viewer = moved
+
+    def broken(*args):
+        raise ValueError("a log from another release")
+
+    monkeypatch.setattr(moves, "keep_events", broken)
+    with caplog.at_level(logging.ERROR, logger="games.live.drawing"):
+        drawing.keep_carried(event)  # the consumer's handler goes on
+    assert "cannot extend the log" in caplog.text
+    assert (event["game"], event["version"]) in drawing._snapshots
+    html, _ = drawing.draw_change(event, viewer, {})
+    assert 'id="seat-' in html
