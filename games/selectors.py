@@ -13,6 +13,7 @@ from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
 from django.utils import timezone
 
 from accounts import vacations
+from accounts.models import User
 from games import moves, presence, rules
 from games.markers import Marks, board_marks
 from games.models import (
@@ -757,11 +758,19 @@ def visible_games(user) -> Q:
 # read it, stay in the database.
 SEAT_BULK = ("tray", "board", "colours", "undo", "redo", "queued_draft", "best_board")
 GAME_BULK = ("pool", "pending_draft")
+# A listed player is a name, and whether a computer plays it (`bot_badge`): their other columns
+# (dates, settings, the password hash) are most of what a list spends making its players.
+USER_LISTED = ("id", "username", "bot_level")
+USER_BULK = tuple(
+    f"user__{field.attname}"
+    for field in User._meta.concrete_fields
+    if field.attname not in USER_LISTED
+)
 
 
 def listed_seats():
-    """The seats of listed games, with their players, without their boards."""
-    return Seat.objects.select_related("user").defer(*SEAT_BULK)
+    """The seats of listed games, with their players' names, without their boards."""
+    return Seat.objects.select_related("user").defer(*SEAT_BULK, *USER_BULK)
 
 
 def with_listed_games(seats):
