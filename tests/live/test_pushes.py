@@ -299,8 +299,8 @@ async def test_a_push_drawn_in_another_process_from_the_version_it_carries_reads
             drawing.keep_carried(event)
         watched, real_watching = [], presence.watching
         monkeypatch.setattr(presence, "watching", lambda *args: watched.append(args) or set())
-        # The draft (nobody's email: who is watching was read for the push alone) and its
-        # confirmation (the move log goes on from the versions this process did not draw).
+        # The version before the confirmation (no email: who is watching was read for the push
+        # alone) and the confirmation (the move log goes on from versions not drawn here).
         with CaptureQueriesContext(connection) as captured:
             carried = [drawing.draw_change(event, viewer, {})[0] for event in events[-2:]]
         monkeypatch.setattr(presence, "watching", real_watching)
