@@ -201,13 +201,7 @@ def pool_drawing(context) -> PoolDrawing:
     view = context["view"]
     next_draw = view.next_draw_column
     columns = [
-        _piece(
-            _render(
-                "pool_column",
-                {"tiles": tiles, "draw": draw, "view": view, "next": next_draw},
-            ),
-            f"pool-column-{draw}",
-        )
+        _pool_column(tuple(tiles), draw, draw == view.draw_column, draw == next_draw)
         for draw, tiles in enumerate(pool_columns(context))
     ]
     return PoolDrawing(
@@ -280,6 +274,14 @@ def _tray_tile_html(control, colour_blind, urls):
         "games/partials/tray_tile.html",
         {"tray_tile": control, "colour_blind": colour_blind, "urls": urls},
     )
+
+
+# A draft changes one or two of the pool's columns: the others are drawn again only to be
+# found the same, so each column's piece is kept by what it shows.
+@memo(max_bytes=3 * MIB)
+def _pool_column(tiles: tuple[str, ...], draw: int, drawn_from: bool, next_draw: bool) -> Piece:
+    context = {"tiles": tiles, "draw": draw, "drawn_from": drawn_from, "next": next_draw}
+    return _piece(_render("pool_column", context), f"pool-column-{draw}")
 
 
 @memo(max_bytes=3 * MIB)
