@@ -277,7 +277,8 @@ def _tray_tile_html(control, colour_blind, urls):
 
 
 # A draft changes one or two of the pool's columns: the others are drawn again only to be
-# found the same, so each column's piece is kept by what it shows.
+# found the same, so each column's piece is kept by what it shows. Its key holds its tiles'
+# markup (shared with `_pool_tile_html`'s), so it keeps up to about twice its weighed bytes.
 @memo(max_bytes=3 * MIB)
 def _pool_column(tiles: tuple[str, ...], draw: int, drawn_from: bool, next_draw: bool) -> Piece:
     context = {"tiles": tiles, "draw": draw, "drawn_from": drawn_from, "next": next_draw}
