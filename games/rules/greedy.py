@@ -13,7 +13,7 @@ topmost tile. When a player's time runs out the platform plays `timeout_action` 
 
 from __future__ import annotations
 
-from .actions import Action, ConfirmDraft, Draft, Place
+from .actions import Action, ConfirmDraft, Draft, Finish, Place
 from .analysis import find_chip, legal_spots, open_ends
 from .board import Board, Placed
 from .state import DRAFTING, GameState
@@ -75,6 +75,26 @@ def _do(state: GameState, action: Action, seat: int, events: list | None) -> Gam
     if events is not None:
         events.append((seat, action))
     return state
+
+
+def next_action(state: GameState) -> tuple[int, Action] | None:
+    """Return (seat, action): what a table of greedy players does next, or None when nothing is
+    left. Every player arranges greedily after each draft; the player to draft confirms a
+    pending draft or drafts; in the finishing phase each finishes. A forced take is the
+    server's, not a player's: with one due, the draft returned is not legal."""
+    for seat in range(state.players):
+        if state.can_arrange(seat) and state.trays[seat]:
+            found = best_placement(state.boards[seat], list(state.trays[seat]))
+            if found is not None:
+                return seat, found[1]
+    if state.phase == DRAFTING:
+        if state.pending is not None:
+            return state.current, ConfirmDraft()
+        return state.current, choose_draft(state, state.current)
+    for seat in range(state.players):
+        if not state.finished[seat]:
+            return seat, Finish()
+    return None
 
 
 def choose_draft(state: GameState, seat: int) -> Draft:

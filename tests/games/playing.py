@@ -7,7 +7,7 @@ from django.db import transaction
 from games import rules
 from games.models import Game
 from games.rules.analysis import side_markers
-from games.rules.greedy import best_placement, choose_draft
+from games.rules.greedy import next_action
 from games.state_store import load_state
 
 
@@ -21,29 +21,21 @@ def current_state(game: Game) -> rules.GameState:
 
 
 def next_move(game: Game):
-    """Return (seat, action) for the next thing a sensible player would do, or None at the end.
-
-    Every player arranges greedily after each draft; in the finishing phase each finishes.
+    """Return (seat, action) for the next thing a sensible player would do, or None at the end
+    (games/rules/greedy.py `next_action`): every player arranges greedily after each draft; in
+    the finishing phase each finishes.
     """
     state = current_state(game)
     if game.status != Game.Status.PLAYING:
         return None
-    for seat in range(state.players):
-        if state.can_arrange(seat) and state.trays[seat]:
-            found = best_placement(state.boards[seat], list(state.trays[seat]))
-            if found is not None:
-                return seat, found[1]
-    if state.phase == rules.DRAFTING:
-        seat = state.current
-        if state.pending is not None:
-            return seat, rules.ConfirmDraft()
-        if state.forced_action() is not None:
-            raise AssertionError("a forced take was due but not taken by the task")
-        return seat, choose_draft(state, seat)
-    for seat in range(state.players):
-        if not state.finished[seat]:
-            return seat, rules.Finish()
-    return None
+    found = next_action(state)
+    if (
+        found is not None
+        and isinstance(found[1], rules.Draft)
+        and state.forced_action() is not None
+    ):
+        raise AssertionError("a forced take was due but not taken by the task")
+    return found
 
 
 def draft_the_top_tile(game: Game, committed) -> object:

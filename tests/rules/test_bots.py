@@ -4,7 +4,7 @@ import pytest
 
 from games.rules import ConfirmDraft, Draft, new_game
 from games.rules.bots import EasyBot, StrongBot, actions_to, apply_all, make_bot, owned_tiles, solve
-from games.rules.greedy import choose_draft, timeout_action
+from games.rules.greedy import choose_draft, next_action, timeout_action
 from games.rules.state import DRAFTING, FINISHING
 from games.tools.cli import main
 from games.tools.duel import play_bots, run
@@ -116,3 +116,21 @@ def test_duel_command_prints_the_summary(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2 and "rows" not in out
     assert set(out) >= {"strong_win_rate", "margin_mean", "margin_median", "places"}
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_a_table_of_greedy_players_plays_every_turn_to_the_end(players):
+    """`greedy.next_action`, what the platform's tests and benchmarks play: each action it gives
+    is legal for its seat, and with the server's forced takes the game ends with every player
+    finished."""
+    state = new_game(players, seed=2021)
+    while True:
+        if (forced := state.forced_action()) is not None:
+            state = state.apply(forced, state.current)
+            continue
+        found = next_action(state)
+        if found is None:
+            break
+        seat, action = found
+        state = state.apply(action, seat)  # raises if it were not legal
+    assert state.is_terminal() and all(state.finished)

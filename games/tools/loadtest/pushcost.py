@@ -17,13 +17,12 @@ import time
 import uuid
 from datetime import timedelta
 
-from games import rules
 from games.live import drawing
 from games.live import pushes as live
 from games.live.looks import STATUS
 from games.models import Game
 from games.play import actions
-from games.rules.greedy import best_placement, choose_draft
+from games.rules.greedy import next_action
 from games.state_store import load_state, read_game
 from microchip_site import lru
 
@@ -88,17 +87,7 @@ def _next_move(game_id: int):
     game, seats = read_game(game_id)
     if game.status != Game.Status.PLAYING:
         return None
-    state = load_state(game, seats)
-    for seat in range(state.players):
-        if state.can_arrange(seat) and state.trays[seat]:
-            found = best_placement(state.boards[seat], list(state.trays[seat]))
-            if found is not None:
-                return seat, found[1]
-    if state.phase == rules.DRAFTING:
-        if state.pending is not None:
-            return state.current, rules.ConfirmDraft()
-        return state.current, choose_draft(state, state.current)
-    return next((seat, rules.Finish()) for seat in range(state.players) if not state.finished[seat])
+    return next_action(load_state(game, seats))
 
 
 def _draw_all(events, viewer, *, carried: bool) -> float:
