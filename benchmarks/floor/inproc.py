@@ -1,4 +1,7 @@
-"""In-process CPU of the floor's move, through Django's full stack (test Client, CSRF on)."""
+"""In-process CPU of the floor's move, through Django's full stack (test Client, CSRF on).
+
+Usage: python3 inproc.py [MOVES [WARM_UP]] (600 moves, the first 100 not counted).
+"""
 
 import os
 import statistics
@@ -33,6 +36,7 @@ for u in users:
     c.cookies[settings.CSRF_COOKIE_NAME] = "a" * 32
     clients.append(c)
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 600
+WARM_UP = int(sys.argv[2]) if len(sys.argv) > 2 else 100
 times = []
 sizes = []
 for i in range(N):
@@ -48,7 +52,7 @@ for i in range(N):
     sizes.append(len(r.content))
     assert r.status_code == 200, r.content
 time.sleep(0.5)
-w = times[100:]
+w = times[WARM_UP:]
 print(
     f"floor in-process: {len(w)} moves, CPU mean {1000 * statistics.mean(w):.2f} ms, "
     f"median {1000 * statistics.median(w):.2f} ms, answer {statistics.mean(sizes):.0f} B"
