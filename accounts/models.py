@@ -83,6 +83,13 @@ class User(AbstractUser):
         "of this site open.",
     )
 
+    # Set by an admin (reports, games/chat.py): the player may no longer write in table talks.
+    chat_muted = models.BooleanField(
+        "muted in table talks",
+        default=False,
+        help_text="A muted player can play but not write in any game's table talk.",
+    )
+
     # The digest of the username's confusable skeleton (accounts/names.py): two names with one
     # key look alike, so a new name whose key is taken is refused. Null for an account made without
     # save() (bulk_create) or whose name already looked like an older account's when the key

@@ -94,6 +94,8 @@ class Effects:
     # Seats whose queued draft their player changed (the seat's number, the page that did it):
     # that player's other pages of the game redraw it; it is nobody else's business.
     queues: list[tuple[int, str]] = field(default_factory=list)
+    # Messages of the table talk written or deleted (games/chat.py `message_event`).
+    chats: list[dict] = field(default_factory=list)
 
     def push_change(self) -> None:
         for change in self.changes:
@@ -111,6 +113,10 @@ class Effects:
     def recount_badges(self) -> None:
         for game_id, user_ids in self.badges:
             pushes.refresh_badges(game_id, user_ids)
+
+    def push_chats(self) -> None:
+        for message in self.chats:
+            pushes.chat_changed(self.game, message)
 
     def push_queues(self) -> None:
         for number, answered_page in self.queues:
@@ -130,6 +136,8 @@ def after_commit(effects: Effects) -> None:
         sends.append(effects.recount_badges)
     if effects.queues:
         sends.append(effects.push_queues)
+    if effects.chats:
+        sends.append(effects.push_chats)
     sends += [task.queue for task in effects.tasks]
     for send in sends:
         transaction.on_commit(send, robust=True)

@@ -83,6 +83,8 @@ class Game(models.Model):
     # The table option of seed 002 (the online edition): Finish needs every placed path closed,
     # not only every tile legal (docs/rules.md). Chosen at creation, fixed from then on.
     strict_finish = models.BooleanField(default=False)
+    # The table talk (games/chat.py) is its players'; whether people watching may read it too.
+    spectators_read_chat = models.BooleanField(default=True)
     # After this many timeouts in a row, or this many in all, a player's seat is handed to the
     # server's easy player, and they are ranked as if they had resigned. Chosen at creation.
     abandon_after_row = models.PositiveSmallIntegerField(
@@ -264,6 +266,9 @@ class Seat(models.Model):
     # The notices on the player's page of what happened to them (a forced take, a timeout, the
     # finishing deadline) are those of later versions: dismissing them moves this on.
     dismissed_version = models.PositiveIntegerField(default=0)
+    # The newest message of the table talk its player has read (its id, games/chat.py): the
+    # others' newer ones are their unread messages.
+    chat_read = models.PositiveBigIntegerField(default=0)
     # Drafting ahead (games/rules/ahead.py), private to the player: {"tiles": [tile ids, best
     # first], "confirm": whether to confirm the draft too}, and once their turn began with a
     # queue, what it did then: "took" (a tile, or null: none was left) "at" that version.
@@ -381,6 +386,28 @@ class Event(models.Model):
 
     def __str__(self):
         return f"{self.game} #{self.number} {self.kind}"
+
+
+class ChatMessage(models.Model):
+    """A line of a game's table talk (games/chat.py), plain text as its author wrote it. One its
+    author deletes (within CHAT_DELETE_MINUTES) is shown to nobody from then on, but kept for
+    the admin: a report may be about it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages"
+    )
+    text = models.CharField(max_length=500)
+    # The game's version when it was written: where the replay shows it.
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "id"], name="games_chat_by_game")]
+
+    def __str__(self):
+        return f"{self.game} chat #{self.pk} by {self.author_id}"
 
 
 class ExpelVote(models.Model):

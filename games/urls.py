@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.history import views as views_history
-from games.play import views
+from games.play import chat_views, views
 from microchip_site import converters  # noqa: F401 (registers <name:...>, <id:...>)
 
 app_name = "games"
@@ -23,6 +23,9 @@ urlpatterns = [
     path("<id:game_id>/start/", views.start, name="start"),
     path("<id:game_id>/cancel/", views.cancel, name="cancel"),
     path("<id:game_id>/invite/", views.invite, name="invite"),
+    path("<id:game_id>/chat/", chat_views.messages_or_send, name="chat"),
+    path("<id:game_id>/chat/<id:message_id>/delete/", chat_views.delete, name="chat_delete"),
+    path("<id:game_id>/chat/read/", chat_views.read, name="chat_read"),
     path("<id:game_id>/replay/", views_history.replay, name="replay"),
     path("mine/", views_history.my_games, name="mine"),
 ]

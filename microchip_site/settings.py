@@ -285,6 +285,10 @@ INVITE_RATE_LIMIT = _rate_limit("INVITE_RATE_LIMIT", "60/h", _GAME_RATE, several
 # Joining, leaving, starting and cancelling tables: each writes an event and pushes to every
 # waiting room of the table (60 join/leave cycles wrote 121 events in 4 s).
 SEAT_CHANGE_RATE_LIMIT = _rate_limit("SEAT_CHANGE_RATE_LIMIT", "30/10m", _GAME_RATE, several=False)
+# A player's messages in the table talk (games/chat.py), across their games.
+CHAT_RATE_LIMIT = _rate_limit("CHAT_RATE_LIMIT", "12/m", _GAME_RATE, several=False)
+# How long after writing a message its author may still delete it.
+CHAT_DELETE_MINUTES = env.int("CHAT_DELETE_MINUTES", default=5)
 # Live sockets (games/live/sockets.py): held at once per player (every open tab holds one; a new
 # one closes the oldest) and per address (shared by many players: past it, "try later"); opened
 # per minute by a player and by an address; seconds a flooding player and address wait.

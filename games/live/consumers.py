@@ -25,6 +25,9 @@ Server to browser, JSON text messages:
 ``{"type": "queue", "html": ...}``
     the player's own Drafting-ahead panel of this game, which they changed on another page (not
     a new version of the game: nobody else's page hears of it).
+``{"type": "chat", "id": n, "html": ..., "mine": b}``
+    a message of the table talk, written (or deleted: drawn empty), for a viewer who may read
+    it (games/chat.py); chat.js puts it in place. Not a version of the game.
 
 Browser to server, JSON text: ``{"type": "sync", "version": v}`` ("I show version v": sent after
 a gap and when the page wakes up) and ``{"type": "ping", "version": v, "visible": b}`` (a
@@ -409,6 +412,22 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if self.page_id and event.get("answered") == self.page_id:
             return  # this page made the change: its answer drew it
         await self._send({"type": "queue", "html": event["html"]})
+
+    async def game_chat(self, event):
+        """A message of the table talk written or deleted (games/live/pushes.py `chat_changed`):
+        drawn for this viewer if they may read the talk, players always, people watching if
+        the table lets them (games/chat.py)."""
+        if event.get("game") != self.game_id or self.game_id is None:
+            return
+        player = self.user.is_authenticated and any(
+            user_id == self.user.pk for _, user_id, _ in self.seats
+        )
+        if not (player or event.get("spectators")):
+            return
+        message = event["message"]
+        html = drawing.draw_chat(message, self.user, self.game_id)  # no query: a short template
+        mine = message["author_id"] == self.user.pk
+        await self._send({"type": "chat", "id": message["id"], "html": html, "mine": mine})
 
     async def user_notify(self, event):
         html = ""

@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import zone_named
-from games import moves, selectors
+from games import chat, moves, selectors
 from games.live import carried, looks, pieces
 from games.models import Game, Invitation, Seat, waiting_for_move
 from games.state_store import load_state, read_game
@@ -232,6 +232,21 @@ def draw_queue(game: Game, seats, viewer) -> str:
     seat = next(seat for seat in seats if seat.user_id == viewer.pk)
     ahead = selectors.ahead_view(game, load_state(game, seats), seat)
     return _render("draft_ahead", {"ahead": ahead, "user": viewer})
+
+
+def draw_chat(message: dict, viewer, game_id: int) -> str:
+    """A message of the table talk (games/chat.py `message_event`) as `viewer` sees it: their
+    own can be deleted for a few minutes; a deleted one is drawn empty, to be taken away."""
+    shown = chat.shown(message, viewer)
+    return _render(
+        "chat_message",
+        {
+            "message": message,
+            "mine": shown.mine,
+            "deletable": shown.deletable,
+            "game_id": game_id,
+        },
+    )
 
 
 def draw_game(game_id: int, viewer) -> tuple[int, str] | None:

@@ -215,6 +215,19 @@ def queue_changed(game, seats, number: int, *, answered_page: str = "") -> None:
     send([(user_group(seat.user_id), event)])
 
 
+def chat_changed(game, message: dict) -> None:
+    """Send a message of the game's table talk, written or deleted, to every open page of the
+    game; each page's socket draws it for its viewer, if they may read the talk
+    (games/live/consumers.py `game_chat`)."""
+    event = {
+        "type": "game.chat",
+        "game": game.pk,
+        "spectators": game.spectators_read_chat,
+        "message": message,
+    }
+    send([(game_group(game.pk), event)])
+
+
 def badge_event(game_id: int, *, version: int | None = None, waiting: bool | None = None) -> dict:
     """A ``user.notify`` event that asks the player's open pages to redraw the badge: with the
     game's `version` and whether it now `waiting`s for the player, each page updates its own

@@ -23,6 +23,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.cache import caches
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django_redis import get_redis_connection
@@ -55,6 +56,7 @@ ACTIONS = Limit("games.act", "ACTION_RATE_LIMIT", "moves")
 GAME_CREATION = Limit("games.create", "GAME_CREATE_RATE_LIMIT", "new games")
 INVITATIONS = Limit("games.invite", "INVITE_RATE_LIMIT", "invitations")
 SEAT_CHANGES = Limit("games.seats", "SEAT_CHANGE_RATE_LIMIT", "seat changes")
+CHAT = Limit("games.chat", "CHAT_RATE_LIMIT", "messages")
 
 
 def per_player(limit: Limit, *, counts=None):
@@ -136,7 +138,10 @@ def too_many(request, limit: Limit, wait: int, game_id=None):
         f"Too many {limit.things} in a short time (at most {rate_in_words(limit.rate)}). "
         f"Try again in {wait_words(wait)}; nothing was changed."
     )
-    if request.htmx and limit is ACTIONS:
+    if request.htmx and limit is CHAT:
+        # Shown under the message being written, which stays for the retry (chat.js).
+        response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
+    elif request.htmx and limit is ACTIONS:
         # Shown in the page's notice line: the game area stays as it is, ready for the retry.
         response = render(request, "games/partials/refusal.html", {"message": message}, status=429)
         response["HX-Retarget"] = "#live-notice"

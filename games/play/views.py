@@ -15,7 +15,7 @@ from django.utils import formats, timezone
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import seen, selectors
+from games import chat, seen, selectors
 from games.live.changes import page_id
 from games.live.looks import (
     LOOKS_HEADER,
@@ -159,10 +159,12 @@ def game_page(request, game_id):
     view = selectors.game_view(game, request.user, selection, seats=seats)
     if request.htmx:
         return render(request, "games/partials/game.html", {"view": view})
+    talk = chat.panel(game, request.user, seats)
     if view.viewer_seat is not None:  # a player opens the game: tell what happened meanwhile
         view = selectors.since_last_visit(view)
         seen.see_game(game_id=game.pk, user=request.user, version=game.version)
-    return render(request, "games/game.html", {"view": view})
+        chat.mark_read(game.pk, request.user, talk.newest)
+    return render(request, "games/game.html", {"view": view, "chat": talk})
 
 
 @require_GET

@@ -3,7 +3,7 @@ from datetime import UTC
 
 from django import template
 from django.utils import formats
-from django.utils.html import format_html
+from django.utils.html import format_html, urlize
 from django.utils.safestring import mark_safe
 
 from microchip_site import words
@@ -77,3 +77,14 @@ def _seat(seat):
 
 def _place_of(seat):
     return _seat(seat).place
+
+
+@register.filter
+def chat_text(text: str):
+    """A message of the table talk as it is shown: escaped, its web addresses made links that
+    open apart from the game and pass nothing of it on (Django's `urlize`, which escapes)."""
+    linked = urlize(text, nofollow=True, autoescape=True)
+    # Safe: urlize escaped the text; only its own links' attributes are added to.
+    return mark_safe(
+        linked.replace(' rel="nofollow"', ' rel="nofollow noopener noreferrer" target="_blank"')
+    )

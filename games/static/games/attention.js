@@ -2,7 +2,8 @@
  *
  * - The tab's title and favicon follow the nav badge (templates/games/partials/badge.html): its
  *   data-turns is how many games wait for the player's move. With one or more, the title reads
- *   "(2) Your move · <the page's title>" and the favicon has a red dot. The badge comes with the
+ *   "(2) Your move · <the page's title>" and the favicon has a red dot. Messages of the table
+ *   talk that came while the tab was hidden add "3 new messages · " (chat.js). The badge comes with the
  *   page and is replaced live by the page's socket (games/live/consumers.py, "user" messages;
  *   live.js fires "live:user" on <body> after each, with its HTML).
  * - Browser notifications, opt-in per device (the button on the settings page, which asks the
@@ -39,7 +40,9 @@
 
   function showTurns() {
     var turns = turnsIn(document) || 0;
-    var title = turns > 0 ? "(" + turns + ") Your move · " + baseTitle : baseTitle;
+    var chat = parseInt(document.body.getAttribute("data-chat-unread"), 10) || 0; // chat.js
+    var title = (chat > 0 ? chat + (chat === 1 ? " new message · " : " new messages · ") : "") + baseTitle;
+    title = turns > 0 ? "(" + turns + ") Your move · " + title : title;
     if (document.title !== title) document.title = title;
     var href = turns > 0 ? turnIcon : plainIcon;
     if (icon && href && icon.getAttribute("href") !== href) icon.setAttribute("href", href);
@@ -114,6 +117,7 @@
   document.body.addEventListener("live:user", function (event) {
     onUserMessage(event.detail && event.detail.html);
   });
+  document.addEventListener("chat:unread", showTurns); // the table talk's unread messages
   showTurns();
 
   // The settings page's switch (templates/accounts/settings.html).

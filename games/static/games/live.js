@@ -214,6 +214,9 @@
         case "presence":
         case "queue": // the player's queued draft, changed on another of their pages
           return message.html;
+        case "chat": // the table talk: chat.js places it (not a version of the game)
+          document.dispatchEvent(new CustomEvent("live:chat", { detail: message }));
+          return "";
         case "lobby":
           var lobby = lobbyVersion();
           if (lobby === null) return ""; // not (or no longer) a waiting room

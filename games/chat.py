@@ -1,0 +1,187 @@
+"""A game's table talk: who may read and write it, its text, and what each player has not read.
+
+The talk is its players'. People watching read it too unless the table says not
+(`Game.spectators_read_chat`); nobody else ever sees it, and a private table's watchers are its
+invitees (games/selectors.py `can_view`). Messages are plain text, at most MAX_LENGTH characters
+on one line: the pages escape them and make their links clickable (templatetags `chat_text`).
+They are not events of the game: writing one changes no version, so nobody's move is refused
+for it; each keeps the version it was written at, where the replay shows it.
+"""
+
+import unicodedata
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.utils import timezone
+
+from games.models import ChatMessage, Game, Seat
+
+MAX_LENGTH = 500
+# How many of the newest messages a page shows (older ones stay in the replay).
+SHOWN = 60
+# Characters that reorder the text around them: in a message they could make it read as another.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class BadText(ValueError):
+    """Why a message cannot be sent as written, in words for its author."""
+
+
+def clean_text(text: str) -> str:
+    """The message as it is kept: line breaks and tabs become spaces, the ends are trimmed.
+    Refused: nothing left, more than MAX_LENGTH characters, a control character."""
+    if not isinstance(text, str):
+        raise BadText("Write a message first.")
+    text = " ".join(text.replace("\r\n", "\n").replace("\t", " ").split("\n")).strip()
+    if not text:
+        raise BadText("Write a message first.")
+    if len(text) > MAX_LENGTH:
+        raise BadText(f"A message is at most {MAX_LENGTH} characters ({len(text)} here).")
+    for character in text:
+        if unicodedata.category(character) == "Cc" or character in BIDI_CONTROLS:
+            raise BadText("A message cannot hold control characters.")
+    return text
+
+
+def delete_window() -> timedelta:
+    """How long after writing a message its author may delete it."""
+    return timedelta(minutes=settings.CHAT_DELETE_MINUTES)
+
+
+def deletable_until(message: ChatMessage):
+    return message.created_at + delete_window()
+
+
+def is_player(user, seats) -> bool:
+    return user.is_authenticated and any(seat.user_id == user.pk for seat in seats)
+
+
+def may_read(game: Game, user, seats) -> bool:
+    """Whether `user`, who may view the game, may read its talk."""
+    return is_player(user, seats) or game.spectators_read_chat
+
+
+def may_write(game: Game, user, seats) -> bool:
+    """Whether `user` may write in the talk now: a player of a started game."""
+    started = game.status in (Game.Status.PLAYING, Game.Status.ENDED)
+    return started and is_player(user, seats)
+
+
+def newest_messages(game_id: int, *, up_to_version: int | None = None) -> list[ChatMessage]:
+    """The newest SHOWN messages not deleted, oldest first, with their authors; with
+    `up_to_version`, those written by then (the replay's step)."""
+    messages = ChatMessage.objects.filter(game_id=game_id, deleted_at=None)
+    if up_to_version is not None:
+        messages = messages.filter(version__lte=up_to_version)
+    newest = messages.select_related("author").order_by("-id")[:SHOWN]
+    return list(reversed(newest))
+
+
+def newest_id(game_id: int) -> int:
+    return (
+        ChatMessage.objects.filter(game_id=game_id).order_by("-id").values_list("id", flat=True)
+    ).first() or 0
+
+
+def unread_counts(user, game_ids) -> dict[int, int]:
+    """{game id: how many of the others' messages `user` has not read}, for the games they
+    play among `game_ids` (those with none left out)."""
+    if not user.is_authenticated:
+        return {}
+    read = Seat.objects.filter(game_id=OuterRef("game_id"), user=user).values("chat_read")[:1]
+    rows = (
+        ChatMessage.objects.filter(game_id__in=list(game_ids), deleted_at=None)
+        .exclude(author=user)
+        .annotate(read=Subquery(read))
+        .filter(read__isnull=False, id__gt=F("read"))
+        .values("game_id")
+        .annotate(unread=Count("id"))
+    )
+    return {row["game_id"]: row["unread"] for row in rows}
+
+
+def unread_for_seat(seat: Seat) -> int:
+    """How many of the others' messages the seat's player has not read."""
+    return (
+        ChatMessage.objects.filter(game_id=seat.game_id, deleted_at=None, id__gt=seat.chat_read)
+        .exclude(author_id=seat.user_id)
+        .count()
+    )
+
+
+def mark_read(game_id: int, user, up_to: int) -> bool:
+    """Record that `user` has read the talk up to message `up_to` (never backwards, never past
+    the newest message); return whether that moved anything. One statement, no lock needed."""
+    if not user.is_authenticated or up_to <= 0:
+        return False
+    up_to = min(up_to, newest_id(game_id))
+    moved = Seat.objects.filter(game_id=game_id, user=user).filter(Q(chat_read__lt=up_to))
+    return bool(moved.update(chat_read=up_to))
+
+
+def message_event(message: ChatMessage, author_name: str) -> dict:
+    """What a page needs to draw `message` for its viewer, without a query (games/live)."""
+    return {
+        "id": message.pk,
+        "author_id": message.author_id,
+        "author": author_name,
+        "text": message.text,
+        "created": message.created_at.isoformat(),
+        "until": deletable_until(message).isoformat(),
+        "deleted": message.deleted_at is not None,
+    }
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A message as one viewer sees it."""
+
+    event: dict
+    mine: bool
+    deletable: bool
+
+
+@dataclass(frozen=True)
+class Panel:
+    """The table talk as one viewer sees it (templates/games/partials/chat.html)."""
+
+    game_id: int
+    readable: bool
+    writable: bool
+    player: bool
+    muted: bool
+    messages: list[Shown]
+    newest: int
+    max_length: int = MAX_LENGTH
+
+
+def shown(event: dict, viewer, now=None) -> Shown:
+    mine = viewer.is_authenticated and event["author_id"] == viewer.pk
+    now = now or timezone.now()
+    return Shown(event, mine, mine and now.isoformat() < event["until"])
+
+
+def panel(game: Game, viewer, seats, *, up_to_version: int | None = None) -> Panel:
+    """The talk of `game` for `viewer` (who may view the game); with `up_to_version`, as it was
+    then (the replay: nothing can be written or deleted there)."""
+    readable = may_read(game, viewer, seats)
+    messages = newest_messages(game.pk, up_to_version=up_to_version) if readable else []
+    now = timezone.now()
+    live = up_to_version is None
+    muted = bool(getattr(viewer, "chat_muted", False))
+    return Panel(
+        game_id=game.pk,
+        readable=readable,
+        writable=live and may_write(game, viewer, seats) and not muted,
+        player=is_player(viewer, seats),
+        muted=muted and is_player(viewer, seats),
+        messages=[
+            shown(message_event(message, message.author.username), viewer, now)
+            if live
+            else Shown(message_event(message, message.author.username), False, False)
+            for message in messages
+        ],
+        newest=messages[-1].pk if messages else 0,
+    )
