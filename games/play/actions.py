@@ -85,6 +85,7 @@ def create_game(
     strict_finish: bool = False,
     access: str = Game.Access.OPEN,
     private: bool | None = None,
+    spectators_read_chat: bool = True,
     name: str = "",
     invitees: tuple[str, ...] = (),
     bots: tuple[str, ...] = (),
@@ -101,7 +102,8 @@ def create_game(
     `fischer_cap`; `finishing_time` (None: the time per move, or the Fischer starting bank);
     `weekends_off` stops each player's clock on their Saturdays and Sundays. After
     `abandon_after_row` timeouts in a row, or `abandon_after_total` in all, a player's seat is
-    handed to the server's stand-in (games/play/leaving.py)."""
+    handed to the server's stand-in (games/play/leaving.py). `spectators_read_chat`: whether
+    people watching may read the players' table talk (games/chat.py)."""
     name = (name or "").strip()
     if not 2 <= player_count <= 5:
         raise ActionRefused("A game has 2 to 5 players.", code="bad_player_count")
@@ -129,6 +131,7 @@ def create_game(
             access=access,
             # By default a table by invitation is private, an open one public.
             private=access == Game.Access.INVITATION if private is None else bool(private),
+            spectators_read_chat=bool(spectators_read_chat),
             abandon_after_row=abandon_after_row,
             abandon_after_total=abandon_after_total,
         )

@@ -155,6 +155,12 @@ class CreateGameForm(forms.Form):
         initial="",
         widget=forms.RadioSelect,
     )
+    spectators_read_chat = forms.BooleanField(
+        label="People watching may read the players' table talk",
+        required=False,
+        initial=True,
+        help_text="Off: only the players see what they write to each other.",
+    )
     abandon_after_row = forms.TypedChoiceField(
         label="The server takes over a seat after this many timeouts in a row",
         choices=[(n, str(n)) for n in range(ABANDON_ROW_RANGE[0], ABANDON_ROW_RANGE[1] + 1)],
