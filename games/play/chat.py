@@ -22,10 +22,6 @@ class Said:
 
 def send_message(*, game_id: int, user: User, text: str) -> Said:
     """Write `text` in the game's talk as `user`, one of its players; it counts as read by them."""
-    try:
-        text = chat.clean_text(text)
-    except chat.BadText as error:
-        raise ActionRefused(str(error), code="bad_request") from None
     with changing(game_id) as table:
         game, seat = table.game, table.seat_of(user)
         if seat is None:
@@ -36,6 +32,10 @@ def send_message(*, game_id: int, user: User, text: str) -> Said:
             raise ActionRefused("The table talk opens when the game starts.", code="not_started")
         if getattr(user, "chat_muted", False):
             raise ActionRefused("You may not write in table talks.", code="muted")
+        try:
+            text = chat.clean_text(text)
+        except chat.BadText as error:
+            raise ActionRefused(str(error), code="bad_request") from None
         message = ChatMessage.objects.create(
             game=game, author=user, text=text, version=game.version
         )

@@ -31,6 +31,7 @@ def _generous_rate_limits(settings):
     settings.GAME_CREATE_RATE_LIMIT = "100000/m"
     settings.INVITE_RATE_LIMIT = "100000/m"
     settings.SEAT_CHANGE_RATE_LIMIT = "100000/m"
+    settings.CHAT_RATE_LIMIT = "100000/m"
 
 
 def client_for(user=None) -> Client:

@@ -6,6 +6,7 @@ is refused changes nothing: no game's version, pool, boards, trays, events or in
 no player's settings.
 """
 
+import re
 from datetime import timedelta
 from urllib.parse import quote
 
@@ -16,7 +17,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
-from games.models import Game
+from games import chat
+from games.models import ChatMessage, Game
 from games.play import vacations
 from games.play.forms import DURATIONS, TIME_PER_MOVE
 from games.rules.actions import ACTION_TYPES
@@ -220,6 +222,44 @@ def test_a_plain_form_post_of_junk_to_the_move_endpoint_changes_nothing(world, d
         fields[name] = data.draw(st.one_of(st.sampled_from(NASTY), big_text))
     response = browser.post(reverse("games:act", args=[game.pk]), fields)
     assert response.status_code in {302} | REFUSALS
+    assert state_of(game) == state
+
+
+@FUZZ
+@given(data=st.data())
+def test_table_talk_made_of_junk_is_kept_as_plain_text_or_refused_in_words(world, data):
+    """The table talk: whatever is posted, a message is kept exactly as games/chat.py cleans it
+    (and shown escaped: tests/social/test_chat.py) or refused in words; nothing of the game
+    changes; a read mark takes only a number."""
+    game = world.playing
+    who = data.draw(st.sampled_from(["seat 0", "outsider", "anonymous"]))
+    browser = {
+        "seat 0": client_for(world.seat_user(game, 0)),
+        "outsider": client_for(world.players[4]),
+        "anonymous": client_for(),
+    }[who]
+    state = state_of(game)
+    text = data.draw(st.one_of(value, st.sampled_from(NASTY), big_text), label="text")
+    kept = ChatMessage.objects.count()
+    response = browser.post(
+        reverse("games:chat", args=[game.pk]), {"text": text}, HTTP_HX_REQUEST="true"
+    )
+    status = response.status_code
+    if who == "anonymous":
+        assert status == 302 and "/accounts/login/" in response.url
+    elif who == "outsider":
+        assert status == 403
+    elif status == 200:
+        assert ChatMessage.objects.latest("pk").text == chat.clean_text(text)
+        kept += 1
+    else:
+        assert status == 422, status
+        with pytest.raises(chat.BadText, match=re.escape(response.content.decode())):
+            chat.clean_text(text)
+    assert ChatMessage.objects.count() == kept
+    up_to = data.draw(st.one_of(ints.map(str), value), label="up_to")
+    read = browser.post(reverse("games:chat_read", args=[game.pk]), {"up_to": up_to})
+    assert read.status_code in {204, 302, 400}, read.status_code
     assert state_of(game) == state
 
 
@@ -497,7 +537,7 @@ def test_every_endpoint_answers_any_method_without_a_server_error_or_a_change(wo
     game = world.playing
     post_only = [
         reverse(f"games:{view}", args=[game.pk])
-        for view in ("act", "queue", "join", "leave", "start", "cancel", "invite")
+        for view in ("act", "queue", "join", "leave", "start", "cancel", "invite", "chat_read")
     ] + [reverse("accounts:unsubscribe_undo", args=["not-a-token"]), reverse("vacation")]
     paths = [path for path, _ in get_endpoints(world)] + post_only
     paths += [
