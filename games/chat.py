@@ -14,6 +14,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.models import ChatMessage, Game, Seat
@@ -100,6 +101,22 @@ def unread_counts(user, game_ids) -> dict[int, int]:
         .annotate(unread=Count("id"))
     )
     return {row["game_id"]: row["unread"] for row in rows}
+
+
+def unread_of_seat():
+    """An expression for a Seat query: how many of the others' messages of its game the seat's
+    player has not read (the dashboard's counts; one index range a seat: games_chat_by_game)."""
+    unread = (
+        ChatMessage.objects.filter(
+            game_id=OuterRef("game_id"), id__gt=OuterRef("chat_read"), deleted_at=None
+        )
+        .exclude(author_id=OuterRef("user_id"))
+        .order_by()
+        .values("game_id")
+        .annotate(count=Count("id"))
+        .values("count")
+    )
+    return Coalesce(Subquery(unread), 0)
 
 
 def unread_for_seat(seat: Seat) -> int:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts import vacations
 from accounts.models import User
-from games import moves, presence, rules
+from games import chat, moves, presence, rules
 from games.markers import Marks, board_marks
 from games.models import (
     ExpelVote,
@@ -835,7 +835,8 @@ def dashboard_seats(user):
         .annotate(
             my_turn=Case(
                 When(waiting_for_move(), then=True), default=False, output_field=BooleanField()
-            )
+            ),
+            unread_chat=chat.unread_of_seat(),
         )
         .order_by("-my_turn", F("game__deadline").asc(nulls_last=True), "-game__created_at")
         .prefetch_related(Prefetch("game__seats", queryset=listed_seats().order_by("number")))
@@ -873,6 +874,7 @@ def vacation_of(user, now: datetime | None = None) -> Vacation:
 def recent_finished_seats(user, limit=10):
     return (
         with_listed_games(Seat.objects.filter(user=user, game__status=Game.Status.ENDED))
+        .annotate(unread_chat=chat.unread_of_seat())
         .order_by("-game__ended_at")
         .prefetch_related(Prefetch("game__seats", queryset=listed_seats().order_by("number")))[
             :limit

@@ -239,3 +239,19 @@ def test_a_plain_form_post_goes_back_to_the_talk(start_game):
     assert response.status_code == 302
     assert response["Location"] == reverse("games:game", args=[game.pk]) + "#chat"
     assert ChatMessage.objects.get().text == "no script here"
+
+
+def test_the_dashboard_shows_each_game_s_unread_messages(start_game):
+    game = start_game(2)
+    writer, reader = seated_users(game)
+    for n in range(3):
+        talk.send_message(game_id=game.pk, user=writer, text=f"news {n}")
+    deleted = talk.send_message(game_id=game.pk, user=writer, text="taken back").message
+    talk.delete_message(game_id=game.pk, message_id=deleted.pk, user=writer)
+
+    dashboard = client_of(reader).get(reverse("dashboard")).content.decode()
+    assert f'href="{reverse("games:game", args=[game.pk])}#chat">3 new messages</a>' in dashboard
+    assert "new message" not in client_of(writer).get(reverse("dashboard")).content.decode()
+
+    page(client_of(reader), game)
+    assert "new message" not in client_of(reader).get(reverse("dashboard")).content.decode()
