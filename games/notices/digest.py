@@ -6,7 +6,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db.models import F
 
 from accounts.models import User, zone_named
-from games import rules
+from games import chat, rules
 from games.models import OutboxEmail, Seat, waiting_for_move
 from games.notices.emails import build_message, game_url
 from games.notices.notice import DIGEST, wanted
@@ -38,6 +38,7 @@ def waiting_seats(user: User):
     """Return the user's seats in games that wait for their move, soonest deadline first."""
     return (
         Seat.objects.filter(waiting_for_move(), user=user)
+        .annotate(unread_chat=chat.unread_of_seat())
         .select_related("game")
         .order_by(F("game__deadline").asc(nulls_last=True), "game__pk")
     )
@@ -57,6 +58,7 @@ def digest_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
             "url": game_url(seat.game),
             "deadline": seat.clock_deadline,
             "finishing": seat.game.phase == rules.FINISHING,
+            "unread_chat": seat.unread_chat,  # counted, never quoted
         }
         for seat in seats
     ]

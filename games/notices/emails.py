@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url
-from games import presence, rules
+from games import chat, presence, rules
 from games.models import Event, Game, Invitation, OutboxEmail, Seat
 from games.moves import read_log, summary_parts, tile_words
 from games.notices.notice import (
@@ -169,6 +169,7 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
         context["deadline"] = game.deadline if still_first else None
     elif kind in (YOUR_TURN, FINISH) and mine is not None:
         context["since"], context["moved_before"] = since_last_move(game, seats, mine, version)
+        context["unread_chat"] = chat.unread_for_seat(mine)  # counted, never quoted
         if "queued" in data:  # their queued draft (games/play/applying.py `_draft_ahead`)
             context["queued"] = True
             context["queued_tile"] = (

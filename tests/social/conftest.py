@@ -1,0 +1,1 @@
+from tests.tasks.conftest import clock  # noqa: F401 (fixture)
