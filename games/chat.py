@@ -158,6 +158,7 @@ class Shown:
     event: dict
     mine: bool
     deletable: bool
+    fresh: bool = False  # written at the replay's step
 
 
 @dataclass(frozen=True)
@@ -180,13 +181,15 @@ def shown(event: dict, viewer, now=None) -> Shown:
     return Shown(event, mine, mine and now.isoformat() < event["until"])
 
 
-def panel(game: Game, viewer, seats, *, up_to_version: int | None = None) -> Panel:
-    """The talk of `game` for `viewer` (who may view the game); with `up_to_version`, as it was
-    then (the replay: nothing can be written or deleted there)."""
+def panel(game: Game, viewer, seats, *, versions: tuple[int, int | None] | None = None) -> Panel:
+    """The talk of `game` for `viewer` (who may view the game); with `versions`, a replay's
+    step (from, until: games/history/replay.py `versions_at`), as it was before `until`, the
+    messages written from `from` on marked fresh (nothing is written or deleted there)."""
     readable = may_read(game, viewer, seats)
-    messages = newest_messages(game.pk, up_to_version=up_to_version) if readable else []
+    live = versions is None
+    until = None if live or versions[1] is None else versions[1] - 1
+    messages = newest_messages(game.pk, up_to_version=until) if readable else []
     now = timezone.now()
-    live = up_to_version is None
     muted = bool(getattr(viewer, "chat_muted", False))
     return Panel(
         game_id=game.pk,
@@ -197,7 +200,12 @@ def panel(game: Game, viewer, seats, *, up_to_version: int | None = None) -> Pan
         messages=[
             shown(message_event(message, message.author.username), viewer, now)
             if live
-            else Shown(message_event(message, message.author.username), False, False)
+            else Shown(
+                message_event(message, message.author.username),
+                False,
+                False,
+                fresh=message.version >= versions[0],
+            )
             for message in messages
         ],
         newest=messages[-1].pk if messages else 0,

@@ -88,6 +88,13 @@ class Replay:
                 return turn.step
         return None
 
+    def versions_at(self, step: int) -> tuple[int, int | None]:
+        """The game's versions while `step` was what the table showed: from its event's (0 for
+        the deal) until the next step's event, or None for the last step."""
+        event = self.event_at(step)
+        following = self.event_at(step + 1) if step < self.last_step else None
+        return (event.number if event else 0), (following.number if following else None)
+
     def event_at(self, step: int) -> Event | None:
         return self.events[step - 1] if step > 0 else None
 

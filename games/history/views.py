@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
-from games import selectors
+from games import chat, selectors
 from games.history.archive import (
     ARCHIVE_PAGE_SIZE,
     LEADERBOARD_MIN_GAMES,
@@ -114,6 +114,7 @@ def replay(request, game_id):
         "turn": moves.turn_at(step),
         "description": moves.describe(step),
         "replaying": True,
+        "chat": chat.panel(game, request.user, moves.seats, versions=moves.versions_at(step)),
     }
     url = f"{reverse('games:replay', args=[game.pk])}?step={step}"
     if request.htmx:
