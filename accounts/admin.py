@@ -13,4 +13,7 @@ class PlayerAdmin(UserAdmin):
         *UserAdmin.fieldsets,
         ("Preferences", {"fields": ("time_zone", "colour_blind")}),
         ("Email", {"fields": NOTIFICATION_FIELDS}),
+        # Changed here, it shows in the account's history (the admin's log).
+        ("Moderation", {"fields": ("chat_muted",)}),
     )
+    list_filter = (*UserAdmin.list_filter, "chat_muted")

@@ -71,6 +71,24 @@ def delete_message(*, game_id: int, message_id: int, user: User) -> Said:
     return Said(message, user.username)
 
 
+def remove_message(*, game_id: int, message_id: int) -> bool:
+    """Take a message out of the talk for everyone, as a moderator (the admin): at any time,
+    whoever wrote it. Kept for the admin like a deleted one; return whether it was shown."""
+    with changing(game_id) as table:
+        message = (
+            ChatMessage.objects.select_for_update()
+            .select_related("author")
+            .filter(pk=message_id, game_id=table.game.pk)
+            .first()
+        )
+        if message is None or message.deleted_at is not None:
+            return False
+        message.deleted_at = timezone.now()
+        message.save(update_fields=["deleted_at"])
+        table.effects.chats.append(chat.message_event(message, message.author.username))
+    return True
+
+
 def read_chat(*, game_id: int, user: User, up_to: int) -> bool:
     """`user` has read the game's talk up to message `up_to` (their page showed it)."""
     return chat.mark_read(game_id, user, up_to)
