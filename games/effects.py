@@ -96,6 +96,8 @@ class Effects:
     queues: list[tuple[int, str]] = field(default_factory=list)
     # Messages of the table talk written or deleted (games/chat.py `message_event`).
     chats: list[dict] = field(default_factory=list)
+    # Ended games whose rematch was offered or called off: their pages redraw the offer.
+    rematches: list[int] = field(default_factory=list)
 
     def push_change(self) -> None:
         for change in self.changes:
@@ -118,6 +120,10 @@ class Effects:
         for message in self.chats:
             pushes.chat_changed(self.game, message)
 
+    def push_rematches(self) -> None:
+        for game_id in dict.fromkeys(self.rematches):
+            pushes.rematch_changed(game_id)
+
     def push_queues(self) -> None:
         for number, answered_page in self.queues:
             pushes.queue_changed(self.game, self.seats, number, answered_page=answered_page)
@@ -138,6 +144,8 @@ def after_commit(effects: Effects) -> None:
         sends.append(effects.push_queues)
     if effects.chats:
         sends.append(effects.push_chats)
+    if effects.rematches:
+        sends.append(effects.push_rematches)
     sends += [task.queue for task in effects.tasks]
     for send in sends:
         transaction.on_commit(send, robust=True)

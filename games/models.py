@@ -85,6 +85,10 @@ class Game(models.Model):
     strict_finish = models.BooleanField(default=False)
     # The table talk (games/chat.py) is its players'; whether people watching may read it too.
     spectators_read_chat = models.BooleanField(default=True)
+    # The ended game whose players this table is a rematch of (games/play/again.py).
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
     # After this many timeouts in a row, or this many in all, a player's seat is handed to the
     # server's easy player, and they are ranked as if they had resigned. Chosen at creation.
     abandon_after_row = models.PositiveSmallIntegerField(

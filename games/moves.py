@@ -128,6 +128,8 @@ class Entry:
             return f"the game started: {self.extra} drafts first"
         if self.kind == "cancelled":
             return f"{who} cancelled the game"
+        if self.kind == "declined":
+            return f"{who} declined the invitation"
         if self.kind == "ended":
             return "the game is over"
         if self.kind == "analysed":

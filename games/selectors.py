@@ -343,6 +343,15 @@ class GameView:
             rows.append(ExpelRow(seat, len(cast), votes_needed(len(voters)), me.user.pk in cast))
         return rows
 
+    @functools.cached_property
+    def rematch(self) -> "RematchView | None":
+        """The rematch box of an ended game's page (not of a replay's step)."""
+        if self.game.status != Game.Status.ENDED or self.rules_state is None:
+            return None
+        return RematchView(
+            self.game.pk, self.viewer_seat is not None, current_rematch(self.game.pk)
+        )
+
     @property
     def ranking(self):
         return sorted(self.seats, key=lambda seat: (seat.seat.place or 99, seat.number))
@@ -800,10 +809,15 @@ def waiting_room(game: Game, viewer, seats=None) -> dict:
     if seats is None:
         seats = list(game.seats.select_related("user").order_by("number"))
     user_id = getattr(viewer, "pk", None)
+    seated = user_id is not None and any(seat.user_id == user_id for seat in seats)
     return {
         "game": game,
         "seats": seats,
-        "seated": user_id is not None and any(seat.user_id == user_id for seat in seats),
+        "seated": seated,
+        # An invitee who may say no (the page only: a push draws no form).
+        "invited": lambda: (
+            not seated and user_id is not None and game.invitations.filter(user_id=user_id).exists()
+        ),
         "is_creator": user_id is not None and user_id == game.created_by_id,
         "free_seats": max(game.player_count - len(seats), 0) if game.is_waiting else 0,
     }
@@ -823,6 +837,32 @@ def games_to_watch(user, *, limit=WATCH_LIMIT):
         .defer(*GAME_BULK)
         .prefetch_related(Prefetch("seats", queryset=listed_seats().order_by("number")))[:limit]
     )
+
+
+def current_rematch(game_id: int) -> Game | None:
+    """The newest rematch of an ended game (games/play/again.py): waiting for its players,
+    under way, over, or called off."""
+    rematches = Game.objects.filter(rematch_of_id=game_id).select_related("created_by")
+    return rematches.order_by("-pk").first()
+
+
+@dataclass(frozen=True)
+class RematchView:
+    """The rematch box under an ended game's results, as one viewer sees it."""
+
+    game_id: int
+    player: bool  # the viewer played this game: they may offer or join the rematch
+    rematch: Game | None
+
+    @property
+    def open(self) -> bool:
+        return self.rematch is not None and self.rematch.status != Game.Status.CANCELLED
+
+
+def rematch_view(game_id: int, viewer) -> RematchView:
+    """The rematch box of an ended game for `viewer`, read afresh (a push: its offer changed)."""
+    player = viewer.is_authenticated and Seat.objects.filter(game_id=game_id, user=viewer).exists()
+    return RematchView(game_id, player, current_rematch(game_id))
 
 
 def dashboard_seats(user):

@@ -66,7 +66,7 @@ class LobbyChange:
 
     game_id: int
     version: int
-    kind: str  # "joined", "left", "started" or "cancelled"
+    kind: str  # "joined", "left", "declined", "started" or "cancelled"
     seats: tuple[tuple[int, int, str], ...]  # (number, user id, username), as the change left them
 
     def event(self) -> dict:

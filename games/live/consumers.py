@@ -25,6 +25,8 @@ Server to browser, JSON text messages:
 ``{"type": "queue", "html": ...}``
     the player's own Drafting-ahead panel of this game, which they changed on another page (not
     a new version of the game: nobody else's page hears of it).
+``{"type": "rematch", "html": ...}``
+    an ended game's rematch box (offered, or called off), drawn for this viewer.
 ``{"type": "chat", "id": n, "html": ..., "mine": b}``
     a message of the table talk, written (or deleted: drawn empty), for a viewer who may read
     it (games/chat.py); chat.js puts it in place. Not a version of the game.
@@ -428,6 +430,14 @@ class LiveConsumer(AsyncWebsocketConsumer):
         html = drawing.draw_chat(message, self.user, self.game_id)  # no query: a short template
         mine = message["author_id"] == self.user.pk
         await self._send({"type": "chat", "id": message["id"], "html": html, "mine": mine})
+
+    async def game_rematch(self, event):
+        """The ended game's rematch was offered or called off (games/live/pushes.py
+        `rematch_changed`): redraw its box under the results for this viewer."""
+        if event.get("game") != self.game_id or self.game_id is None:
+            return
+        html = await database_sync_to_async(drawing.draw_rematch)(self.game_id, self.user)
+        await self._send({"type": "rematch", "html": html})
 
     async def user_notify(self, event):
         html = ""

@@ -249,6 +249,12 @@ def draw_chat(message: dict, viewer, game_id: int) -> str:
     )
 
 
+def draw_rematch(game_id: int, viewer) -> str:
+    """The rematch box of an ended game for `viewer`, as its results draw it (its offer changed:
+    games/play/again.py)."""
+    return _render("rematch", {"rematch": selectors.rematch_view(game_id, viewer)})
+
+
 def draw_game(game_id: int, viewer) -> tuple[int, str] | None:
     """Draw the whole game area for `viewer` at the current version (a resync)."""
     game = Game.objects.filter(pk=game_id).only("version", "status").first()

@@ -228,6 +228,12 @@ def chat_changed(game, message: dict) -> None:
     send([(game_group(game.pk), event)])
 
 
+def rematch_changed(game_id: int) -> None:
+    """The rematch of an ended game was offered or called off: every open page of that game
+    redraws its offer for its viewer (games/live/consumers.py `game_rematch`)."""
+    send([(game_group(game_id), {"type": "game.rematch", "game": game_id})])
+
+
 def badge_event(game_id: int, *, version: int | None = None, waiting: bool | None = None) -> dict:
     """A ``user.notify`` event that asks the player's open pages to redraw the badge: with the
     game's `version` and whether it now `waiting`s for the player, each page updates its own

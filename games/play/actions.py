@@ -221,17 +221,45 @@ def leave_game(*, game_id: int, user: User) -> Game:
 def cancel_game(*, game_id: int, user: User) -> Game:
     """Close a table that has not started; only its creator may."""
     with changing(game_id) as table:
-        game = table.game
-        _require_waiting(game)
-        if game.created_by_id != user.pk:
+        _require_waiting(table.game)
+        if table.game.created_by_id != user.pk:
             raise ActionRefused("Only the game's creator can cancel it.", code="not_creator")
-        game.status = Game.Status.CANCELLED
-        game.ended_at = timezone.now()
-        record(game, "cancelled", actor=user)
-        game.save(update_fields=["status", "ended_at", "version"])
-        _recount_invitees_badges(table)
-        _lobby_changed(table, "cancelled")
+        _cancel(table, user)
+    return table.game
+
+
+def decline_invitation(*, game_id: int, user: User) -> Game:
+    """Say no to an invitation to a table still waiting for players: it no longer counts for
+    `user`. A rematch (games/play/again.py) is for the same players or not at all: one player
+    declining calls it off."""
+    with changing(game_id) as table:
+        game = table.game
+        invitation = game.invitations.filter(user=user).first()
+        if invitation is None or not game.is_waiting:
+            raise ActionRefused("You have no invitation to this table.", code="not_invited")
+        if table.seat_of(user) is not None:
+            raise ActionRefused("You have a seat at this table: leave it instead.", code="seated")
+        invitation.delete()
+        record(game, "declined", actor=user)
+        table.effects.badges.append((game.pk, (user.pk,)))
+        if game.rematch_of_id is not None:
+            _cancel(table, user)
+        else:
+            game.save(update_fields=["version"])
+            _lobby_changed(table, "declined")
     return game
+
+
+def _cancel(table: Table, by: User) -> None:
+    game = table.game
+    game.status = Game.Status.CANCELLED
+    game.ended_at = timezone.now()
+    record(game, "cancelled", actor=by)
+    game.save(update_fields=["status", "ended_at", "version"])
+    _recount_invitees_badges(table)
+    _lobby_changed(table, "cancelled")
+    if game.rematch_of_id is not None:
+        table.effects.rematches.append(game.rematch_of_id)
 
 
 def start_game(*, game_id: int, user: User) -> Game:

@@ -15,6 +15,7 @@ from django.utils import formats, timezone
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.models import User
 from games import chat, seen, selectors
 from games.live.changes import page_id
 from games.live.looks import (
@@ -27,7 +28,7 @@ from games.live.looks import (
 )
 from games.live.pieces import status_piece
 from games.models import Game
-from games.play import actions, vacations
+from games.play import actions, again, vacations
 from games.play.errors import ActionRefused, StaleVersion
 from games.play.forms import (
     ActionForm,
@@ -117,7 +118,7 @@ OPEN_TABLES_PER_PAGE = 25  # the newest first; a page draws in milliseconds howe
 @login_required
 @per_player(GAME_CREATION, counts=lambda response: response.status_code == 302)  # a game made
 def create(request):
-    form = CreateGameForm(request.POST or None)
+    form = CreateGameForm(request.POST or None, initial=_game_with(request.GET.get("with")))
     if request.method == "POST" and form.is_valid():
         try:
             game = actions.create_game(creator=request.user, **form.cleaned_data)
@@ -130,6 +131,19 @@ def create(request):
         "games/create.html",
         {"form": form, "time_control_fields": CreateGameForm.time_control_fields},
     )
+
+
+def _game_with(username) -> dict:
+    """The create form filled in for a game with one player ("New game with ..." on their
+    profile): two players, by invitation, them invited; a computer player seated instead."""
+    if not username or not isinstance(username, str) or len(username) > 150:
+        return {}
+    player = User.objects.named(username).filter(is_active=True).first()
+    if player is None:
+        return {}
+    if player.bot_level:
+        return {"player_count": 2, f"{player.bot_level}_bots": 1}
+    return {"player_count": 2, "access": Game.Access.INVITATION, "invitees": player.username}
 
 
 def _signed_out_to_log_in(view):
@@ -400,6 +414,36 @@ def cancel(request, game_id):
     return _lobby_action(
         request, game_id, lambda: actions.cancel_game(game_id=game_id, user=request.user)
     )
+
+
+@login_required
+@require_POST
+@per_player(SEAT_CHANGES)
+def decline(request, game_id):
+    """Say no to an invitation: back to the dashboard (the table may be gone: a rematch is
+    called off)."""
+    try:
+        game = actions.decline_invitation(game_id=game_id, user=request.user)
+    except ActionRefused as refusal:
+        messages.error(request, refusal.message)
+        return redirect("dashboard")
+    messages.info(request, f"You declined the invitation to {game.title}.")
+    return redirect("dashboard")
+
+
+@login_required
+@require_POST
+@per_player(GAME_CREATION)  # every ask counts, as a new game would
+def rematch(request, game_id):
+    """Ask for a rematch of an ended game: to the rematch's table (the one already asked for,
+    if another player was first)."""
+    try:
+        offered = again.offer_rematch(game_id=game_id, user=request.user)
+    except ActionRefused as refusal:
+        messages.error(request, refusal.message)
+        offered = None
+    url = reverse("games:game", args=[offered.pk if offered else game_id])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @login_required

@@ -213,6 +213,7 @@
           return message.html;
         case "presence":
         case "queue": // the player's queued draft, changed on another of their pages
+        case "rematch": // an ended game's rematch, offered or called off
           return message.html;
         case "chat": // the table talk: chat.js places it (not a version of the game)
           document.dispatchEvent(new CustomEvent("live:chat", { detail: message }));
