@@ -4,8 +4,6 @@ watching read it unless the table keeps its talk to its players; and a redraw of
 keeps a message being written. What the server allows is tested in tests/social/test_chat.py
 and tests/social/test_chat_live.py."""
 
-import pytest
-
 from games.models import ChatMessage, Seat
 from games.play import chat as talk
 from games.rules.greedy import choose_draft
@@ -232,7 +230,6 @@ def test_a_message_being_written_survives_a_redraw_of_the_game_area(open_page, s
     assert page.errors == []
 
 
-@pytest.mark.xfail(strict=True, reason="chat.js treats a 4xx refusal as a success (see report)")
 def test_a_refused_message_says_why_and_stays_in_the_input(open_page, start_game):
     game = start_game(2)
     page = open_game(open_page, players_of(game)[0], game.pk)

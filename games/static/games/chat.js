@@ -109,7 +109,9 @@
     if (!source || !source.closest || !source.closest("#chat")) return;
     if (source.matches("[data-read-url]")) return; // the read mark: nothing to show
     var xhr = event.detail.xhr;
-    if (!event.detail.successful) {
+    // Not htmx's `successful`: the site's htmx settings (base.html) swap 4xx answers, so htmx
+    // calls a refusal (422, 403, 429) a success.
+    if (!xhr || !xhr.status || xhr.status >= 400) {
       showError(xhr && xhr.status ? xhr.responseText : "The message could not be sent: try again.");
       return;
     }
