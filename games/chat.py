@@ -159,6 +159,7 @@ class Shown:
     mine: bool
     deletable: bool
     fresh: bool = False  # written at the replay's step
+    reportable: bool = False  # another's, to a signed-in viewer (games/play/reports.py)
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,8 @@ class Panel:
 def shown(event: dict, viewer, now=None) -> Shown:
     mine = viewer.is_authenticated and event["author_id"] == viewer.pk
     now = now or timezone.now()
-    return Shown(event, mine, mine and now.isoformat() < event["until"])
+    reportable = viewer.is_authenticated and not mine
+    return Shown(event, mine, mine and now.isoformat() < event["until"], reportable=reportable)
 
 
 def panel(game: Game, viewer, seats, *, versions: tuple[int, int | None] | None = None) -> Panel:

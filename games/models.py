@@ -414,6 +414,40 @@ class ChatMessage(models.Model):
         return f"{self.game} chat #{self.pk} by {self.author_id}"
 
 
+class Report(models.Model):
+    """A player's report of another player, or of one of their table-talk messages, for the
+    admin to look into (games/play/reports.py; the admin shows it with the game, its talk and
+    its moves)."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", "Abuse or harassment"
+        SPAM = "spam", "Spam or advertising"
+        CHEATING = "cheating", "Cheating or playing unfairly"
+        NAME = "name", "An offensive name"
+        OTHER = "other", "Something else"
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_about"
+    )
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL)
+    message = models.ForeignKey(
+        ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="reports"
+    )
+    reason = models.CharField(max_length=12, choices=Reason.choices)
+    details = models.TextField(max_length=1000, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["resolved_at", "-created_at"], name="games_report_queue")]
+
+    def __str__(self):
+        return f"Report #{self.pk} of {self.reported_id} by {self.reporter_id}"
+
+
 class ExpelVote(models.Model):
     """One player's vote to hand another's seat to the server after that player's timeouts in
     a row (games/play/leaving.py). Gone when that player moves again or leaves."""

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.history import views as views_history
-from games.play import chat_views, views
+from games.play import chat_views, report_views, views
 from microchip_site import converters  # noqa: F401 (registers <name:...>, <id:...>)
 
 app_name = "games"
@@ -30,4 +30,5 @@ urlpatterns = [
     path("<id:game_id>/chat/read/", chat_views.read, name="chat_read"),
     path("<id:game_id>/replay/", views_history.replay, name="replay"),
     path("mine/", views_history.my_games, name="mine"),
+    path("report/", report_views.report, name="report"),
 ]

@@ -287,6 +287,8 @@ INVITE_RATE_LIMIT = _rate_limit("INVITE_RATE_LIMIT", "60/h", _GAME_RATE, several
 SEAT_CHANGE_RATE_LIMIT = _rate_limit("SEAT_CHANGE_RATE_LIMIT", "30/10m", _GAME_RATE, several=False)
 # A player's messages in the table talk (games/chat.py), across their games.
 CHAT_RATE_LIMIT = _rate_limit("CHAT_RATE_LIMIT", "12/m", _GAME_RATE, several=False)
+# Reports of players and messages to the admins (games/play/reports.py).
+REPORT_RATE_LIMIT = _rate_limit("REPORT_RATE_LIMIT", "10/h", _GAME_RATE, several=False)
 # How long after writing a message its author may still delete it.
 CHAT_DELETE_MINUTES = env.int("CHAT_DELETE_MINUTES", default=5)
 # Live sockets (games/live/sockets.py): held at once per player (every open tab holds one; a new

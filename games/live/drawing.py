@@ -244,6 +244,7 @@ def draw_chat(message: dict, viewer, game_id: int) -> str:
             "message": message,
             "mine": shown.mine,
             "deletable": shown.deletable,
+            "reportable": shown.reportable,
             "game_id": game_id,
         },
     )

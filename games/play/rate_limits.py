@@ -57,6 +57,7 @@ GAME_CREATION = Limit("games.create", "GAME_CREATE_RATE_LIMIT", "new games")
 INVITATIONS = Limit("games.invite", "INVITE_RATE_LIMIT", "invitations")
 SEAT_CHANGES = Limit("games.seats", "SEAT_CHANGE_RATE_LIMIT", "seat changes")
 CHAT = Limit("games.chat", "CHAT_RATE_LIMIT", "messages")
+REPORTS = Limit("games.report", "REPORT_RATE_LIMIT", "reports")
 
 
 def per_player(limit: Limit, *, counts=None):

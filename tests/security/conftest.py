@@ -32,6 +32,7 @@ def _generous_rate_limits(settings):
     settings.INVITE_RATE_LIMIT = "100000/m"
     settings.SEAT_CHANGE_RATE_LIMIT = "100000/m"
     settings.CHAT_RATE_LIMIT = "100000/m"
+    settings.REPORT_RATE_LIMIT = "100000/m"
 
 
 def client_for(user=None) -> Client:
