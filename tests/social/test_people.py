@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import blocking, following, privacy
+from accounts.bots import new_bot
 from accounts.models import Block, Follow, User
 from accounts.refusals import Refused
 from games import chat
@@ -433,7 +434,7 @@ def test_unblocking_lifts_one_s_own_block_only(players):
 
 
 def test_a_computer_player_cannot_be_blocked(players):
-    bot = User.objects.filter(bot_level="easy").first()
+    bot = new_bot("easy")
     with pytest.raises(Refused):
         blocking.block(blocker=players[0], blocked=bot)
     assert ">Block<" not in page(client_of(players[0]), profile_url(bot))
