@@ -115,7 +115,7 @@ def test_htmx_gets_the_buttons_drawn_again_in_place(players):
 
     assert response.status_code == 200
     html = response.content.decode()
-    assert html.lstrip().startswith('<div id="people-buttons"')
+    assert html.lstrip().startswith('<section id="people-buttons"')
     assert ">Unfollow<" in html and "<html" not in html
     assert Follow.objects.filter(follower=ada, followed=brian).exists()
 
