@@ -22,6 +22,9 @@ NOTIFICATION_FIELDS = [
     "email_daily_digest",
 ]
 
+# Who may reach the player and see their games (accounts/privacy.py).
+PEOPLE_FIELDS = ["invitations_from", "games_shown_to"]
+
 
 class SettingsForm(forms.ModelForm):
     notification_fields = NOTIFICATION_FIELDS
@@ -34,8 +37,26 @@ class SettingsForm(forms.ModelForm):
             "colour_blind",
             *NOTIFICATION_FIELDS,
             "push_instead_of_email",
+            *PEOPLE_FIELDS,
         ]
-        widgets = {"theme": forms.RadioSelect}
+        widgets = {
+            "theme": forms.RadioSelect,
+            **dict.fromkeys(PEOPLE_FIELDS, forms.RadioSelect),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in PEOPLE_FIELDS:  # a form without them (an older page) keeps them as they are
+            self.fields[name].required = False
+
+    def _kept(self, name):
+        return self.cleaned_data.get(name) or getattr(self.instance, name)
+
+    def clean_invitations_from(self):
+        return self._kept("invitations_from")
+
+    def clean_games_shown_to(self):
+        return self._kept("games_shown_to")
 
 
 class LoginForm(AllauthLoginForm):

@@ -3,7 +3,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
-from django.db.models import Q, Value
+from django.db.models import F, Q, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -90,6 +90,32 @@ class User(AbstractUser):
         help_text="A muted player can play but not write in any game's table talk.",
     )
 
+    class InvitationsFrom(models.TextChoices):
+        ANYONE = "anyone", "anyone"
+        FOLLOWED = "followed", "only players I follow"
+
+    # Who may invite the player to a table by name (games/play/actions.py `_invite`, through
+    # accounts/privacy.py); a blocked player never may, whatever this says (accounts/blocking.py).
+    invitations_from = models.CharField(
+        "who may invite me by name",
+        max_length=10,
+        choices=InvitationsFrom.choices,
+        default=InvitationsFrom.ANYONE,
+    )
+
+    class GamesShownTo(models.TextChoices):
+        EVERYONE = "everyone", "everyone"
+        SIGNED_IN = "signed_in", "signed-in players"
+
+    # Who sees the player's games, statistics and rating history on their profile and archive
+    # (accounts/privacy.py); their name and profile page stay public.
+    games_shown_to = models.CharField(
+        "who may see my games and rating history",
+        max_length=10,
+        choices=GamesShownTo.choices,
+        default=GamesShownTo.EVERYONE,
+    )
+
     # The digest of the username's confusable skeleton (accounts/names.py): two names with one
     # key look alike, so a new name whose key is taken is refused. Null for an account made without
     # save() (bulk_create) or whose name already looked like an older account's when the key
@@ -143,6 +169,52 @@ class User(AbstractUser):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+
+class Follow(models.Model):
+    """`follower` follows `followed`: their games in progress and latest results are on the
+    follower's dashboard, and, if the follower says so, only they may invite the follower by
+    name (accounts/following.py makes and ends them)."""
+
+    follower = models.ForeignKey(User, on_delete=models.CASCADE, related_name="follows")
+    followed = models.ForeignKey(User, on_delete=models.CASCADE, related_name="followers")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="accounts_follow_once"),
+            models.CheckConstraint(
+                condition=~Q(follower=F("followed")), name="accounts_follow_not_oneself"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Block(models.Model):
+    """`blocker` blocked `blocked`: from then on the two are kept apart both ways, and silently
+    (accounts/blocking.py says where: invitations by name, open tables, seats, table talk)."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocked_by")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="accounts_block_once"),
+            models.CheckConstraint(
+                condition=~Q(blocker=F("blocked")), name="accounts_block_not_oneself"
+            ),
+        ]
+        indexes = [
+            # Blocks are read both ways (`blocked_ids`): the unique pair serves the blocker's
+            # side, this the blocked one's.
+            models.Index(fields=["blocked", "blocker"], name="accounts_block_by_blocked"),
+        ]
+
+    def __str__(self):
+        return f"{self.blocker_id} blocks {self.blocked_id}"
 
 
 def looks_taken(name: str, *, other_than: int | None = None) -> bool:

@@ -6,6 +6,10 @@ invitees (games/selectors.py `can_view`). Messages are plain text, at most MAX_L
 on one line: the pages escape them and make their links clickable (templatetags `chat_text`).
 They are not events of the game: writing one changes no version, so nobody's move is refused
 for it; each keeps the version it was written at, where the replay shows it.
+
+Two players in a block (accounts/blocking.py, whoever blocked whom) never read each other's
+messages: the panel leaves them out for its viewer, and so does each socket's push
+(games/live/consumers.py `game_chat`); they count as nobody's unread.
 """
 
 import unicodedata
@@ -13,10 +17,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from accounts import blocking
+from accounts.models import Block
 from games.models import ChatMessage, Game, Seat
 
 MAX_LENGTH = 500
@@ -70,10 +76,15 @@ def may_write(game: Game, user, seats) -> bool:
     return started and is_player(user, seats)
 
 
-def newest_messages(game_id: int, *, up_to_version: int | None = None) -> list[ChatMessage]:
+def newest_messages(
+    game_id: int, *, up_to_version: int | None = None, hidden_authors=()
+) -> list[ChatMessage]:
     """The newest SHOWN messages not deleted, oldest first, with their authors; with
-    `up_to_version`, those written by then (the replay's step)."""
+    `up_to_version`, those written by then (the replay's step); none by `hidden_authors` (ids:
+    the players in a block with the reader)."""
     messages = ChatMessage.objects.filter(game_id=game_id, deleted_at=None)
+    if hidden_authors:
+        messages = messages.exclude(author_id__in=list(hidden_authors))
     if up_to_version is not None:
         messages = messages.filter(version__lte=up_to_version)
     newest = messages.select_related("author").order_by("-id")[:SHOWN]
@@ -95,6 +106,7 @@ def unread_counts(user, game_ids) -> dict[int, int]:
     rows = (
         ChatMessage.objects.filter(game_id__in=list(game_ids), deleted_at=None)
         .exclude(author=user)
+        .exclude(author_id__in=list(blocking.blocked_ids(user.pk)))
         .annotate(read=Subquery(read))
         .filter(read__isnull=False, id__gt=F("read"))
         .values("game_id")
@@ -111,6 +123,7 @@ def unread_of_seat():
             game_id=OuterRef("game_id"), id__gt=OuterRef("chat_read"), deleted_at=None
         )
         .exclude(author_id=OuterRef("user_id"))
+        .exclude(_in_a_block(OuterRef(OuterRef("user_id"))))
         .order_by()
         .values("game_id")
         .annotate(count=Count("id"))
@@ -119,11 +132,23 @@ def unread_of_seat():
     return Coalesce(Subquery(unread), 0)
 
 
+def _in_a_block(reader):
+    """A filter on ChatMessage: its author and `reader` (an id or an OuterRef) are in a block,
+    whoever blocked whom (one index probe a message)."""
+    author = OuterRef("author_id")
+    return Exists(
+        Block.objects.filter(
+            Q(blocker_id=reader, blocked_id=author) | Q(blocker_id=author, blocked_id=reader)
+        )
+    )
+
+
 def unread_for_seat(seat: Seat) -> int:
     """How many of the others' messages the seat's player has not read."""
     return (
         ChatMessage.objects.filter(game_id=seat.game_id, deleted_at=None, id__gt=seat.chat_read)
         .exclude(author_id=seat.user_id)
+        .exclude(_in_a_block(seat.user_id))
         .count()
     )
 
@@ -190,7 +215,10 @@ def panel(game: Game, viewer, seats, *, versions: tuple[int, int | None] | None 
     readable = may_read(game, viewer, seats)
     live = versions is None
     until = None if live or versions[1] is None else versions[1] - 1
-    messages = newest_messages(game.pk, up_to_version=until) if readable else []
+    messages = []
+    if readable:
+        hidden = blocking.blocked_ids(viewer.pk) if viewer.is_authenticated else ()
+        messages = newest_messages(game.pk, up_to_version=until, hidden_authors=hidden)
     now = timezone.now()
     muted = bool(getattr(viewer, "chat_muted", False))
     return Panel(

@@ -9,10 +9,11 @@ import json
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When
+from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from accounts import vacations
+from accounts import blocking, following, vacations
 from accounts.models import User
 from games import chat, moves, presence, rules
 from games.markers import Marks, board_marks
@@ -787,14 +788,18 @@ def with_listed_games(seats):
     return seats.select_related("game").defer(*SEAT_BULK, *(f"game__{name}" for name in GAME_BULK))
 
 
-def open_games(*, player_count=None, rated=None, exclude_user=None):
-    """Tables waiting for players that anyone may join, newest first."""
+def open_games(*, player_count=None, rated=None, exclude_user=None, viewer=None):
+    """Tables waiting for players that anyone may join, newest first; for `viewer`, none where
+    someone sits who is in a block with them, whoever blocked whom (accounts/blocking.py)."""
     games = (
         Game.objects.filter(status=Game.Status.WAITING, access=Game.Access.OPEN)
         .select_related("created_by")
         .annotate(seated=Count("seats"))
         .order_by("-created_at")
     )
+    kept_apart = blocking.blocked_ids(getattr(viewer, "pk", None))
+    if kept_apart:
+        games = games.exclude(seats__user_id__in=kept_apart)
     if player_count:
         games = games.filter(player_count=player_count)
     if rated is not None:
@@ -881,6 +886,66 @@ def dashboard_seats(user):
         .order_by("-my_turn", F("game__deadline").asc(nulls_last=True), "-game__created_at")
         .prefetch_related(Prefetch("game__seats", queryset=listed_seats().order_by("number")))
     )
+
+
+# The dashboard's Following section: for each player followed, this many of their games in
+# progress (the latest turn first) and of their latest results.
+FOLLOWED_PLAYING = 5
+FOLLOWED_RESULTS = 3
+
+
+@dataclass(frozen=True)
+class Followed:
+    """A player the viewer follows, with the games of theirs the viewer may see."""
+
+    player: User
+    playing: list[Seat]  # their seats at games in progress, each with its game and seats
+    results: list[Seat]  # their seats at their latest finished games
+
+
+def _latest_each(seats, order, per_player: int) -> list[Seat]:
+    """The first `per_player` of each player's `seats` by `order`, as listed seats (one query,
+    and one for the games' seats): a window numbers each player's rows, so however many games
+    they have played, only these are read."""
+    numbered = seats.annotate(
+        nth=Window(RowNumber(), partition_by=[F("user_id")], order_by=order)
+    ).filter(nth__lte=per_player)
+    return list(
+        with_listed_games(numbered)
+        .order_by("user_id", "nth")
+        .prefetch_related(Prefetch("game__seats", queryset=listed_seats().order_by("number")))
+    )
+
+
+def followed(user) -> list[Followed]:
+    """The players `user` follows (by name), each with their games in progress that `user` may
+    watch (a private table only if `user` has a seat or an invitation there: `visible_games`)
+    and their latest results. Five queries, however many players and games."""
+    players = following.followed_players(user)
+    if not players:
+        return []
+    seats = Seat.objects.filter(
+        user_id__in=[player.pk for player in players],
+        game__in=Game.objects.filter(visible_games(user)),
+    )
+    playing = _latest_each(
+        seats.filter(game__status=Game.Status.PLAYING),
+        [F("game__turn_started_at").desc(nulls_last=True), F("game_id").desc()],
+        FOLLOWED_PLAYING,
+    )
+    results = _latest_each(
+        seats.filter(game__status=Game.Status.ENDED),
+        [F("game__ended_at").desc(nulls_last=True), F("game_id").desc()],
+        FOLLOWED_RESULTS,
+    )
+    return [
+        Followed(
+            player,
+            [seat for seat in playing if seat.user_id == player.pk],
+            [seat for seat in results if seat.user_id == player.pk],
+        )
+        for player in players
+    ]
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from accounts import privacy
 from accounts.models import User
 from games import chat, selectors
 from games.history.archive import (
@@ -34,6 +35,10 @@ class ArchiveFilterForm(forms.Form):
     )
     opponent = forms.CharField(max_length=150, required=False, label="Against")
 
+    def __init__(self, *args, viewer, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.viewer = viewer
+
     def clean_opponent(self):
         name = self.cleaned_data["opponent"].strip()
         if not name:
@@ -41,13 +46,23 @@ class ArchiveFilterForm(forms.Form):
         opponent = User.objects.named(name).first()
         if opponent is None:
             raise forms.ValidationError(f"There is no player called “{name}”.")
+        if not privacy.shows_games_to(opponent, self.viewer):
+            # Their games against this player would be theirs shown (accounts/privacy.py).
+            raise forms.ValidationError(
+                f"{opponent.username} shows their games to signed-in players only."
+            )
         return opponent
 
 
 @require_GET
 def archive(request, username):
     player = get_object_or_404(User.objects.named(username), is_active=True)
-    filters = ArchiveFilterForm(request.GET or None)
+    if not privacy.shows_games_to(player, request.user):
+        context = {"player": player, "games_hidden": True, "is_me": False}
+        if request.htmx and request.htmx.target == "archive":
+            return render(request, "games/partials/games_hidden.html", context)
+        return render(request, "games/archive.html", context)
+    filters = ArchiveFilterForm(request.GET or None, viewer=request.user)
     if filters.is_bound and not filters.is_valid():
         seats = archive_seats(player, viewer=request.user).none()
     else:

@@ -66,6 +66,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from redis.exceptions import RedisError
 
+from accounts import blocking
 from games import presence, seen
 from games.live import drawing, layer_watch, sockets
 from games.live import pushes as live
@@ -418,7 +419,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def game_chat(self, event):
         """A message of the table talk written or deleted (games/live/pushes.py `chat_changed`):
         drawn for this viewer if they may read the talk, players always, people watching if
-        the table lets them (games/chat.py)."""
+        the table lets them (games/chat.py), unless its author and the viewer are in a block."""
         if event.get("game") != self.game_id or self.game_id is None:
             return
         player = self.user.is_authenticated and any(
@@ -427,6 +428,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if not (player or event.get("spectators")):
             return
         message = event["message"]
+        author = message["author_id"]
+        if self.user.is_authenticated and author != self.user.pk:
+            # Two players in a block never read each other (accounts/blocking.py): one query.
+            kept_apart = database_sync_to_async(blocking.blocked_either_way)
+            if await kept_apart(self.user.pk, author):
+                return
         html = drawing.draw_chat(message, self.user, self.game_id)  # no query: a short template
         mine = message["author_id"] == self.user.pk
         await self._send({"type": "chat", "id": message["id"], "html": html, "mine": mine})

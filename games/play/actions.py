@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts import blocking, privacy
 from accounts import vacations as vacation_days
 from accounts.bots import NoFreeBot, free_bot
 from accounts.models import User
@@ -50,6 +51,8 @@ from games.rules.bots import LEVELS as BOT_LEVELS
 from games.state_store import SEAT_STATE_FIELDS, load_state, store_state
 
 MAX_NAME_LENGTH = 60
+# A seat refused because of a block between the joiner and someone seated: neutral words.
+SEAT_NOT_OFFERED = "You cannot take a seat at this table."
 # Rules actions a player does not post: leaving has its own changes (`resign`, the vote), and
 # the early end is the server's.
 NOT_POSTED = (Resign, Conclude)
@@ -191,6 +194,10 @@ def join_game(*, game_id: int, user: User, invite_token: str | None = None) -> G
         )
         if not invited:
             raise ActionRefused("This game is by invitation only.", code="not_invited")
+        if blocking.blocked_ids(user.pk) & {seat.user_id for seat in seats}:
+            # Kept apart from someone seated (accounts/blocking.py), whoever blocked whom; the
+            # words name nobody and no block.
+            raise ActionRefused(SEAT_NOT_OFFERED, code="not_offered")
         number = max(seat.number for seat in seats) + 1 if seats else 0
         seats.append(Seat.objects.create(game=game, user=user, number=number))
         record(game, "joined", actor=user)
@@ -717,6 +724,16 @@ def _invite(table: Table, inviter: User, username: str) -> Invitation:
         )
     if table.seat_of(invitee) is not None:
         raise ActionRefused(f"{invitee.username} already has a seat.", code="already_seated")
+    if blocking.has_blocked(inviter, invitee):
+        raise ActionRefused(
+            f"You blocked {invitee.username}: unblock them on their profile to invite them.",
+            code="blocked_by_you",
+        )
+    if not privacy.accepts_invitation_from(invitee, inviter):
+        # One sentence for a block of theirs and "only players I follow" (accounts/privacy.py).
+        raise ActionRefused(
+            privacy.REFUSES_INVITATION.format(name=invitee.username), code="refuses_invitations"
+        )
     try:
         with transaction.atomic():
             invitation = Invitation.objects.create(game=game, user=invitee, invited_by=inviter)

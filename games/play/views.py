@@ -63,6 +63,7 @@ def dashboard(request):
             "finished": selectors.recent_finished_seats(request.user),
             "invitations": selectors.invitations_for(request.user),
             "vacation": selectors.vacation_of(request.user),
+            "followed": selectors.followed(request.user),
         },
     )
 
@@ -95,7 +96,9 @@ def lobby(request):
     filters = LobbyFilterForm(request.GET or None)
     criteria = filters.cleaned_data if filters.is_valid() else {}
     games = selectors.open_games(
-        player_count=criteria.get("player_count"), rated=criteria.get("rated")
+        player_count=criteria.get("player_count"),
+        rated=criteria.get("rated"),
+        viewer=request.user,
     )
     query = request.GET.copy()
     query.pop("page", None)
