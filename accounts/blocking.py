@@ -89,3 +89,13 @@ def unblock(*, blocker: User, blocked: User) -> bool:
     with transaction.atomic():
         deleted, _ = Block.objects.filter(blocker=blocker, blocked=blocked).delete()
     return bool(deleted)
+
+
+def pairs_among(user_ids) -> set[frozenset[int]]:
+    """Every pair of these players in a block, whoever blocked whom (one query): quick play
+    pairs none of them (games/play/quickplay.py)."""
+    user_ids = list(user_ids)
+    rows = Block.objects.filter(blocker_id__in=user_ids, blocked_id__in=user_ids).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return {frozenset(row) for row in rows}

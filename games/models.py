@@ -414,6 +414,29 @@ class ChatMessage(models.Model):
         return f"{self.game} chat #{self.pk} by {self.author_id}"
 
 
+class QuickPlaySeek(models.Model):
+    """A player asking for a game by quick play (games/play/quickplay.py): how many players, the
+    time per move, rated or not. At most one a player; it goes when they are paired (their game
+    starts) or cancel."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quick_play_seek"
+    )
+    player_count = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(2), MaxValueValidator(5)]
+    )
+    time_per_move = models.DurationField()
+    rated = models.BooleanField(default=True)
+    rating = models.IntegerField()  # the player's displayed rating when they asked
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["created_at"], name="games_seek_oldest_first")]
+
+    def __str__(self):
+        return f"{self.user_id} seeks {self.player_count} at {self.time_per_move}"
+
+
 class Report(models.Model):
     """A player's report of another player, or of one of their table-talk messages, for the
     admin to look into (games/play/reports.py; the admin shows it with the game, its talk and

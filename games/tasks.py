@@ -27,7 +27,7 @@ from games import rules
 from games.bots import turns
 from games.history import analysis
 from games.notices import digest, outbox
-from games.play import actions, clock, vacations
+from games.play import actions, clock, quickplay, vacations
 from microchip_site import health
 from microchip_site.celery import app
 
@@ -66,6 +66,12 @@ def remind_players(game_id: int) -> None:
 def end_vacation(user_id: int) -> None:
     """End a vacation that ran out: its days charged, the player's games redrawn (idempotent)."""
     vacations.end_vacation(user_id=user_id, by_itself=True)
+
+
+@app.task(name="games.pair_quick_play", time_limit=60, soft_time_limit=50)
+def pair_quick_play() -> int:
+    """Pair the players waiting in quick play whose windows meet by now (beat, every 30 s)."""
+    return len(quickplay.pair_waiting())
 
 
 @app.task(name="games.bot_move", time_limit=60, soft_time_limit=50)

@@ -9,6 +9,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.create, name="create"),
+    path("quick/", views.quick_play, name="quick_play"),
     path("join/<name:token>/", views.join_by_link, name="join_by_link"),
     path("<id:game_id>/", views.game_page, name="game"),
     path("<id:game_id>/fragment/", views.game_fragment, name="fragment"),

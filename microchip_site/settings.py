@@ -203,6 +203,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(GAMES_SWEEP_SECONDS),
         "options": {"expires": GAMES_SWEEP_SECONDS},
     },
+    # Quick play's windows widen with waiting: pair again what now fits (games/play/quickplay.py).
+    "games-quick-play": {
+        "task": "games.pair_quick_play",
+        "schedule": 30.0,
+        "options": {"expires": 30},
+    },
     "games-daily-digests": {
         "task": "games.send_daily_digests",
         "schedule": crontab(minute=5),  # hourly: each reader gets theirs in their own morning

@@ -333,3 +333,20 @@ class QueueForm(forms.Form):
         return tuple(int(tile) for tile in text.split(",")) if text else ()
 
     error_text = ActionForm.error_text
+
+
+class QuickPlayForm(forms.Form):
+    """What a player asks quick play for (games/play/quickplay.py)."""
+
+    player_count = forms.TypedChoiceField(
+        label="Players", choices=[(n, str(n)) for n in range(2, 6)], coerce=int, initial=2
+    )
+    time_per_move = forms.ChoiceField(
+        label="Time per move",
+        choices=[(key, label) for key, label, _ in TIME_PER_MOVE_CHOICES],
+        initial="1d",
+    )
+    rated = forms.BooleanField(required=False, initial=True)
+
+    def clean_time_per_move(self):
+        return TIME_PER_MOVE[self.cleaned_data["time_per_move"]]

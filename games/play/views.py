@@ -28,9 +28,11 @@ from games.live.looks import (
 )
 from games.live.pieces import status_piece
 from games.models import Game
-from games.play import actions, again, vacations
+from games.models import QuickPlaySeek
+from games.play import actions, again, quickplay, vacations
 from games.play.errors import ActionRefused, StaleVersion
 from games.play.forms import (
+    QuickPlayForm,
     ActionForm,
     CreateGameForm,
     InviteForm,
@@ -111,8 +113,35 @@ def lobby(request):
             "filters": filters,
             "playing": selectors.games_to_watch(request.user),
             "watch_limit": selectors.WATCH_LIMIT,
+            "quick_play": QuickPlayForm(),
+            "seeking": QuickPlaySeek.objects.filter(user=request.user).first(),
         },
     )
+
+
+@login_required
+@require_POST
+@per_player(SEAT_CHANGES)
+def quick_play(request):
+    """Ask quick play for a game (or, with `cancel`, stop asking): back to the lobby, or to the
+    game if it was made at once."""
+    if "cancel" in request.POST:
+        if quickplay.cancel_seek(user=request.user):
+            messages.info(request, "You stopped looking for a game.")
+        return redirect("games:lobby")
+    form = QuickPlayForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose the players, the time per move and whether it is rated.")
+        return redirect("games:lobby")
+    try:
+        made = quickplay.seek(user=request.user, **form.cleaned_data)
+    except ActionRefused as refusal:
+        messages.error(request, refusal.message)
+        return redirect("games:lobby")
+    if made is not None:
+        return redirect("games:game", made.pk)
+    messages.info(request, "Looking for players: you will be told when your game starts.")
+    return redirect("games:lobby")
 
 
 OPEN_TABLES_PER_PAGE = 25  # the newest first; a page draws in milliseconds however many wait
