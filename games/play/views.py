@@ -27,17 +27,16 @@ from games.live.looks import (
     status_change,
 )
 from games.live.pieces import status_piece
-from games.models import Game
-from games.models import QuickPlaySeek
+from games.models import Game, QuickPlaySeek
 from games.play import actions, again, quickplay, vacations
 from games.play.errors import ActionRefused, StaleVersion
 from games.play.forms import (
-    QuickPlayForm,
     ActionForm,
     CreateGameForm,
     InviteForm,
     LobbyFilterForm,
     QueueForm,
+    QuickPlayForm,
     VacationForm,
 )
 from games.play.rate_limits import (

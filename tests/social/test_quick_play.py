@@ -75,7 +75,7 @@ def test_a_far_rating_waits_until_the_window_has_widened(players):
     ]
     # After ANYONE_AFTER anyone at all.
     very_far = ask(players[2], rating=3000)
-    anyone = now + quickplay.ANYONE_AFTER
+    anyone = very_far.created_at + quickplay.ANYONE_AFTER
     assert len(list(quickplay.groups([near, very_far], anyone, set()))) == 1
 
 
