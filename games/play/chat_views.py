@@ -53,22 +53,28 @@ def messages_or_send(request, game_id):
 @per_player(CHAT)
 def send(request, game_id):
     _visible_game(request, game_id)
-    try:
-        said = talk.send_message(game_id=game_id, user=request.user, text=request.POST.get("text"))
-    except ActionRefused as refusal:
-        return _refused(request, game_id, refusal)
-    if not request.htmx:
-        return _back_to_talk(game_id)
-    event = chat.message_event(said.message, said.author_name)
-    return HttpResponse(drawing.draw_chat(event, request.user, game_id))
+    text = request.POST.get("text")
+    return _answer(
+        request, game_id, lambda: talk.send_message(game_id=game_id, user=request.user, text=text)
+    )
 
 
 @login_required
 @require_POST
 def delete(request, game_id, message_id):
     _visible_game(request, game_id)
+    return _answer(
+        request,
+        game_id,
+        lambda: talk.delete_message(game_id=game_id, message_id=message_id, user=request.user),
+    )
+
+
+def _answer(request, game_id: int, change):
+    """Make the change; answer htmx with its message drawn for the viewer (chat.js places it),
+    a plain form by going back to the talk."""
     try:
-        said = talk.delete_message(game_id=game_id, message_id=message_id, user=request.user)
+        said = change()
     except ActionRefused as refusal:
         return _refused(request, game_id, refusal)
     if not request.htmx:

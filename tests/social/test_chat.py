@@ -5,7 +5,6 @@ unread, and that nothing of it changes the game."""
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -14,16 +13,11 @@ from games.models import ChatMessage, Game, Seat
 from games.play import actions
 from games.play import chat as talk
 from games.play.errors import ActionRefused
+from tests.live.conftest import login as client_of
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def say(client, game, text, **headers):

@@ -20,16 +20,11 @@ from games.models import Game, Invitation, OutboxEmail, Seat
 from games.play import actions
 from games.play import chat as talk
 from games.play.errors import ActionRefused
+from tests.live.conftest import login as client_of
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def post(client, change, player, **data):

@@ -5,7 +5,6 @@ player may stop looking at any time."""
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -14,16 +13,11 @@ from games import tasks
 from games.models import Game, QuickPlaySeek
 from games.play import quickplay
 from games.play.errors import ActionRefused
+from tests.live.conftest import login as client_of
 
 pytestmark = pytest.mark.django_db
 
 DAY = timedelta(days=1)
-
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def ask(user, *, players=2, time=DAY, rated=True, rating=None, waited=timedelta(0)):

@@ -5,13 +5,13 @@ live on the others' pages, and declining an invitation."""
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from accounts.bots import new_bot
 from games.models import Game, Invitation
 from games.play import actions, again
 from games.play.errors import ActionRefused
+from tests.live.conftest import login as client_of
 
 pytestmark = pytest.mark.django_db
 
@@ -25,12 +25,6 @@ def ended(start_game, count=3, **options):
 
 def users_of(game):
     return [seat.user for seat in game.seats.select_related("user").order_by("number")]
-
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_a_rematch_invites_the_same_players_with_the_same_table_settings(start_game, committed):

@@ -4,7 +4,6 @@ the admin's history keeps."""
 
 import pytest
 from django.contrib.admin.models import LogEntry
-from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -13,14 +12,9 @@ from games.play import chat as talk
 from games.play import reports
 from games.play.errors import ActionRefused
 from tests.games.playing import draft_the_top_tile
+from tests.live.conftest import login as client_of
 
 pytestmark = pytest.mark.django_db
-
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
