@@ -8,7 +8,6 @@ test_reports.py)."""
 
 import re
 
-import pytest
 from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 
 from accounts.models import User
@@ -186,15 +185,6 @@ def test_one_player_declining_calls_the_rematch_off_live_on_the_asker_s_page(ope
         assert page.errors == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "product bug: an ended game's page loaded after the end connects to /ws/live/ "
-        "(templates/base.html's live_socket block: only a game being played gets "
-        "/ws/games/<id>/), which is in no game's group, so LiveConsumer.game_rematch never "
-        "reaches it: the rematch offer and its calling off show only after a reload"
-    ),
-)
 def test_an_ended_game_opened_after_its_end_hears_of_the_rematch_live(open_page, start_game):
     game = ended(start_game(2))
     ada, brian = players_of(game)
