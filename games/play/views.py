@@ -112,10 +112,14 @@ def lobby(request):
             "filters": filters,
             "playing": selectors.games_to_watch(request.user),
             "watch_limit": selectors.WATCH_LIMIT,
-            "quick_play": QuickPlayForm(),
+            "quick_play": QuickPlayForm(prefix=QUICK_PLAY),
             "seeking": QuickPlaySeek.objects.filter(user=request.user).first(),
         },
     )
+
+
+# The quick-play form's fields are named apart from the lobby's filters (both ask the players).
+QUICK_PLAY = "quick"
 
 
 @login_required
@@ -128,7 +132,7 @@ def quick_play(request):
         if quickplay.cancel_seek(user=request.user):
             messages.info(request, "You stopped looking for a game.")
         return redirect("games:lobby")
-    form = QuickPlayForm(request.POST)
+    form = QuickPlayForm(request.POST, prefix=QUICK_PLAY)
     if not form.is_valid():
         messages.error(request, "Choose the players, the time per move and whether it is rated.")
         return redirect("games:lobby")

@@ -104,11 +104,12 @@ def test_a_player_stops_looking_at_any_time_and_asks_again_in_one_seek(players):
     ada = players[0]
     lobby = client_of(ada)
     lobby.post(
-        reverse("games:quick_play"), {"player_count": 3, "time_per_move": "1d", "rated": "on"}
+        reverse("games:quick_play"),
+        {"quick-player_count": 3, "quick-time_per_move": "1d", "quick-rated": "on"},
     )
     page = lobby.get(reverse("games:lobby")).content.decode()
     assert "Looking for a game: 3 players" in page and "Stop looking" in page
-    lobby.post(reverse("games:quick_play"), {"player_count": 2, "time_per_move": "12h"})
+    lobby.post(reverse("games:quick_play"), {"quick-player_count": 2, "quick-time_per_move": "12h"})
     assert QuickPlaySeek.objects.get(user=ada).time_per_move == timedelta(hours=12)
 
     lobby.post(reverse("games:quick_play"), {"cancel": "1"})
@@ -120,7 +121,8 @@ def test_a_player_stops_looking_at_any_time_and_asks_again_in_one_seek(players):
 def test_the_second_player_goes_straight_to_the_game(players):
     ask(players[0])
     response = client_of(players[1]).post(
-        reverse("games:quick_play"), {"player_count": 2, "time_per_move": "1d", "rated": "on"}
+        reverse("games:quick_play"),
+        {"quick-player_count": 2, "quick-time_per_move": "1d", "quick-rated": "on"},
     )
     game = Game.objects.get(name="Quick play")
     assert response["Location"] == reverse("games:game", args=[game.pk])
@@ -134,5 +136,5 @@ def test_the_beat_task_pairs_what_fits_by_now_and_junk_is_refused(players):
         quickplay.seek(user=players[2], player_count=7, time_per_move=DAY, rated=True)
     with pytest.raises(ActionRefused):
         quickplay.seek(user=players[2], player_count=2, time_per_move=timedelta(0), rated=True)
-    response = client_of(players[2]).post(reverse("games:quick_play"), {"player_count": "x"})
+    response = client_of(players[2]).post(reverse("games:quick_play"), {"quick-player_count": "x"})
     assert response.status_code == 302 and not QuickPlaySeek.objects.exists()
