@@ -114,7 +114,8 @@ def pair_waiting(now: datetime | None = None) -> list[Game]:
     made = []
     with transaction.atomic():
         seeks = list(
-            QuickPlaySeek.objects.select_for_update(skip_locked=True)
+            QuickPlaySeek.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(user__is_active=True)  # a closed account's seek waits for nobody
             .select_related("user")
             .order_by("created_at", "pk")
         )
@@ -122,8 +123,12 @@ def pair_waiting(now: datetime | None = None) -> list[Game]:
             return []
         blocked = blocking.pairs_among([seek.user_id for seek in seeks])
         for group in list(groups(seeks, now, blocked)):
-            QuickPlaySeek.objects.filter(pk__in=[member.pk for member in group]).delete()
-            made.append(_open(group))
+            try:
+                with transaction.atomic():  # one table refused leaves the others be
+                    QuickPlaySeek.objects.filter(pk__in=[member.pk for member in group]).delete()
+                    made.append(_open(group))
+            except ActionRefused as refusal:
+                logger.warning("quick play: a table for %s refused: %s", group, refusal.message)
     if made:
         logger.info("quick play: %d game(s) made", len(made))
     return made
