@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.history import archive, chart
 from games.notices.digest import digest_time
 from games.notices.notice import WATCHER_DELAY
+from games.play.rate_limits import PEOPLE, per_player
 from microchip_site.words import wait_words
 
 from . import blocking, following, limits, lockout, privacy
@@ -75,6 +76,7 @@ PEOPLE_CHANGES = {
 
 @login_required
 @require_POST
+@per_player(PEOPLE)
 def people_change(request, username, change):
     """Follow, unfollow, block or unblock a player (a POST with its CSRF token, as every form
     of the site). htmx gets the profile's buttons drawn again; a plain form goes back to the

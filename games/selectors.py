@@ -9,12 +9,23 @@ import json
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from django.db.models import BooleanField, Case, Count, F, Prefetch, Q, When, Window
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    Exists,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    When,
+    Window,
+)
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from accounts import blocking, following, vacations
-from accounts.models import User
+from accounts.models import Block, User
 from games import chat, moves, presence, rules
 from games.markers import Marks, board_marks
 from games.models import (
@@ -988,8 +999,18 @@ def recent_finished_seats(user, limit=10):
 
 
 def invitations_for(user):
+    """The player's invitations to tables still waiting, but those from a player they are in a
+    block with (made before the block: its seat would be refused)."""
     return (
         Invitation.objects.filter(user=user, game__status=Game.Status.WAITING)
+        .exclude(
+            Exists(
+                Block.objects.filter(
+                    Q(blocker_id=user.pk, blocked_id=OuterRef("invited_by_id"))
+                    | Q(blocker_id=OuterRef("invited_by_id"), blocked_id=user.pk)
+                )
+            )
+        )
         .select_related("game", "invited_by")
         .order_by("-created_at")
     )

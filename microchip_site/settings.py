@@ -295,6 +295,8 @@ SEAT_CHANGE_RATE_LIMIT = _rate_limit("SEAT_CHANGE_RATE_LIMIT", "30/10m", _GAME_R
 CHAT_RATE_LIMIT = _rate_limit("CHAT_RATE_LIMIT", "12/m", _GAME_RATE, several=False)
 # Reports of players and messages to the admins (games/play/reports.py).
 REPORT_RATE_LIMIT = _rate_limit("REPORT_RATE_LIMIT", "10/h", _GAME_RATE, several=False)
+# Following, unfollowing, blocking and unblocking players (accounts/views.py `people_change`).
+PEOPLE_RATE_LIMIT = _rate_limit("PEOPLE_RATE_LIMIT", "60/h", _GAME_RATE, several=False)
 # How long after writing a message its author may still delete it.
 CHAT_DELETE_MINUTES = env.int("CHAT_DELETE_MINUTES", default=5)
 # Live sockets (games/live/sockets.py): held at once per player (every open tab holds one; a new

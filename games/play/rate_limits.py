@@ -58,6 +58,7 @@ INVITATIONS = Limit("games.invite", "INVITE_RATE_LIMIT", "invitations")
 SEAT_CHANGES = Limit("games.seats", "SEAT_CHANGE_RATE_LIMIT", "seat changes")
 CHAT = Limit("games.chat", "CHAT_RATE_LIMIT", "messages")
 REPORTS = Limit("games.report", "REPORT_RATE_LIMIT", "reports")
+PEOPLE = Limit("accounts.people", "PEOPLE_RATE_LIMIT", "follows and blocks")
 
 
 def per_player(limit: Limit, *, counts=None):
@@ -139,8 +140,9 @@ def too_many(request, limit: Limit, wait: int, game_id=None):
         f"Too many {limit.things} in a short time (at most {rate_in_words(limit.rate)}). "
         f"Try again in {wait_words(wait)}; nothing was changed."
     )
-    if request.htmx and limit is CHAT:
-        # Shown under the message being written, which stays for the retry (chat.js).
+    if request.htmx and limit in (CHAT, PEOPLE):
+        # In words where the answer goes: under the message being written, which stays for the
+        # retry (chat.js), or in place of a profile's buttons.
         response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
     elif request.htmx and limit is ACTIONS:
         # Shown in the page's notice line: the game area stays as it is, ready for the retry.

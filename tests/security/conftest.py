@@ -33,6 +33,7 @@ def _generous_rate_limits(settings):
     settings.SEAT_CHANGE_RATE_LIMIT = "100000/m"
     settings.CHAT_RATE_LIMIT = "100000/m"
     settings.REPORT_RATE_LIMIT = "100000/m"
+    settings.PEOPLE_RATE_LIMIT = "100000/m"
 
 
 def client_for(user=None) -> Client:

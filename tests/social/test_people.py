@@ -600,3 +600,28 @@ def test_the_settings_page_lists_one_s_blocks_only_and_unblocks_back_there(playe
     assert response.url == reverse("accounts:settings")
     assert not Block.objects.filter(blocker=ada).exists()
     assert "You have blocked nobody" in page(client, reverse("accounts:settings"))
+
+
+def test_following_and_blocking_are_rate_limited(players, settings):
+    settings.PEOPLE_RATE_LIMIT = "3/h"
+    ada = client_of(players[0])
+    changes = ["follow", "unfollow", "follow", "unfollow"]
+    statuses = [post(ada, change, players[1]).status_code for change in changes]
+    assert statuses == [302, 302, 302, 429]
+    answer = ada.post(reverse("accounts:block", args=[players[2].username]), HTTP_HX_REQUEST="true")
+    assert answer.status_code == 429 and "Too many follows and blocks" in answer.content.decode()
+
+
+def test_an_invitation_from_before_a_block_leaves_the_dashboard(players):
+    ada, brian = players[0], players[1]
+    game = actions.create_game(
+        creator=brian,
+        player_count=2,
+        time_per_move=timedelta(days=1),
+        access="invitation",
+        invitees=(ada.username,),
+    )
+    dashboard = client_of(ada).get(reverse("dashboard")).content.decode()
+    assert game.title in dashboard
+    blocking.block(blocker=ada, blocked=brian)
+    assert game.title not in client_of(ada).get(reverse("dashboard")).content.decode()
