@@ -14,10 +14,10 @@ messages: the panel leaves them out for its viewer, and so does each socket's pu
 
 import unicodedata
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -95,24 +95,6 @@ def newest_id(game_id: int) -> int:
     return (
         ChatMessage.objects.filter(game_id=game_id).order_by("-id").values_list("id", flat=True)
     ).first() or 0
-
-
-def unread_counts(user, game_ids) -> dict[int, int]:
-    """{game id: how many of the others' messages `user` has not read}, for the games they
-    play among `game_ids` (those with none left out)."""
-    if not user.is_authenticated:
-        return {}
-    read = Seat.objects.filter(game_id=OuterRef("game_id"), user=user).values("chat_read")[:1]
-    rows = (
-        ChatMessage.objects.filter(game_id__in=list(game_ids), deleted_at=None)
-        .exclude(author=user)
-        .exclude(author_id__in=list(blocking.blocked_ids(user.pk)))
-        .annotate(read=Subquery(read))
-        .filter(read__isnull=False, id__gt=F("read"))
-        .values("game_id")
-        .annotate(unread=Count("id"))
-    )
-    return {row["game_id"]: row["unread"] for row in rows}
 
 
 def unread_of_seat():
@@ -205,7 +187,8 @@ def shown(event: dict, viewer, now=None) -> Shown:
     mine = viewer.is_authenticated and event["author_id"] == viewer.pk
     now = now or timezone.now()
     reportable = viewer.is_authenticated and not mine
-    return Shown(event, mine, mine and now.isoformat() < event["until"], reportable=reportable)
+    deletable = mine and now < datetime.fromisoformat(event["until"])
+    return Shown(event, mine, deletable, reportable=reportable)
 
 
 def panel(game: Game, viewer, seats, *, versions: tuple[int, int | None] | None = None) -> Panel:

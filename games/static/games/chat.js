@@ -50,7 +50,8 @@
     var id = parseInt(item.id.slice(5), 10);
     var newest = parseInt(talk().getAttribute("data-newest"), 10) || 0;
     if (id > newest) talk().setAttribute("data-newest", String(id));
-    if (nearEnd || old === null) box.scrollTop = box.scrollHeight;
+    // Down to a new message if the reader was at the end, or wrote it; not while they read back.
+    if (nearEnd || item.classList.contains("mine")) box.scrollTop = box.scrollHeight;
     return item;
   }
 
