@@ -257,3 +257,13 @@ def test_the_dashboard_shows_each_game_s_unread_messages(start_game):
 
     page(client_of(reader), game)
     assert "new message" not in client_of(reader).get(reverse("dashboard")).content.decode()
+
+
+def test_an_empty_talk_says_so_and_invites_the_players_to_write(start_game, make_player):
+    game = start_game(2)
+    player = seated_users(game)[0]
+    assert "No messages yet. Say hello to the table." in page(client_of(player), game)
+    watching = page(client_of(make_player("watcher")), game)
+    assert "No messages yet." in watching and "Say hello" not in watching
+    say(client_of(player), game, "hello")
+    assert "No messages yet" not in page(client_of(player), game)
