@@ -165,9 +165,7 @@ def test_a_hidden_page_of_the_game_itself_notifies_when_the_game_ends(
     open_page, start_game, server
 ):
     """The end of the game comes to its own page as the results: hidden, it notifies."""
-    from games import rules
-    from games.play import actions
-    from tests.games.playing import next_move
+    from tests.games.playing import play_to_the_end
 
     game, _, waiter = mover_and_waiter(start_game)
     w = open_page(waiter)
@@ -176,16 +174,7 @@ def test_a_hidden_page_of_the_game_itself_notifies_when_the_game_ends(
     shows_version(w, game.version)
     w.evaluate(HIDE)
 
-    while True:  # both players, sensibly, to the end
-        game, state = game_state(game.pk)
-        if state.phase == rules.ENDED:
-            break
-        if state.forced_action() is not None:  # the worker's, or here: the same change
-            actions.take_last_tile(game_id=game.pk)
-            continue
-        seat, action = next_move(game)
-        user = game.seats.get(number=seat).user
-        actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
+    play_to_the_end(game)  # both players, sensibly
 
     w.wait_for_selector("#game .results", state="attached", timeout=TIMEOUT)
     w.wait_for_function(

@@ -11,14 +11,12 @@ import re
 from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 
 from accounts.models import User
-from games import rules
 from games.models import ChatMessage, Game, QuickPlaySeek, Report, Seat
-from games.play import actions
 from games.play import chat as talk
 from tests.accounts.second_factor import totp_code
-from tests.games.playing import next_move
+from tests.games.playing import play_to_the_end
 
-from .helpers import TIMEOUT, game_state, settled
+from .helpers import TIMEOUT, settled
 
 # Notes the page's socket: ready once its first message came (the server sends one only after
 # the socket joined its groups, so a push reaches it from then on).
@@ -41,22 +39,6 @@ def ended(game):
         Seat.objects.filter(pk=seat.pk).update(place=place, score=30 - 5 * place)
     game.refresh_from_db()
     return game
-
-
-def play_to_the_end(game):
-    """Every player, sensibly, to the end of the game (as tests/e2e/test_attention_in_browser.py
-    does): the open pages of the game get its moves and then its results, live."""
-    while True:
-        game, state = game_state(game.pk)
-        if state.phase == rules.ENDED:
-            break
-        if state.forced_action() is not None:  # the worker's, or here: the same change
-            actions.take_last_tile(game_id=game.pk)
-            continue
-        seat, action = next_move(game)
-        user = game.seats.get(number=seat).user
-        actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
-    return Game.objects.get(pk=game.pk)
 
 
 def listening(page):

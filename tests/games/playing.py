@@ -38,6 +38,26 @@ def next_move(game: Game):
     return found
 
 
+def play_to_the_end(game: Game, before_move=None) -> Game:
+    """Every player, sensibly (`next_move`), to the end of the game, each change committed; the
+    forced takes are made here, as the worker makes them (the same change whoever makes it first).
+    `before_move(game)`, if given, runs before each change (a word in the table talk, say)."""
+    from games.play import actions
+
+    while True:
+        state = current_state(game)
+        if game.status != Game.Status.PLAYING:
+            return game
+        if before_move is not None:
+            before_move(game)
+        if state.forced_action() is not None:
+            actions.take_last_tile(game_id=game.pk)
+            continue
+        seat, action = next_move(game)
+        user = game.seats.get(number=seat).user
+        actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
+
+
 def draft_the_top_tile(game: Game, committed) -> object:
     """The player whose turn it is drafts the draw column's top tile and confirms it, each
     change committed with its effects; return that player."""

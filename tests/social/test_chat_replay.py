@@ -9,9 +9,8 @@ from django.urls import reverse
 
 from games.history.replay import Replay
 from games.models import ChatMessage, Game
-from games.play import actions
 from games.play import chat as talk
-from tests.games.playing import current_state, next_move
+from tests.games.playing import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -19,18 +18,14 @@ pytestmark = pytest.mark.django_db
 def play_to_the_end_talking(game: Game, at_version: int, text: str) -> None:
     """Play `game` to its end with the greedy players; the first seat says `text` once the game
     reaches `at_version`."""
-    said = False
-    while game.status == Game.Status.PLAYING:
+    said = []
+
+    def talk_once(game):
         if not said and game.version >= at_version:
             talk.send_message(game_id=game.pk, user=game.seats.get(number=0).user, text=text)
-            said = True
-        if current_state(game).forced_action() is not None:
-            actions.take_last_tile(game_id=game.pk)
-        else:
-            seat, action = next_move(game)
-            user = game.seats.get(number=seat).user
-            actions.play(game_id=game.pk, user=user, action=action, seen_version=game.version)
-        game.refresh_from_db()
+            said.append(True)
+
+    play_to_the_end(game, before_move=talk_once)
 
 
 def replay_page(client, game, step) -> str:
@@ -69,7 +64,7 @@ def test_a_table_that_keeps_its_talk_shows_none_in_the_replay_but_to_its_players
     game = start_game(2, spectators_read_chat=False)
     player = game.seats.get(number=0).user
     talk.send_message(game_id=game.pk, user=player, text="between us")
-    play_to_the_end_talking(game, 10**9, "")
+    play_to_the_end(game)
     last = Replay(game).last_step
 
     assert "between us" not in replay_page(Client(), game, last)
