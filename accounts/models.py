@@ -224,3 +224,36 @@ def looks_taken(name: str, *, other_than: int | None = None) -> bool:
     if other_than is not None:
         found = found.exclude(pk=other_than)
     return found.exists()
+
+
+class AccessToken(models.Model):
+    """A personal access token for the public API (accounts/tokens.py makes, checks and revokes
+    them). Only a digest of the secret is kept: the secret is shown once, when it is made."""
+
+    class Scope(models.TextChoices):
+        READ = "read", "read: see games, profiles and the stream"
+        PLAY = "play", "play: move, seek, join and invite as well"
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="access_tokens")
+    name = models.CharField(max_length=60)
+    scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.READ)
+    # The first characters of the secret, shown in the list so its owner can tell tokens apart.
+    prefix = models.CharField(max_length=16)
+    digest = models.CharField(max_length=64, unique=True)  # SHA-256 of the secret, in hex
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-created_at"], name="accounts_token_by_user")]
+
+    def __str__(self):
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+    def allows(self, scope: str) -> bool:
+        """Playing includes reading."""
+        return scope == self.Scope.READ or self.scope == self.Scope.PLAY
