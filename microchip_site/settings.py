@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "allauth.mfa",
     "django_htmx",
+    "ninja",  # the API's docs page, served from its bundled static files (games/api/)
     "channels",
     "csp",
 ]

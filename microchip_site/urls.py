@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as account_views
+from games.api.site import api
 from games.history import views as views_history
 from games.notices import views as push_views
 from games.play import views as game_views
@@ -26,6 +27,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("admin/", admin.site.urls),
+    path("api/v1/", api.urls),
 ]
 
 # A failure's answer: 503 when the database is out of reach, else 500 (microchip_site/errors.py).

@@ -1,0 +1,318 @@
+"""The play endpoints: every change the site's pages make, through the same actions
+(games/play/actions.py) and the same rate limits, answered in JSON. A play token is needed."""
+
+from typing import Any, Literal
+
+from ninja import Field as F
+from ninja import Router, Schema
+
+from games.models import Game
+from games.play import actions, again, quickplay
+from games.play.errors import ActionRefused, StaleVersion
+from games.play.forms import TIME_PER_MOVE, CreateGameForm, QuickPlayForm
+from games.play.rate_limits import (
+    ACTIONS,
+    GAME_CREATION,
+    INVITATIONS,
+    SEAT_CHANGES,
+    Limit,
+    rate_in_words,
+    seconds_to_wait,
+)
+from games.state_store import read_game
+from microchip_site.words import wait_words
+
+from . import schemas, shapes
+from .auth import PLAY
+from .errors import ApiRefusal, Refusal, not_found
+
+router = Router(auth=PLAY)
+REFUSALS = {
+    400: Refusal,
+    401: Refusal,
+    403: Refusal,
+    404: Refusal,
+    409: Refusal,
+    422: Refusal,
+    429: Refusal,
+}
+TimePerMove = Literal[tuple(TIME_PER_MOVE)]  # "1h", "1d"... as the site's form offers them
+
+
+class Move(Schema):
+    version: int | None = F(
+        description="The game's version the client acted on; a move made against a state that "
+        "has since changed in a way that matters is refused as stale. Null: act on whatever "
+        "the game is now (not recommended)."
+    )
+    action: dict[str, Any] = F(
+        description='A rules action in its JSON form, e.g. {"type": "draft", "tile_id": 7}, '
+        '{"type": "place", "tile_id": 7, "space": 12, "rotation": 1}, {"type": "confirm_draft"}.',
+        examples=[{"type": "draft", "tile_id": 7}],
+    )
+
+
+class Queue(Schema):
+    version: int | None = None
+    tiles: list[int] = F(
+        max_length=12, description="Tile ids of your next draw column, best first; [] clears."
+    )
+    confirm: bool = F(False, description="Confirm the queued draft at once, too.")
+
+
+class Expel(Schema):
+    seat: int = F(ge=0, le=4)
+
+
+class Invite(Schema):
+    username: str = F(max_length=150)
+
+
+class NewGame(Schema):
+    name: str = F("", max_length=60)
+    player_count: int = F(2, ge=2, le=5)
+    clock: Literal["per_move", "fischer"] = "per_move"
+    time_per_move: TimePerMove = "1d"
+    fischer_bank: str | None = None
+    fischer_increment: str | None = None
+    fischer_cap: str | None = None
+    weekends_off: bool = False
+    rated: bool = True
+    strict_finish: bool = False
+    access: Literal["open", "invitation"] = "open"
+    private: bool | None = None
+    invitees: list[str] = F([], max_length=4)
+    easy_bots: int = F(0, ge=0, le=4)
+    strong_bots: int = F(0, ge=0, le=4)
+
+
+class Seek(Schema):
+    player_count: int = F(2, ge=2, le=5)
+    time_per_move: TimePerMove = "1d"
+    rated: bool = True
+
+
+class Sought(Schema):
+    game: schemas.GameSummary | None = F(description="The game, if one was made at once.")
+    waiting: bool = F(description="Still looking: the stream will say when a game starts.")
+
+
+@router.post("/games/{game_id}/actions", response={200: schemas.GameOut, **REFUSALS}, tags=["play"])
+def act(request, game_id: int, move: Move):
+    """Make a move: draft, confirm_draft, undo_draft, place, rotate, move, swap, return, clear,
+    undo, redo, finish. Answers the game as the move left it."""
+    _limit(request, ACTIONS)
+    try:
+        played = actions.play(
+            game_id=game_id, user=request.auth.user, action=move.action, seen_version=move.version
+        )
+    except StaleVersion as stale:
+        raise _stale(game_id, stale) from None
+    except ActionRefused as refusal:
+        raise _missing_or(refusal, game_id) from None
+    return shapes.full(played.game, played.seats, request.auth.user)
+
+
+@router.post("/games/{game_id}/queue", response={200: schemas.GameOut, **REFUSALS}, tags=["play"])
+def queue(request, game_id: int, queued: Queue):
+    """Queue your next draft while others play (or clear it with no tiles)."""
+    _limit(request, ACTIONS)
+    try:
+        actions.queue_drafts(
+            game_id=game_id,
+            user=request.auth.user,
+            tiles=queued.tiles,
+            confirm=queued.confirm,
+            seen_version=queued.version,
+        )
+    except StaleVersion as stale:
+        raise _stale(game_id, stale) from None
+    except ActionRefused as refusal:
+        raise _missing_or(refusal, game_id) from None
+    return _game(game_id, request)
+
+
+@router.post("/games/{game_id}/resign", response={200: schemas.GameOut, **REFUSALS}, tags=["play"])
+def resign(request, game_id: int):
+    """Resign: the server plays your seat out, and you are ranked after those still playing."""
+    _limit(request, ACTIONS)
+    _run(game_id, lambda: actions.resign(game_id=game_id, user=request.auth.user))
+    return _game(game_id, request)
+
+
+@router.post("/games/{game_id}/expel", response={200: schemas.GameOut, **REFUSALS}, tags=["play"])
+def expel(request, game_id: int, vote: Expel):
+    """Vote to hand a seat that keeps timing out to the server."""
+    _limit(request, ACTIONS)
+    _run(
+        game_id,
+        lambda: actions.vote_to_expel(
+            game_id=game_id, user=request.auth.user, seat_number=vote.seat
+        ),
+    )
+    return _game(game_id, request)
+
+
+@router.post("/games", response={201: schemas.GameOut, **REFUSALS}, tags=["tables"])
+def create(request, new: NewGame):
+    """Open a table with you in the first seat: invite players by name, seat computer players."""
+    _limit(request, GAME_CREATION, count=False)
+    data = new.dict()
+    data["invitees"] = ", ".join(new.invitees)
+    data["private"] = {None: "", True: "yes", False: "no"}[new.private]
+    data = {key: value for key, value in data.items() if value is not None}
+    data["rated"] = "on" if new.rated else ""
+    data["weekends_off"] = "on" if new.weekends_off else ""
+    data["strict_finish"] = "on" if new.strict_finish else ""
+    data["spectators_read_chat"] = "on"
+    form = CreateGameForm(data)
+    if not form.is_valid():
+        raise ApiRefusal(422, "bad_request", _form_errors(form))
+    game = _run(None, lambda: actions.create_game(creator=request.auth.user, **form.cleaned_data))
+    _limit(request, GAME_CREATION)  # counted once made, as the site's form counts
+    return 201, _game(game.pk, request)
+
+
+@router.post("/games/{game_id}/join", response={200: schemas.GameOut, **REFUSALS}, tags=["tables"])
+def join(request, game_id: int):
+    """Take a seat at an open table, or accept an invitation to one."""
+    _limit(request, SEAT_CHANGES)
+    _run(game_id, lambda: actions.join_game(game_id=game_id, user=request.auth.user))
+    return _game(game_id, request)
+
+
+@router.post("/games/{game_id}/leave", response={200: schemas.GameOut, **REFUSALS}, tags=["tables"])
+def leave(request, game_id: int):
+    """Leave a table that has not started."""
+    _limit(request, SEAT_CHANGES)
+    _run(game_id, lambda: actions.leave_game(game_id=game_id, user=request.auth.user))
+    return _game(game_id, request)
+
+
+@router.post("/games/{game_id}/start", response={200: schemas.GameOut, **REFUSALS}, tags=["tables"])
+def start(request, game_id: int):
+    """Start your table with the players seated so far (its creator only)."""
+    _limit(request, SEAT_CHANGES)
+    _run(game_id, lambda: actions.start_game(game_id=game_id, user=request.auth.user))
+    return _game(game_id, request)
+
+
+@router.post(
+    "/games/{game_id}/cancel", response={200: schemas.GameOut, **REFUSALS}, tags=["tables"]
+)
+def cancel(request, game_id: int):
+    """Cancel your table before it starts (its creator only)."""
+    _limit(request, SEAT_CHANGES)
+    _run(game_id, lambda: actions.cancel_game(game_id=game_id, user=request.auth.user))
+    return _game(game_id, request)
+
+
+@router.post("/games/{game_id}/decline", response={204: None, **REFUSALS}, tags=["tables"])
+def decline(request, game_id: int):
+    """Decline an invitation."""
+    _limit(request, SEAT_CHANGES)
+    _run(game_id, lambda: actions.decline_invitation(game_id=game_id, user=request.auth.user))
+    return 204, None
+
+
+@router.post(
+    "/games/{game_id}/invite", response={200: schemas.GameOut, **REFUSALS}, tags=["tables"]
+)
+def invite(request, game_id: int, invited: Invite):
+    """Invite a player by name to your table."""
+    _limit(request, INVITATIONS)
+    _run(
+        game_id,
+        lambda: actions.invite_player(
+            game_id=game_id, inviter=request.auth.user, username=invited.username
+        ),
+    )
+    return _game(game_id, request)
+
+
+@router.post(
+    "/games/{game_id}/rematch", response={200: schemas.GameOut, **REFUSALS}, tags=["tables"]
+)
+def rematch(request, game_id: int):
+    """Offer (or take up) a rematch of an ended game: a table with the same players."""
+    _limit(request, GAME_CREATION)
+    game = _run(game_id, lambda: again.offer_rematch(game_id=game_id, user=request.auth.user))
+    return _game(game.pk, request)
+
+
+@router.post("/seek", response={200: Sought, **REFUSALS}, tags=["tables"])
+def seek(request, wanted: Seek):
+    """Quick play: be paired with players of a rating close to yours. Answers the game if one
+    was made at once; else keep the stream open to hear when it starts."""
+    _limit(request, SEAT_CHANGES)
+    form = QuickPlayForm(
+        {"quick-" + key: value for key, value in wanted.dict().items() if key != "rated"}
+        | ({"quick-rated": "on"} if wanted.rated else {}),
+        prefix="quick",
+    )
+    if not form.is_valid():
+        raise ApiRefusal(422, "bad_request", _form_errors(form))
+    made = _run(None, lambda: quickplay.seek(user=request.auth.user, **form.cleaned_data))
+    if made is None:
+        return {"game": None, "waiting": True}
+    game, seats = read_game(made.pk)
+    return {"game": shapes.summary(game, seats, request.auth.user), "waiting": False}
+
+
+@router.delete("/seek", response={204: None, **REFUSALS}, tags=["tables"])
+def stop_seeking(request):
+    """Stop looking for a quick-play game."""
+    quickplay.cancel_seek(user=request.auth.user)
+    return 204, None
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _limit(request, limit: Limit, *, count: bool = True) -> None:
+    """The site's own rate limit for this kind of request, counted for the same player."""
+    wait = seconds_to_wait(request, limit, count=count)
+    if wait is not None:
+        raise ApiRefusal(
+            429,
+            "rate_limited",
+            f"Too many {limit.things} in a short time (at most {rate_in_words(limit.rate)}). "
+            f"Try again in {wait_words(wait)}; nothing was changed.",
+            retry_after=wait,
+        )
+
+
+def _run(game_id: int | None, change):
+    try:
+        return change()
+    except ActionRefused as refusal:
+        raise _missing_or(refusal, game_id) from None
+
+
+def _missing_or(refusal: ActionRefused, game_id: int | None) -> Exception:
+    """A game that does not exist is a 404, whatever the action said about it."""
+    if game_id is not None and not Game.objects.filter(pk=game_id).exists():
+        return not_found()
+    return refusal
+
+
+def _stale(game_id: int, stale: StaleVersion) -> ApiRefusal:
+    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    return ApiRefusal(
+        409, "stale", stale.message.replace("your page was drawn", "that version"), version=version
+    )
+
+
+def _game(game_id: int, request) -> dict:
+    try:
+        game, seats = read_game(game_id)
+    except Game.DoesNotExist:
+        raise not_found() from None
+    return shapes.full(game, seats, request.auth.user)
+
+
+def _form_errors(form) -> str:
+    return "; ".join(
+        f"{field}: {' '.join(errors)}" if field != "__all__" else " ".join(errors)
+        for field, errors in form.errors.items()
+    )

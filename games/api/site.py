@@ -1,0 +1,42 @@
+"""The API object: its routers, its refusals, its docs. microchip_site/urls.py mounts it at
+`/api/v1/`."""
+
+from csp.constants import UNSAFE_INLINE
+from csp.decorators import csp_update
+from ninja import NinjaAPI
+
+from . import errors, playing, reading, stream
+
+DESCRIPTION = """
+Play Microchip Online from your own programs: read games, profiles and the leaderboard, make
+every move the site offers, and follow your games live on a stream.
+
+**Tokens.** Make one in your settings (Settings → API tokens) and send it as
+`Authorization: Bearer <token>`. A *read* token reads; a *play* token also moves, seeks, joins
+and invites. The site's pages never accept a token, and the API never accepts the site's cookie.
+
+**Versions.** Every accepted change bumps a game's version. Send the version your program last
+saw with each move: a move made against a state that has since changed in a way that matters is
+refused with `409 stale` and the version now, never applied.
+
+**Refusals** are JSON, `{"code": ..., "message": ...}`, with the site's own codes and words.
+The rate limits are the site's, shared with the player's pages (`429 rate_limited`, with
+`Retry-After`).
+
+**The stream**, `GET /api/v1/stream`, is newline-delimited JSON: game starts, each change with
+its version, "your move", game ends. Resume after a disconnect with `?since=<game>:<version>,...`.
+"""
+
+api = NinjaAPI(
+    title="Microchip Online API",
+    version="1",
+    description=DESCRIPTION,
+    urls_namespace="api",
+    # The docs page's script (bundled with django-ninja, served from this site) sets inline
+    # styles; that page alone may have them.
+    docs_decorator=csp_update({"style-src": [UNSAFE_INLINE]}),
+)
+errors.install(api)
+api.add_router("", reading.router)
+api.add_router("", playing.router)
+api.add_router("", stream.router)

@@ -1,0 +1,5 @@
+"""The stream (placeholder until it lands)."""
+
+from ninja import Router
+
+router = Router()
