@@ -96,7 +96,11 @@ def install(api) -> None:
 
     @api.exception_handler(HttpError)
     def http_error(request, error: HttpError):
-        return answer(request, error.status_code, {"code": "error", "message": str(error)})
+        code = "bad_request" if error.status_code == 400 else "error"
+        message = str(error)
+        if message == "Cannot parse request body":
+            message = "The body must be a JSON object (Content-Type: application/json)."
+        return answer(request, error.status_code, {"code": code, "message": message})
 
 
 def _problem(error: dict) -> str:

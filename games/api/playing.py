@@ -4,7 +4,8 @@
 from typing import Any, Literal
 
 from ninja import Field as F
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
+from pydantic import ConfigDict
 
 from games.models import Game
 from games.play import actions, again, quickplay
@@ -39,7 +40,13 @@ REFUSALS = {
 TimePerMove = Literal[tuple(TIME_PER_MOVE)]  # "1h", "1d"... as the site's form offers them
 
 
-class Move(Schema):
+class Body(Schema):
+    """A request body: JSON types as the schema says them (no "1" for 1, no 0 for false)."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class Move(Body):
     version: int | None = F(
         description="The game's version the client acted on; a move made against a state that "
         "has since changed in a way that matters is refused as stale. Null: act on whatever "
@@ -52,7 +59,7 @@ class Move(Schema):
     )
 
 
-class Queue(Schema):
+class Queue(Body):
     version: int | None = None
     tiles: list[int] = F(
         max_length=12, description="Tile ids of your next draw column, best first; [] clears."
@@ -60,15 +67,15 @@ class Queue(Schema):
     confirm: bool = F(False, description="Confirm the queued draft at once, too.")
 
 
-class Expel(Schema):
+class Expel(Body):
     seat: int = F(ge=0, le=4)
 
 
-class Invite(Schema):
+class Invite(Body):
     username: str = F(max_length=150)
 
 
-class NewGame(Schema):
+class NewGame(Body):
     name: str = F("", max_length=60)
     player_count: int = F(2, ge=2, le=5)
     clock: Literal["per_move", "fischer"] = "per_move"
@@ -86,7 +93,7 @@ class NewGame(Schema):
     strong_bots: int = F(0, ge=0, le=4)
 
 
-class Seek(Schema):
+class Seek(Body):
     player_count: int = F(2, ge=2, le=5)
     time_per_move: TimePerMove = "1d"
     rated: bool = True
@@ -170,7 +177,7 @@ def create(request, new: NewGame):
         raise ApiRefusal(422, "bad_request", _form_errors(form))
     game = _run(None, lambda: actions.create_game(creator=request.auth.user, **form.cleaned_data))
     _limit(request, GAME_CREATION)  # counted once made, as the site's form counts
-    return 201, _game(game.pk, request)
+    return Status(201, _game(game.pk, request))
 
 
 @router.post("/games/{game_id}/join", response={200: schemas.GameOut, **REFUSALS}, tags=["tables"])
@@ -212,7 +219,7 @@ def decline(request, game_id: int):
     """Decline an invitation."""
     _limit(request, SEAT_CHANGES)
     _run(game_id, lambda: actions.decline_invitation(game_id=game_id, user=request.auth.user))
-    return 204, None
+    return Status(204, None)
 
 
 @router.post(
@@ -263,7 +270,7 @@ def seek(request, wanted: Seek):
 def stop_seeking(request):
     """Stop looking for a quick-play game."""
     quickplay.cancel_seek(user=request.auth.user)
-    return 204, None
+    return Status(204, None)
 
 
 # --- helpers -----------------------------------------------------------------------------------

@@ -1,9 +1,12 @@
 """The API object: its routers, its refusals, its docs. microchip_site/urls.py mounts it at
 `/api/v1/`."""
 
+import json
+
 from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from ninja import NinjaAPI
+from ninja.parser import Parser
 
 from . import errors, playing, reading, stream
 
@@ -27,11 +30,24 @@ The rate limits are the site's, shared with the player's pages (`429 rate_limite
 its version, "your move", game ends. Resume after a disconnect with `?since=<game>:<version>,...`.
 """
 
+
+class JsonObjects(Parser):
+    """Every body the API takes is a JSON object: anything else is refused (400), not read as
+    an object with every field left to its default."""
+
+    def parse_body(self, request):
+        body = json.loads(request.body)
+        if not isinstance(body, dict):
+            raise ValueError("the body must be a JSON object")
+        return body
+
+
 api = NinjaAPI(
     title="Microchip Online API",
     version="1",
     description=DESCRIPTION,
     urls_namespace="api",
+    parser=JsonObjects(),
     # The docs page's script (bundled with django-ninja, served from this site) sets inline
     # styles; that page alone may have them.
     docs_decorator=csp_update({"style-src": [UNSAFE_INLINE]}),

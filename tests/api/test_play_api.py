@@ -311,3 +311,14 @@ def test_the_time_per_move_is_one_the_site_offers(players, api_of):
     answer = api_of(players[0]).post("/games", {"time_per_move": "5m"})
     assert answer.status_code == 422
     assert timedelta  # the site's own choices decide (games/play/forms.py)
+
+
+def test_a_body_that_is_not_a_json_object_is_refused(players, api_of):
+    client = api_of(players[0])
+    for body in ("[null, null]", "3", '"game"', "{not json"):
+        answer = client.client.post(
+            "/api/v1/games", body, content_type="application/json", headers=client.headers
+        )
+        assert answer.status_code == 400, body
+        assert answer.json()["code"] == "bad_request"
+    assert not Game.objects.exists()
