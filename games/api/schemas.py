@@ -95,6 +95,13 @@ class GameOut(GameSummary):
     can_arrange: bool = Field(
         False, description="The caller may place, move, rotate, swap and return tiles now."
     )
+    rules_state: dict[str, Any] | None = Field(
+        None,
+        description="The same state in the rules package's JSON form (games/rules/state.py "
+        "GameState.to_json, loaded by GameState.from_json): what a client built on the rules "
+        "package plays from. While the game is played its seed reads 0, and the undo and redo "
+        "steps are the caller's alone.",
+    )
     legal_actions: list[dict[str, Any]] = Field(
         description="The caller's legal actions now, in their JSON form. Arranging actions "
         "(place, move...) are listed only with ?arranging=true: they are hundreds."

@@ -57,6 +57,7 @@ def full(game: Game, seats: list[Seat], viewer: User, *, arranging: bool = False
         deadline=game.deadline,
         seats=[],
         can_arrange=False,
+        rules_state=None,
         legal_actions=[],
     )
     if game.seed is None:  # a table still waiting: no deal yet
@@ -70,6 +71,7 @@ def full(game: Game, seats: list[Seat], viewer: User, *, arranging: bool = False
         removed=list(state.removed),
         pending_draft=None if state.pending is None else state.pending.to_json(),
         seats=[_seat(game, seat, state, now) for seat in seats],
+        rules_state=_rules_state(state, game, out["your_seat"]),
     )
     mine = out["your_seat"]
     if mine is not None and game.is_playing and not seats[mine].left:
@@ -77,6 +79,16 @@ def full(game: Game, seats: list[Seat], viewer: User, *, arranging: bool = False
         legal = state.legal_actions(mine, arranging=arranging)
         out["legal_actions"] = [action.to_json() for action in legal]
     return out
+
+
+def _rules_state(state: rules.GameState, game: Game, mine: int | None) -> dict:
+    data = state.to_json()
+    if not game.is_over:
+        data["seed"] = 0  # everything it dealt is on the table already
+    for seat in range(state.players):
+        if seat != mine:
+            data["undo"][seat], data["redo"][seat] = [], []
+    return data
 
 
 def _seat(game: Game, seat: Seat, state: rules.GameState, now) -> dict:

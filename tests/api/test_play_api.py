@@ -322,3 +322,17 @@ def test_a_body_that_is_not_a_json_object_is_refused(players, api_of):
         assert answer.status_code == 400, body
         assert answer.json()["code"] == "bad_request"
     assert not Game.objects.exists()
+
+
+def test_the_rules_state_loads_in_the_rules_package_as_the_game_is(start_game, players, api_of):
+    from games import rules
+
+    game = start_game(3)
+    found, seats = read_game(game.pk)
+    shown = api_of(players[0]).get(f"/games/{game.pk}").json()
+    state = rules.GameState.from_json(shown["rules_state"])
+    real = load_state(found, seats)
+    assert state.columns == real.columns and state.current == real.current
+    assert shown["rules_state"]["seed"] == 0  # hidden while the game is played
+    me = shown["your_seat"]
+    assert state.legal_actions(me, arranging=False) == real.legal_actions(me, arranging=False)
