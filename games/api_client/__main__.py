@@ -26,6 +26,7 @@ def main(argv=None) -> int:
     parser.add_argument("--time-per-move", default="1d", help="for --seek: 1h, 12h, 1d...")
     parser.add_argument("--unrated", action="store_true", help="for --seek: unrated games")
     parser.add_argument("--accept-invitations", action="store_true")
+    parser.add_argument("--think", type=float, help="the strong player's seconds a decision")
     parser.add_argument("--games", type=int, help="stop after this many games have ended")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
@@ -42,6 +43,7 @@ def main(argv=None) -> int:
         rated=not args.unrated,
         accept_invitations=args.accept_invitations,
         games=args.games,
+        think=args.think,
     )
     connection = Connection(args.url, args.token)
     try:

@@ -27,6 +27,7 @@ class Options:
     rated: bool = True
     accept_invitations: bool = False
     games: int | None = None  # stop after this many games have ended (None: never)
+    think: float | None = None  # the strong player's seconds a decision (None: its own)
 
 
 @dataclass
@@ -38,7 +39,11 @@ class Player:
     seeking: bool = False
 
     def __post_init__(self):
-        self.bot = make_bot(self.options.level)
+        think = self.options.think
+        timing = {} if think is None or self.options.level != "strong" else {
+            "draft_time": think, "arrange_time": think, "finish_time": 3 * think
+        }  # fmt: skip
+        self.bot = make_bot(self.options.level, **timing)
 
     # --- the loop ------------------------------------------------------------------------------
 
