@@ -298,6 +298,9 @@ CHAT_RATE_LIMIT = _rate_limit("CHAT_RATE_LIMIT", "12/m", _GAME_RATE, several=Fal
 REPORT_RATE_LIMIT = _rate_limit("REPORT_RATE_LIMIT", "10/h", _GAME_RATE, several=False)
 # Following, unfollowing, blocking and unblocking players (accounts/views.py `people_change`).
 PEOPLE_RATE_LIMIT = _rate_limit("PEOPLE_RATE_LIMIT", "60/h", _GAME_RATE, several=False)
+# Reads through the public API (games/api/), per player: a program polling what it could
+# follow on the stream is told to slow down.
+API_READ_RATE_LIMIT = _rate_limit("API_READ_RATE_LIMIT", "600/m", _GAME_RATE, several=False)
 # How long after writing a message its author may still delete it.
 CHAT_DELETE_MINUTES = env.int("CHAT_DELETE_MINUTES", default=5)
 # Live sockets (games/live/sockets.py): held at once per player (every open tab holds one; a new

@@ -10,6 +10,7 @@ from ninja.security import HttpBearer
 
 from accounts import tokens
 from accounts.models import AccessToken
+from games.play.rate_limits import API_READS, seconds_to_wait
 
 
 class ScopeMissing(Exception):
@@ -18,6 +19,14 @@ class ScopeMissing(Exception):
     def __init__(self, scope: str):
         super().__init__(scope)
         self.scope = scope
+
+
+class ReadsLimited(Exception):
+    """Too many reads in the window: wait `wait` seconds."""
+
+    def __init__(self, wait: int):
+        super().__init__(wait)
+        self.wait = wait
 
 
 class BearerToken(HttpBearer):
@@ -36,6 +45,10 @@ class BearerToken(HttpBearer):
         if not found.allows(self.scope):
             raise ScopeMissing(self.scope)
         request.user = found.user
+        if request.method == "GET":  # moves count against the site's own limits (playing.py)
+            wait = seconds_to_wait(request, API_READS)
+            if wait is not None:
+                raise ReadsLimited(wait)
         return found
 
 

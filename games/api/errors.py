@@ -12,8 +12,10 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as RequestInvalid
 
 from games.play.errors import ActionRefused, StaleVersion
+from games.play.rate_limits import API_READS, rate_in_words
+from microchip_site.words import wait_words
 
-from .auth import ScopeMissing
+from .auth import ReadsLimited, ScopeMissing
 
 
 class Refusal(Schema):
@@ -84,6 +86,17 @@ def install(api) -> None:
             "message": f"This token may not do that: it needs the {error.scope} scope.",
         }
         return answer(request, 403, body)
+
+    @api.exception_handler(ReadsLimited)
+    def reads_limited(request, error: ReadsLimited):
+        body = {
+            "code": "rate_limited",
+            "message": f"Too many API reads in a short time (at most "
+            f"{rate_in_words(API_READS.rate)}): follow the stream instead of polling. "
+            f"Try again in {wait_words(error.wait)}.",
+            "retry_after": error.wait,
+        }
+        return answer(request, 429, body, {"Retry-After": str(error.wait)})
 
     @api.exception_handler(RequestInvalid)
     def invalid(request, error: RequestInvalid):

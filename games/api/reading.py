@@ -20,7 +20,7 @@ from .auth import READ
 from .errors import ApiRefusal, Refusal, not_found
 
 router = Router(auth=READ)
-REFUSALS = {401: Refusal, 403: Refusal, 404: Refusal, 422: Refusal}
+REFUSALS = {401: Refusal, 403: Refusal, 404: Refusal, 422: Refusal, 429: Refusal}
 MAX_PAGE = 100
 
 

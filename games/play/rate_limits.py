@@ -46,6 +46,7 @@ class Limit:
     group: str  # the counter's name in the cache
     setting: str  # the setting that holds the rate, e.g. "20/h"
     things: str  # what is counted, in words
+    every_method: bool = False  # count reads (GET) too, not only POSTs
 
     @property
     def rate(self) -> str:
@@ -59,6 +60,7 @@ SEAT_CHANGES = Limit("games.seats", "SEAT_CHANGE_RATE_LIMIT", "seat changes")
 CHAT = Limit("games.chat", "CHAT_RATE_LIMIT", "messages")
 REPORTS = Limit("games.report", "REPORT_RATE_LIMIT", "reports")
 PEOPLE = Limit("accounts.people", "PEOPLE_RATE_LIMIT", "follows and blocks")
+API_READS = Limit("api.read", "API_READ_RATE_LIMIT", "API reads", every_method=True)
 
 
 def per_player(limit: Limit, *, counts=None):
@@ -89,7 +91,9 @@ def per_player(limit: Limit, *, counts=None):
 def seconds_to_wait(request, limit: Limit, *, count: bool = True) -> int | None:
     """Count this request (unless not `count`: then only look whether one more may be made);
     return how long the player must wait if it is over the limit."""
-    if request.method != "POST" or not request.user.is_authenticated:
+    if not limit.every_method and request.method != "POST":
+        return None
+    if not request.user.is_authenticated:
         return None
     try:
         amount, period = parse_rate(limit.rate)

@@ -336,3 +336,16 @@ def test_the_rules_state_loads_in_the_rules_package_as_the_game_is(start_game, p
     assert shown["rules_state"]["seed"] == 0  # hidden while the game is played
     me = shown["your_seat"]
     assert state.legal_actions(me, arranging=False) == real.legal_actions(me, arranging=False)
+
+
+def test_reads_are_limited_per_player_and_told_when_to_come_back(players, api_of, settings):
+    settings.API_READ_RATE_LIMIT = "3/m"
+    client = api_of(players[0], scope="read")
+    assert [client.get("/me").status_code for _ in range(3)] == [200, 200, 200]
+    limited = client.get("/me")
+    assert limited.status_code == 429
+    assert limited.json()["code"] == "rate_limited"
+    assert "stream" in limited.json()["message"]
+    assert int(limited.headers["Retry-After"]) == limited.json()["retry_after"] > 0
+    # Another player's reads are theirs.
+    assert api_of(players[1], scope="read").get("/me").status_code == 200

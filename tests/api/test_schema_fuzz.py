@@ -41,6 +41,7 @@ def test_every_endpoint_answers_as_its_schema_says(live_server, players, tmp_pat
     settings.GAME_CREATE_RATE_LIMIT = "100000/m"
     settings.SEAT_CHANGE_RATE_LIMIT = "100000/m"
     settings.INVITE_RATE_LIMIT = "100000/m"
+    settings.API_READ_RATE_LIMIT = "100000/m"
     for count in (2, 3):  # games for the generated ids to find
         game = actions.create_game(
             creator=players[0], player_count=count, time_per_move=timedelta(days=1), bots=("easy",)
