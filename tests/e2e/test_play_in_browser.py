@@ -20,10 +20,10 @@ from .helpers import (
 )
 
 
-def create_invitation_game(page, invitee):
+def create_invitation_game(page, invitee, players=2):
     page.goto("/games/new/")
     page.fill("input[name=name]", "Browser game")
-    page.select_option("select[name=player_count]", "2")
+    page.select_option("select[name=player_count]", str(players))
     page.select_option("select[name=time_per_move]", "1d")
     page.check("input[name=access][value=invitation]")
     page.fill("input[name=invitees]", invitee)
