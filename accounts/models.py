@@ -280,5 +280,8 @@ class AccessToken(models.Model):
         return self.revoked_at is None
 
     def allows(self, scope: str) -> bool:
-        """Playing includes reading."""
-        return scope == self.Scope.READ or self.scope == self.Scope.PLAY
+        """Whether the token may do what `scope` names: playing includes reading, and a scope
+        it does not know is never allowed."""
+        if scope == self.Scope.READ:
+            return True
+        return scope == self.Scope.PLAY and self.scope == self.Scope.PLAY
