@@ -209,9 +209,12 @@ def test_the_admin_lists_tokens_without_their_digest_and_revokes_them(admin_clie
     assert tokens.authenticate(secret) is None
 
 
-def test_the_admin_filters_the_bot_accounts(admin_client, ada, make_bot):
-    make_bot(ada)
+def test_the_admin_filters_the_bot_accounts_and_shows_their_owner(admin_client, ada, make_bot):
+    bot = make_bot(ada)
     new_bot("easy")
+    change_page = admin_client.get(reverse("admin:accounts_user_change", args=[bot.pk]))
+    assert change_page.status_code == 200
+    assert "field-bot_owner" in change_page.content.decode()  # shown, read-only
 
     listing = admin_client.get(
         reverse("admin:accounts_user_changelist"), {"kind": "bot_account"}
