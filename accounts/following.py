@@ -24,7 +24,7 @@ def followed_players(user) -> list[User]:
     """The active players `user` follows, in the order of their names (one query)."""
     return list(
         User.objects.filter(followers__follower=user, is_active=True)
-        .only("id", "username", "bot_level")
+        .only("id", "username", "bot_level", "bot_owner")  # what a name and its badge need
         .order_by("username")
     )
 

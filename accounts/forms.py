@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 
 from . import lockout, names
-from .models import User, looks_taken
+from .models import AccessToken, User, looks_taken
 
 # The longest log-in anyone has: an email address (a username has at most 150 characters).
 MAX_LOGIN_LENGTH = 254
@@ -57,6 +57,43 @@ class SettingsForm(forms.ModelForm):
 
     def clean_games_shown_to(self):
         return self._kept("games_shown_to")
+
+
+class TokenForm(forms.Form):
+    """A new API token (accounts/tokens.py): its name, its scope, and whose it is, the player's
+    own or one of their bot accounts' (`accounts`: the player first, then their bots)."""
+
+    name = forms.CharField(
+        max_length=AccessToken._meta.get_field("name").max_length,
+        help_text="To tell it from your others, e.g. the program that uses it.",
+    )
+    scope = forms.ChoiceField(
+        choices=AccessToken.Scope.choices, initial=AccessToken.Scope.READ, widget=forms.RadioSelect
+    )
+    account = forms.TypedChoiceField(label="For", coerce=int)
+
+    def __init__(self, *args, accounts, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.accounts = {account.pk: account for account in accounts}
+        owner, *bots = accounts
+        self.fields["account"].choices = [
+            (owner.pk, f"you ({owner.username})"),
+            *((bot.pk, f"{bot.username} (your bot account)") for bot in bots),
+        ]
+        self.fields["account"].initial = owner.pk
+
+    def clean_account(self):
+        return self.accounts[self.cleaned_data["account"]]
+
+
+class BotForm(forms.Form):
+    """A new bot account (accounts/api_bots.py checks its name as sign-up does)."""
+
+    username = forms.CharField(
+        label="Bot's name",
+        max_length=150,
+        help_text="Letters, digits and @ . + - _ only, as any player's name.",
+    )
 
 
 class LoginForm(AllauthLoginForm):

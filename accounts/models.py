@@ -44,6 +44,19 @@ class User(AbstractUser):
     bot_level = models.CharField(  # noqa: DJ001 (null, not "", for people: a nullable choice)
         max_length=10, choices=BotLevel.choices, null=True, blank=True, default=None
     )
+    # A bot account: a player's own program plays it through the public API (games/api/);
+    # accounts/api_bots.py makes them, with no email and no password. Not a computer player:
+    # its bot_level stays null and the server never plays its moves. PROTECT, not CASCADE: an
+    # account is closed (is_active), never deleted, on this site, and a seat keeps its player
+    # (PROTECT too), so deleting an owner must not quietly reach for the bots' games.
+    bot_owner = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="bots",
+        verbose_name="bot account run by",
+    )
 
     time_zone = models.CharField(max_length=64, default="UTC", choices=time_zone_choices)
     colour_blind = models.BooleanField(
@@ -134,6 +147,12 @@ class User(AbstractUser):
         constraints = [
             # Two players must never differ only by case ("Ada" and "ada").
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+            # A bot account is played by its owner's program, a computer player by the server:
+            # never both, lest the server and the program play one seat.
+            models.CheckConstraint(
+                condition=Q(bot_owner__isnull=True) | Q(bot_level__isnull=True),
+                name="accounts_user_bot_account_not_computer",
+            ),
         ]
         indexes = [
             # The sweep ends the vacations that ran out (games/play/clock.py).
@@ -168,7 +187,13 @@ class User(AbstractUser):
 
     @property
     def is_bot(self) -> bool:
+        """A computer player, whose moves the server plays (not an API bot account)."""
         return bool(self.bot_level)
+
+    @property
+    def is_api_bot(self) -> bool:
+        """A bot account, played through the public API by its owner's program."""
+        return self.bot_owner_id is not None
 
 
 class Follow(models.Model):
@@ -255,5 +280,8 @@ class AccessToken(models.Model):
         return self.revoked_at is None
 
     def allows(self, scope: str) -> bool:
-        """Playing includes reading."""
-        return scope == self.Scope.READ or self.scope == self.Scope.PLAY
+        """Whether the token may do what `scope` names: playing includes reading, and a scope
+        it does not know is never allowed."""
+        if scope == self.Scope.READ:
+            return True
+        return scope == self.Scope.PLAY and self.scope == self.Scope.PLAY

@@ -11,6 +11,7 @@ import secrets
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from .models import AccessToken, User
@@ -39,7 +40,9 @@ def create_token(user: User, *, name: str, scope: str) -> tuple[AccessToken, str
         raise TokenRefused("Give the token a name, to tell it from the others.")
     if scope not in AccessToken.Scope.values:
         raise TokenRefused("A token's scope is read or play.")
-    User.objects.select_for_update().filter(pk=user.pk).first()  # one count at a time
+    locked = User.objects.select_for_update().filter(pk=user.pk).first()  # one count at a time
+    if locked is None or not locked.is_active:
+        raise TokenRefused("This account is closed: it can have no new tokens.")
     if AccessToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_TOKENS:
         raise TokenRefused(f"An account has at most {MAX_TOKENS} tokens; revoke one first.")
     secret = MARKER + secrets.token_urlsafe(32)
@@ -54,12 +57,14 @@ def create_token(user: User, *, name: str, scope: str) -> tuple[AccessToken, str
 
 
 def authenticate(secret: str) -> AccessToken | None:
-    """The active token whose secret this is, with its user, if the user may still sign in."""
-    if not secret.startswith(MARKER) or len(secret) > 100:
+    """The active token whose secret this is, with its user, if the user may still sign in
+    (and, for a bot account, if its owner may: closing an account stops its bots too)."""
+    if not isinstance(secret, str) or not secret.startswith(MARKER) or len(secret) > 100:
         return None
     token = (
         AccessToken.objects.select_related("user")
         .filter(digest=digest_of(secret), revoked_at__isnull=True, user__is_active=True)
+        .filter(Q(user__bot_owner__isnull=True) | Q(user__bot_owner__is_active=True))
         .first()
     )
     if token is None:

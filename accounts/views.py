@@ -12,7 +12,7 @@ from games.notices.notice import WATCHER_DELAY
 from games.play.rate_limits import PEOPLE, per_player
 from microchip_site.words import wait_words
 
-from . import blocking, following, limits, lockout, privacy
+from . import api_bots, blocking, following, limits, lockout, privacy
 from .forms import SettingsForm
 from .models import User
 from .refusals import Refused
@@ -22,11 +22,15 @@ PROFILE_GAMES = 10  # the latest games on the profile; the archive page has them
 
 def profile(request, username):
     """The public profile: rating and its history, statistics and the latest games (unless the
-    player shows them to signed-in players only: accounts/privacy.py), and for a signed-in
-    visitor the buttons to follow or block the player."""
-    player = get_object_or_404(User.objects.named(username), is_active=True)
+    player shows them to signed-in players only: accounts/privacy.py), who runs it or the bots
+    it runs (accounts/api_bots.py), and for a signed-in visitor the buttons to follow or block
+    the player."""
+    player = get_object_or_404(
+        User.objects.named(username).select_related("bot_owner"), is_active=True
+    )
     context = {
         "player": player,
+        "bots": api_bots.bots_of(player).only("username"),
         "is_me": request.user.pk == player.pk,
         "games_shown": privacy.shows_games_to(player, request.user),
         **_people_buttons(request.user, player),

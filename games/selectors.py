@@ -779,9 +779,10 @@ def visible_games(user) -> Q:
 # read it, stay in the database.
 SEAT_BULK = ("tray", "board", "colours", "undo", "redo", "queued_draft", "best_board")
 GAME_BULK = ("pool", "pending_draft")
-# A listed player is a name, and whether a computer plays it (`bot_badge`): their other columns
-# (dates, settings, the password hash) are most of what a list spends making its players.
-USER_LISTED = ("id", "username", "bot_level")
+# A listed player is a name, and whether a computer or a program plays it (`bot_badge`): their
+# other columns (dates, settings, the password hash) are most of what a list spends making its
+# players.
+USER_LISTED = ("id", "username", "bot_level", "bot_owner_id")
 USER_BULK = tuple(
     f"user__{field.attname}"
     for field in User._meta.concrete_fields

@@ -1,5 +1,5 @@
-"""How players are named on pages: a "bot" badge beside computer players, and the post-game
-analysis rows of a game view."""
+"""How players are named on pages: a "bot" badge beside computer players and bot accounts, and
+the post-game analysis rows of a game view."""
 
 from django import template
 from django.utils.html import format_html
@@ -11,11 +11,15 @@ register = template.Library()
 
 @register.filter
 def bot_badge(user) -> str:
-    """Return the badge that marks a computer player (empty for a person)."""
+    """Return the badge that marks a computer player or a bot account (empty for a person)."""
     level = getattr(user, "bot_level", None)
-    if not level:
+    if level:
+        title = f"computer player ({level})"
+    elif getattr(user, "bot_owner_id", None):  # accounts/api_bots.py: a program plays it
+        title = "bot account, played by a program"
+    else:
         return ""
-    return format_html(' <span class="bot-badge" title="computer player ({})">bot</span>', level)
+    return format_html(' <span class="bot-badge" title="{}">bot</span>', title)
 
 
 @register.simple_tag

@@ -236,12 +236,14 @@ def test_the_history_pages_cost_the_same_queries_with_few_or_many_games(
     many = page_costs(client, "sim0001", Game.objects.order_by("pk").last().pk)
 
     assert few == many, (few, many)
-    for url in (
-        reverse("archive", args=["sim0001"]),
-        reverse("leaderboard"),
-        reverse("accounts:profile", args=["sim0001"]),
+    for url, budget in (
+        (reverse("archive", args=["sim0001"]), 12),
+        (reverse("leaderboard"), 12),
+        # and the bot accounts the player runs (accounts/api_bots.py)
+        (reverse("accounts:profile", args=["sim0001"]), 13),
     ):
         # the page's own reads, plus the session, the user and the nav's turn badge
-        with django_assert_max_num_queries(12):
+        with django_assert_max_num_queries(budget):
             client.get(url)
-    assert max(many.values()) <= 12, many
+    assert many["profile"] <= 13, many
+    assert max(cost for name, cost in many.items() if name != "profile") <= 12, many
