@@ -204,7 +204,13 @@ def _player(username: str) -> User:
 
 
 def _profile(user: User, viewer: User) -> dict:
-    out = {**shapes.player(user), "joined": user.date_joined, "rating": None, "statistics": None}
+    out = {
+        **shapes.player(user),
+        "run_by": user.bot_owner.username if user.is_api_bot else None,
+        "joined": user.date_joined,
+        "rating": None,
+        "statistics": None,
+    }
     if privacy.shows_games_to(user, viewer):
         out["rating"] = archive.rating_of(user)
         totals = archive.statistics(user)

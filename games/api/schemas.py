@@ -29,6 +29,7 @@ class Statistics(Schema):
 
 
 class Profile(Player):
+    run_by: str | None = Field(None, description="A bot account's owner, who runs its program.")
     joined: datetime
     rating: RatingOut | None = Field(None, description="Hidden when the player shows it to no one.")
     statistics: Statistics | None = None

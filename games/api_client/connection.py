@@ -1,9 +1,17 @@
 """The API over HTTP: its calls, its refusals, and its stream of newline-delimited JSON."""
 
 import json
+import logging
+import time
 from collections.abc import Iterator
 
 import httpx
+
+log = logging.getLogger("games.api_client")
+
+# A call answered 429 is made again after the Retry-After the site sends, this many times.
+RATE_LIMIT_RETRIES = 3
+MOST_WAIT = 120
 
 # The stream sends an empty line every 20 seconds or so: a longer silence means it is gone.
 STREAM_SILENCE = 60.0
@@ -32,13 +40,25 @@ class Connection:
         self.http.close()
 
     def get(self, path: str, **params) -> dict | list:
-        return self._answer(self.http.get(path, params=params))
+        return self._call("GET", path, params=params)
 
     def post(self, path: str, body: dict | None = None) -> dict | list | None:
-        return self._answer(self.http.post(path, json=body or {}))
+        return self._call("POST", path, json=body or {})
 
     def delete(self, path: str) -> None:
-        self._answer(self.http.delete(path))
+        self._call("DELETE", path)
+
+    def _call(self, method: str, path: str, **options):
+        """One call; over the site's rate limit, the same call again once the window allows
+        (a 429 changed nothing)."""
+        for _ in range(RATE_LIMIT_RETRIES):
+            response = self.http.request(method, path, **options)
+            if response.status_code != 429:
+                break
+            wait = min(int(response.headers.get("Retry-After", "1")), MOST_WAIT)
+            log.info("over the rate limit: %s %s again in %s s", method, path, wait)
+            time.sleep(wait)
+        return self._answer(response)
 
     def stream(self, since: dict[int, int]) -> Iterator[dict]:
         """The stream's lines as they come, resumed after `since` ({game id: version}); ends

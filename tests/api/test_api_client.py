@@ -3,6 +3,7 @@ what it is given (the rules state, the version) is enough to play every move, an
 as stale is thought again on the state now. Its stream and reconnection are tested with the real
 stack in tests/e2e/test_api_clients_in_browser.py."""
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -18,7 +19,8 @@ from .helpers import token_for
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-def test_two_clients_play_a_whole_game_through_a_live_server(live_server, players):
+def test_two_clients_play_a_whole_game_through_a_live_server(live_server, players, settings):
+    settings.ACTION_RATE_LIMIT = "10000/m"  # two bots, one process, no thinking between moves
     game = actions.create_game(creator=players[0], player_count=2, time_per_move=timedelta(days=1))
     actions.join_game(game_id=game.pk, user=players[1])
     clients = {
@@ -70,6 +72,15 @@ def test_a_stale_move_is_thought_again_not_applied(live_server, players, monkeyp
     found, seats = read_game(game.pk)
     assert found.current_seat != state.current  # and confirmed the draft made meanwhile
     assert found.pending_draft is None
+
+
+def test_over_the_rate_limit_the_client_waits_as_told_and_goes_on(live_server, players, settings):
+    settings.API_READ_RATE_LIMIT = "2/2s"
+    connection = Connection(live_server.url, token_for(players[0]))
+    started = time.monotonic()
+    names = [connection.get("/me")["username"] for _ in range(3)]
+    assert names == [players[0].username] * 3
+    assert time.monotonic() - started >= 0.5  # the third waited for the next window
 
 
 def test_a_revoked_token_stops_the_client_with_the_sites_words(live_server, players):

@@ -349,3 +349,15 @@ def test_reads_are_limited_per_player_and_told_when_to_come_back(players, api_of
     assert int(limited.headers["Retry-After"]) == limited.json()["retry_after"] > 0
     # Another player's reads are theirs.
     assert api_of(players[1], scope="read").get("/me").status_code == 200
+
+
+def test_a_bot_account_plays_with_its_owners_token_for_it_and_says_who_runs_it(players, api_of):
+    from accounts import api_bots
+
+    bot = api_bots.create_bot(players[0], username="adabot")
+    client = api_of(bot)
+    me = client.get("/me").json()
+    assert me["bot"] is True and me["run_by"] == players[0].username
+    made = client.post("/games", {"player_count": 2})
+    assert made.status_code == 201
+    assert made.json()["players"] == [{"username": "adabot", "bot": True}]
