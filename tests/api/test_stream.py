@@ -2,6 +2,8 @@
 in-process through the ASGI application daphne serves (microchip_site/asgi.py), on the real
 Redis channel layer, with moves made through games/play/actions.py as the site makes them."""
 
+import asyncio
+import gc
 import json
 from datetime import timedelta
 
@@ -9,9 +11,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 
 from accounts import tokens
 from games import rules
+from games.api import stream as stream_module
 from games.models import Event, Game
 from games.play import actions
 from microchip_site.asgi import application
@@ -244,12 +248,17 @@ async def test_a_whole_game_streams_every_event_in_order_and_ends(start_game):
     lines = []
     while not lines or lines[-1]["type"] != "end":
         lines.append(await stream.line())
-    await sync_to_async(game.refresh_from_db)()
+    # The game ended with its last rules event; the analysis is recorded after it, and streamed
+    # only if it was there when the stream read the end.
+    ended = await sync_to_async(
+        lambda: game.events.exclude(kind="analysed").latest("number").number
+    )()
+    end = lines[-1]["version"]
+    assert end in (ended, ended + 1)
     events = [line["version"] for line in lines if line and line["type"] == "event"]
-    assert events == list(range(first["version"] + 1, game.version + 1))
-    assert lines[-1]["version"] == game.version
+    assert events == list(range(first["version"] + 1, end + 1))
     moves = [line for line in lines if line and line["type"] == "your_move"]
-    assert moves and all(move["version"] <= game.version for move in moves)
+    assert moves and all(move["version"] <= ended for move in moves)
     await stream.close()
 
 
@@ -471,6 +480,34 @@ async def test_a_closed_stream_leaves_every_group_of_the_channel_layer(
 
     assert not any(layer.groups.values())
     assert not layer.channels
+
+
+async def test_a_stream_dropped_between_two_lines_leaves_its_groups_too(
+    start_game, players, settings
+):
+    """A client that goes away while its stream is handing a line over: Django's handler closes
+    only its own wrapper of the lines, and the stream is finalized when dropped (asyncio's
+    hook for async generators): its `finally` leaves the groups and gives the slot back."""
+    settings.CHANNEL_LAYERS = IN_MEMORY
+    game = await sync_to_async(start_game)(2)
+    player = await sync_to_async(lambda: game.seats.select_related("user").first().user)()
+    token, _ = await sync_to_async(tokens.create_token)(player, name="t", scope="read")
+    slot = await stream_module.Slot.take(player.pk)
+    lines = stream_module.Stream(player.pk, token.pk, {}, 60, slot).lines()
+    first = await lines.__anext__()  # suspended at its first yield
+    assert json.loads(first)["type"] == "game"
+    layer = get_channel_layer()
+    assert any(layer.groups.values())
+
+    del lines
+    gc.collect()
+    for _ in range(50):
+        if not any(layer.groups.values()):
+            break
+        await asyncio.sleep(0.02)
+
+    assert not any(layer.groups.values())
+    assert await cache.aget(slot.key) is None
 
 
 async def test_the_schema_describes_the_lines(client):
