@@ -101,8 +101,9 @@ def look(game_id: int, user_id: int) -> Caught:
 def catch_up(game_id: int, user_id: int, followed: Followed) -> Caught:
     """The lines of what happened to a game since `followed.sent`: each event (a `start` line
     after the start's), then `your_move` if the game now waits for the player on a turn not yet
-    announced, or `end` if it is over. Read in one snapshot, so the events and the state they
-    lead to are of the same version."""
+    announced, or `end` if it is over (a stream resumed from a game's last version, its end
+    already seen, says nothing more of it). Read in one snapshot, so the events and the state
+    they lead to are of the same version."""
     with snapshot():
         try:
             game, seats = read_game(game_id)
@@ -127,8 +128,9 @@ def catch_up(game_id: int, user_id: int, followed: Followed) -> Caught:
             lines.append({"type": "start", "game": game_id, "version": row.number})
     if rows and rows[-1].number < game.version:
         return Caught(lines, replace(followed, sent=rows[-1].number), more=True)
-    if game.is_over:
-        lines.append(end_line(game, seats))
+    if game.is_over:  # its end, unless nothing happened since the version the client has
+        if rows:
+            lines.append(end_line(game, seats))
         return Caught(lines, None)
     waits = _waits(game, seats, mine)
     turn = game.pool_version if waits else None

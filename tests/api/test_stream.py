@@ -305,6 +305,18 @@ async def test_resuming_a_game_that_ended_meanwhile_sends_its_last_events_and_it
     await stream.close()
 
 
+async def test_resuming_from_the_last_version_of_an_ended_game_says_nothing_of_it(start_game):
+    game = await sync_to_async(start_game)(2)
+    loser, winner = await sync_to_async(lambda: list(game.seats.select_related("user")))()
+    await sync_to_async(actions.resign)(game_id=game.pk, user=loser.user)
+    await sync_to_async(game.refresh_from_db)()
+
+    stream = await stream_of(winner.user, f"since={game.pk}:{game.version}")
+
+    assert await stream.lines_until_quiet() == []
+    await stream.close()
+
+
 async def test_the_seed_stays_hidden_while_the_game_is_played(start_game):
     game = await sync_to_async(start_game)(2)
     player = await sync_to_async(lambda: game.seats.select_related("user").first().user)()
