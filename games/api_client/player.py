@@ -69,7 +69,7 @@ class Player:
         return self.options.games is not None and len(self.ended) >= self.options.games
 
     def seek_if_wanted(self) -> None:
-        playing = [game for game in self.versions if game not in self.ended]
+        playing = list(self.versions)
         if self.options.seek_players is None or self.seeking or playing or self.done():
             return
         answer = self.connection.post(
@@ -105,6 +105,7 @@ class Player:
             self.play(game)
         elif kind == "end":
             self.ended.add(game)
+            self.versions.pop(game, None)  # nothing more to resume of it
             log.info("game %s ended: %s", game, line.get("results"))
             self.seek_if_wanted()
 
