@@ -62,9 +62,13 @@ SLOW_PATHS = (
     "tests/tasks/test_real_worker.py",
     "tests/security/test_fuzz_endpoints.py",  # hypothesis over every endpoint
     "tests/security/test_fuzz_socket.py",
+    "tests/api/test_schema_fuzz.py",  # schemathesis over every API endpoint, a live server
+    "tests/api/test_api_client.py",  # the bot client against a live server
+    "tests/api/test_stream_daphne.py",  # a real daphne process
 )
 SLOW_TESTS = {
     "tests/accounts/test_signup_rate_limit.py::test_the_account_limits_come_from_the_environment",
+    "tests/api/test_stream.py::test_a_whole_game_streams_every_event_in_order_and_ends",
     "tests/bots/test_bot_games.py::test_a_game_of_bots_alone_plays_to_the_end_through_the_tasks",
     "tests/bots/test_bot_games.py::test_a_solo_game_against_two_bots_plays_through_the_http_endpoints",
     "tests/bots/test_pages_and_analysis.py::test_bots_are_marked_in_every_list",

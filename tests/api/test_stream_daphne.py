@@ -19,7 +19,7 @@ from microchip_site.services import free_port
 from tests.conftest import server_environment
 from tests.games.playing import current_state
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
