@@ -301,6 +301,12 @@ PEOPLE_RATE_LIMIT = _rate_limit("PEOPLE_RATE_LIMIT", "60/h", _GAME_RATE, several
 # Reads through the public API (games/api/), per player: a program polling what it could
 # follow on the stream is told to slow down.
 API_READ_RATE_LIMIT = _rate_limit("API_READ_RATE_LIMIT", "600/m", _GAME_RATE, several=False)
+# The API's stream (games/api/stream.py): an empty line after this many quiet seconds (nginx's
+# proxy_read_timeout must be longer), a look at the player's games and token this often, and at
+# most this many streams open at once per player.
+API_STREAM_KEEPALIVE = env.float("API_STREAM_KEEPALIVE", default=20.0)
+API_STREAM_CHECK = env.float("API_STREAM_CHECK", default=20.0)
+API_STREAMS_PER_PLAYER = env.int("API_STREAMS_PER_PLAYER", default=4)
 # How long after writing a message its author may still delete it.
 CHAT_DELETE_MINUTES = env.int("CHAT_DELETE_MINUTES", default=5)
 # Live sockets (games/live/sockets.py): held at once per player (every open tab holds one; a new

@@ -63,15 +63,15 @@ CONTENT_TYPE = "application/x-ndjson"
 
 
 def keepalive_seconds() -> float:
-    return float(getattr(settings, "API_STREAM_KEEPALIVE", 20))
+    return settings.API_STREAM_KEEPALIVE
 
 
 def check_seconds() -> float:
-    return float(getattr(settings, "API_STREAM_CHECK", 20))
+    return settings.API_STREAM_CHECK
 
 
 def streams_per_player() -> int:
-    return int(getattr(settings, "API_STREAMS_PER_PLAYER", 4))
+    return settings.API_STREAMS_PER_PLAYER
 
 
 # --- the line types, for the OpenAPI schema ------------------------------------------------------
