@@ -111,3 +111,13 @@ def test_two_api_clients_and_a_person_finish_a_game(open_page, make_player, serv
         log = (tmp_path / f"{bot.username}.log").read_text()
         assert "accepting the invitation" in log, log[-2000:]
     assert page.errors == []
+
+
+def test_the_api_docs_page_draws_every_endpoint_under_the_sites_policy(open_page, server):
+    page = open_page()
+    page.goto("/api/v1/docs")
+    page.wait_for_selector(".opblock", timeout=TIMEOUT)  # Swagger UI drew the operations
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert any("/api/v1/games/{game_id}/actions" in path for path in paths)
+    assert any("/api/v1/stream" in path for path in paths)
+    assert page.errors == []  # no script error, no Content Security Policy violation
