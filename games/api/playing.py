@@ -164,7 +164,7 @@ def expel(request, game_id: int, vote: Expel):
 def create(request, new: NewGame):
     """Open a table with you in the first seat: invite players by name, seat computer players."""
     _limit(request, GAME_CREATION, count=False)
-    data = new.dict()
+    data = new.model_dump()
     data["invitees"] = ", ".join(new.invitees)
     data["private"] = {None: "", True: "yes", False: "no"}[new.private]
     data = {key: value for key, value in data.items() if value is not None}
@@ -253,7 +253,7 @@ def seek(request, wanted: Seek):
     was made at once; else keep the stream open to hear when it starts."""
     _limit(request, SEAT_CHANGES)
     form = QuickPlayForm(
-        {"quick-" + key: value for key, value in wanted.dict().items() if key != "rated"}
+        {"quick-" + key: value for key, value in wanted.model_dump().items() if key != "rated"}
         | ({"quick-rated": "on"} if wanted.rated else {}),
         prefix="quick",
     )

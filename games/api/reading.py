@@ -12,7 +12,7 @@ from accounts.models import User
 from games import rules, selectors
 from games.history import archive
 from games.history.replay import rules_events
-from games.models import Game, Seat
+from games.models import Game, RatingChange, Seat
 from games.state_store import read_game
 
 from . import schemas, shapes
@@ -154,6 +154,32 @@ def player_games(request, username: str, page: Query[Page]):
     listed = seats[page.offset : page.offset + page.limit]
     items = [_summary_of(seat.game, _in_order(seat.game), request.auth.user) for seat in listed]
     return {"count": count, "items": items}
+
+
+@router.get(
+    "/players/{username}/ratings",
+    response={200: list[schemas.RatingStep], **REFUSALS},
+    tags=["players"],
+)
+def rating_history(request, username: str, page: Query[Page]):
+    """A player's rating after each rated game, oldest first (the chart on their profile)."""
+    target = _player(username)
+    if not privacy.shows_games_to(target, request.auth.user):
+        raise ApiRefusal(403, "forbidden", f"{target.username} does not show their rating.")
+    changes = RatingChange.objects.filter(user=target).order_by("created_at", "id")
+    return [
+        {
+            "game": change.game_id,
+            "at": change.created_at,
+            "place": change.place,
+            "display_before": change.display_before,
+            "display": change.display,
+            "mu": change.mu,
+            "sigma": change.sigma,
+            "games": change.games,
+        }
+        for change in changes[page.offset : page.offset + page.limit]
+    ]
 
 
 @router.get("/tiles", response={200: list[schemas.Tile], **REFUSALS}, tags=["rules"])

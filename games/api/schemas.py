@@ -139,6 +139,17 @@ class ReplayOut(Schema):
     analysis: list[SeatAnalysis] = Field(description="Empty until the analysis has run.")
 
 
+class RatingStep(Schema):
+    game: int
+    at: datetime = Field(description="When the game ended.")
+    place: int
+    display_before: int
+    display: int
+    mu: float
+    sigma: float
+    games: int = Field(description="Rated games played, this one included.")
+
+
 class LeaderboardRow(Schema):
     rank: int
     player: Player

@@ -361,3 +361,22 @@ def test_a_bot_account_plays_with_its_owners_token_for_it_and_says_who_runs_it(p
     made = client.post("/games", {"player_count": 2})
     assert made.status_code == 201
     assert made.json()["players"] == [{"username": "adabot", "bot": True}]
+
+
+def test_a_finished_rated_game_shows_in_the_players_history_and_ratings(
+    start_game, players, api_of, committed
+):
+    from tests.games.playing import play_to_the_end
+
+    game = start_game(2)
+    committed(play_to_the_end, game)
+    client = api_of(players[2], scope="read")
+    history = client.get(f"/players/{players[0].username}/games").json()
+    assert [item["id"] for item in history["items"]] == [game.pk]
+    assert history["items"][0]["status"] == "ended"
+    ratings = client.get(f"/players/{players[0].username}/ratings").json()
+    assert [step["game"] for step in ratings] == [game.pk]
+    assert ratings[0]["games"] == 1 and ratings[0]["place"] in (1, 2)
+    profile = client.get(f"/players/{players[0].username}").json()
+    assert profile["rating"]["display"] == ratings[0]["display"]
+    assert profile["statistics"]["played"] == 1
