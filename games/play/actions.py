@@ -152,6 +152,7 @@ def create_game(
         for username in invitees:
             _invite(table, creator, username)
         game.save(update_fields=["version"])
+        _own_table_changed(table, creator)
         send_after_commit(table)
         for level in bots:
             try:
@@ -205,6 +206,8 @@ def join_game(*, game_id: int, user: User, invite_token: str | None = None) -> G
             _start(table)
         game.save()
         _lobby_changed(table, "started" if game.is_playing else "joined")
+        if not game.is_playing:  # a start tells every player already
+            _own_table_changed(table, user)
     return game
 
 
@@ -799,6 +802,12 @@ def _lobby_changed(table: Table, kind: str) -> None:
     started, become the game page): games/live/pushes.py `lobby_changed`."""
     seats = tuple((seat.number, seat.user_id, seat.user.username) for seat in table.seats)
     table.effects.lobby.append(LobbyChange(table.game.pk, table.game.version, kind, seats))
+
+
+def _own_table_changed(table: Table, user: User) -> None:
+    """Tell the player's own pages and API streams (games/api/stream.py) of the table they just
+    sat down at: the pages count their badges again, the streams follow the new table at once."""
+    table.effects.badges.append((table.game.pk, (user.pk,)))
 
 
 def _recount_invitees_badges(table: Table) -> None:

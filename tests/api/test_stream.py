@@ -531,3 +531,26 @@ async def test_the_schema_describes_the_lines(client):
     assert kinds == {"game", "invitation", "event", "start", "your_move", "end"}
     assert {"since", "timeout"} <= {parameter["name"] for parameter in operation["parameters"]}
     assert operation["responses"]["429"]
+
+
+async def test_a_table_the_player_opens_or_joins_is_followed_at_once(players, settings):
+    settings.API_STREAM_CHECK = 600  # not the periodic look: the player's own push
+    creator, joiner = players[0], players[1]
+    stream = await stream_of(joiner)
+    assert await stream.lines_until_quiet() == []
+    game = await sync_to_async(actions.create_game)(
+        creator=creator, player_count=3, time_per_move=timedelta(days=1)
+    )
+    assert await stream.lines_until_quiet() == []  # not theirs
+    await sync_to_async(actions.join_game)(game_id=game.pk, user=joiner)
+    joined = await stream.next_of("event", game, timeout=3)
+    assert joined["kind"] == "created"  # from its first event on
+    await stream.close()
+    opened = await stream_of(creator)
+    await opened.lines_until_quiet()
+    second = await sync_to_async(actions.create_game)(
+        creator=creator, player_count=2, time_per_move=timedelta(days=1)
+    )
+    first_line = await opened.next_of("event", second, timeout=3)
+    assert first_line["version"] == 1
+    await opened.close()
