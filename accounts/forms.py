@@ -32,6 +32,7 @@ class SettingsForm(forms.ModelForm):
     class Meta:
         model = User
         fields = [
+            "language",
             "time_zone",
             "theme",
             "colour_blind",

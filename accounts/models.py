@@ -1,6 +1,7 @@
 import zoneinfo
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models import F, Q, Value
@@ -59,6 +60,14 @@ class User(AbstractUser):
     )
 
     time_zone = models.CharField(max_length=64, default="UTC", choices=time_zone_choices)
+    # The language of the player's pages and emails ("": their browser's, English for emails).
+    language = models.CharField(
+        max_length=8,
+        choices=[("", "as my browser says"), *settings.LANGUAGES],
+        blank=True,
+        default="",
+        help_text="The language of your pages and your emails.",
+    )
     colour_blind = models.BooleanField(
         "colour-blind shapes",
         default=False,

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from games.history import archive, chart
 from games.notices.digest import digest_time
@@ -142,3 +143,14 @@ def settings_page(request):
         "blocked": blocking.blocked_by_me(request.user),
     }
     return render(request, "accounts/settings.html", context)
+
+
+@require_POST
+def choose_language(request):
+    """The language switcher: Django's own `set_language` (the language cookie, then back to
+    the page), and for a signed-in player their setting too, so their emails follow."""
+    response = set_language(request)
+    code = request.POST.get("language", "")
+    if request.user.is_authenticated and code in dict(settings.LANGUAGES):
+        User.objects.filter(pk=request.user.pk).update(language=code)
+    return response

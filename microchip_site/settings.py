@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the visitor's language, from cookie or browser
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -75,6 +76,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    "accounts.middleware.PlayerLanguageMiddleware",  # a signed-in player's own language first
 ]
 
 ROOT_URLCONF = "microchip_site.urls"
@@ -364,6 +366,15 @@ PUSH_SERVICE_HOSTS = env.list(
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 
 LANGUAGE_CODE = "en-gb"
+# The site's languages (issue 24): a player's own choice (accounts.User.language), else the
+# browser's Accept-Language, else English. The translations are in locale/ (docs/i18n.md).
+LANGUAGES = [
+    ("en-gb", "English"),
+    ("es", "Español"),
+    ("fr", "Français"),
+    ("de", "Deutsch"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

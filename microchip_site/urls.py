@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.cache import cache_page
+from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_views
 from games.api.site import api
@@ -26,6 +28,9 @@ urlpatterns = [
     path("accounts/signup/", account_views.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
+    path("language/", account_views.choose_language, name="choose_language"),
+    # The scripts' words in the page's language (a day in the cache: its key names the language).
+    path("jsi18n/", cache_page(86400)(JavaScriptCatalog.as_view()), name="javascript_catalog"),
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
 ]
