@@ -1,7 +1,6 @@
 """Why the platform refused a request, in words a player can read beside what caused it."""
 
 from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext as _
 
 from games.rules import RuleError
 
@@ -34,5 +33,5 @@ class StaleVersion(ActionRefused):
 
     def __init__(self, message=None):
         super().__init__(
-            message or _("The game has moved on since your page was drawn; here it is now.")
+            message or gettext("The game has moved on since your page was drawn; here it is now.")
         )
