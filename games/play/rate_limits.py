@@ -35,17 +35,20 @@ from microchip_site.words import wait_words
 
 log = logging.getLogger(__name__)
 
-# Translators: a rate limit, "240 a minute": at most %(count)s requests in that time.
 PER_PERIOD = {
+    # Translators: a rate limit, "240 a minute": at most %(count)s requests in that time.
     "s": gettext_lazy("%(count)s a second"),
     "m": gettext_lazy("%(count)s a minute"),
     "h": gettext_lazy("%(count)s an hour"),
     "d": gettext_lazy("%(count)s a day"),
 }
 EVERY_PERIODS = {
-    # Translators: a rate limit, "10 every 5 minutes": at most %(count)s requests in that time.
     "s": ngettext_lazy(
-        "%(count)s every %(multiple)s second", "%(count)s every %(multiple)s seconds", "multiple"
+        # Translators: a rate limit, "10 every 5 minutes": at most %(count)s requests in that
+        # time.
+        "%(count)s every %(multiple)s second",
+        "%(count)s every %(multiple)s seconds",
+        "multiple",
     ),
     "m": ngettext_lazy(
         "%(count)s every %(multiple)s minute", "%(count)s every %(multiple)s minutes", "multiple"
@@ -82,9 +85,9 @@ ACTIONS = Limit(
     "games.act",
     "ACTION_RATE_LIMIT",
     "moves",
-    # Translators: %(rate)s is a rate such as "240 a minute", %(wait)s a time such as
-    # "5 minutes".
     gettext_lazy(
+        # Translators: %(rate)s is a rate such as "240 a minute", %(wait)s a time such as
+        # "5 minutes".
         "Too many moves in a short time (at most %(rate)s). Try again in %(wait)s; nothing was "
         "changed."
     ),

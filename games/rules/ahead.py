@@ -132,8 +132,9 @@ def check_queue(state: GameState, seat: int, tiles) -> NextTurn | None:
             )
         if column != turn.column:
             raise err.NotInNextColumn(
-                # Translators: a column of the pool (the game's own terms): the tiles to draft.
                 gettext_noop(
+                    # Translators: a column of the pool (the game's own terms): the tiles to
+                    # draft.
                     "The %(tile)s is in column %(column)d, but your next turn draws from column "
                     "%(next)d."
                 ),

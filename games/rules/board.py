@@ -41,10 +41,11 @@ def space_words(space: int) -> str:
 def space_name(space: int) -> Words:
     """`space_words`, to say in any language (games/rules/i18n.py)."""
     row, col = divmod(space, SIZE)
-    # Translators: a space of a player's 5 by 5 board (the game's own term), counted from the
-    # top left: row 1 is the top row, column 1 the leftmost.
     return Words(
-        gettext_noop("row %(row)d, column %(column)d"), {"row": row + 1, "column": col + 1}
+        # Translators: a space of a player's 5 by 5 board (the game's own term), counted from
+        # the top left: row 1 is the top row, column 1 the leftmost.
+        gettext_noop("row %(row)d, column %(column)d"),
+        {"row": row + 1, "column": col + 1},
     )
 
 
