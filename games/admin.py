@@ -8,6 +8,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import User
 from games import moves
@@ -31,7 +33,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False  # kept: taken out of the talk instead
 
-    @admin.action(description="Take out of the table talk for everyone")
+    @admin.action(description=gettext_lazy("Take out of the table talk for everyone"))
     def remove_from_the_talk(self, request, queryset):
         removed = 0
         for message in queryset.select_related("game", "author"):
@@ -39,7 +41,14 @@ class ChatMessageAdmin(admin.ModelAdmin):
                 removed += 1
                 self.log_change(request, message, "Taken out of the table talk.")
         self.message_user(
-            request, f"{removed} message(s) taken out of their table talk.", messages.SUCCESS
+            request,
+            ngettext(
+                "%(count)d message taken out of its table talk.",
+                "%(count)d messages taken out of their table talk.",
+                removed,
+            )
+            % {"count": removed},
+            messages.SUCCESS,
         )
 
 
@@ -72,22 +81,25 @@ class ReportAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.display(description="The reported player's account")
+    @admin.display(description=gettext_lazy("The reported player's account"))
     def reported_account(self, report):
         user = report.reported
-        state = "closed" if not user.is_active else ("muted" if user.chat_muted else "active")
+        if not user.is_active:
+            state = _("closed")
+        else:
+            state = _("muted") if user.chat_muted else _("active")
         url = reverse("admin:accounts_user_change", args=[user.pk])
         return format_html('<a href="{}">{}</a> ({})', url, user.username, state)
 
-    @admin.display(description="The message reported")
+    @admin.display(description=gettext_lazy("The message reported"))
     def message_text(self, report):
         message = report.message
         if message is None:
             return "-"
-        deleted = " (deleted)" if message.deleted_at else ""
+        deleted = " " + _("(deleted)") if message.deleted_at else ""
         return f"{message.created_at:%Y-%m-%d %H:%M} {message.author}: {message.text}{deleted}"
 
-    @admin.display(description="The game's table talk")
+    @admin.display(description=gettext_lazy("The game's table talk"))
     def the_talk(self, report):
         if report.game is None:
             return "-"
@@ -101,7 +113,7 @@ class ReportAdmin(admin.ModelAdmin):
                         f"{message.created_at:%Y-%m-%d %H:%M}",
                         message.author.username,
                         message.text,
-                        " (deleted)" if message.deleted_at else "",
+                        " " + _("(deleted)") if message.deleted_at else "",
                     )
                     for message in rows
                 ),
@@ -109,7 +121,7 @@ class ReportAdmin(admin.ModelAdmin):
             or "-"
         )
 
-    @admin.display(description="The game's moves")
+    @admin.display(description=gettext_lazy("The game's moves"))
     def the_moves(self, report):
         game = report.game
         if game is None:
@@ -124,26 +136,52 @@ class ReportAdmin(admin.ModelAdmin):
             or "-"
         )
 
-    def _resolve(self, request, queryset, done: str) -> None:
+    def _resolve(self, request, queryset, done) -> None:
+        """Resolve the reports; `done(count)` says so."""
         count = queryset.filter(resolved_at=None).update(resolved_at=timezone.now())
-        self.message_user(request, f"{count} report(s) resolved: {done}", messages.SUCCESS)
+        self.message_user(request, done(count) % {"count": count}, messages.SUCCESS)
 
-    @admin.action(description="Resolve, doing nothing more")
+    @admin.action(description=gettext_lazy("Resolve, doing nothing more"))
     def resolve(self, request, queryset):
-        self._resolve(request, queryset, "nothing else done.")
+        self._resolve(
+            request,
+            queryset,
+            lambda count: ngettext(
+                "%(count)d report resolved: nothing else done.",
+                "%(count)d reports resolved: nothing else done.",
+                count,
+            ),
+        )
 
-    @admin.action(description="Mute the reported players in table talks, and resolve")
+    @admin.action(description=gettext_lazy("Mute the reported players in table talks, and resolve"))
     def mute_reported(self, request, queryset):
         for user in {report.reported for report in queryset.select_related("reported")}:
             if not user.chat_muted:
                 User.objects.filter(pk=user.pk).update(chat_muted=True)
                 self.log_change(request, user, "Muted in table talks (after a report).")
-        self._resolve(request, queryset, "the players are muted.")
+        self._resolve(
+            request,
+            queryset,
+            lambda count: ngettext(
+                "%(count)d report resolved: the players are muted.",
+                "%(count)d reports resolved: the players are muted.",
+                count,
+            ),
+        )
 
-    @admin.action(description="Close the reported players' accounts, and resolve")
+    @admin.action(description=gettext_lazy("Close the reported players' accounts, and resolve"))
     def close_reported_accounts(self, request, queryset):
         for user in {report.reported for report in queryset.select_related("reported")}:
             if user.is_active and not user.is_staff:
                 User.objects.filter(pk=user.pk).update(is_active=False)
                 self.log_change(request, user, "Account closed (after a report).")
-        self._resolve(request, queryset, "the accounts are closed (staff are never closed here).")
+        self._resolve(
+            request,
+            queryset,
+            lambda count: ngettext(
+                "%(count)d report resolved: the accounts are closed (staff are never closed here).",
+                "%(count)d reports resolved: the accounts are closed (staff are never closed "
+                "here).",
+                count,
+            ),
+        )

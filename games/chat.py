@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import blocking
 from accounts.models import Block
@@ -40,15 +41,18 @@ def clean_text(text: str) -> str:
     """The message as it is kept: line breaks and tabs become spaces, the ends are trimmed.
     Refused: nothing left, more than MAX_LENGTH characters, a control character."""
     if not isinstance(text, str):
-        raise BadText("Write a message first.")
+        raise BadText(_("Write a message first."))
     text = " ".join(text.replace("\r\n", "\n").replace("\t", " ").split("\n")).strip()
     if not text:
-        raise BadText("Write a message first.")
+        raise BadText(_("Write a message first."))
     if len(text) > MAX_LENGTH:
-        raise BadText(f"A message is at most {MAX_LENGTH} characters ({len(text)} here).")
+        raise BadText(
+            _("A message is at most %(most)d characters (%(count)d here).")
+            % {"most": MAX_LENGTH, "count": len(text)}
+        )
     for character in text:
         if unicodedata.category(character) == "Cc" or character in BIDI_CONTROLS:
-            raise BadText("A message cannot hold control characters.")
+            raise BadText(_("A message cannot hold control characters."))
     return text
 
 

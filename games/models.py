@@ -14,6 +14,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts import vacations
 from games.rules import DRAFTING, FINISHING
@@ -42,14 +44,14 @@ def new_invite_token():
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting", "waiting for players"
-        PLAYING = "playing", "in play"
-        ENDED = "ended", "ended"
-        CANCELLED = "cancelled", "cancelled"
+        WAITING = "waiting", gettext_lazy("waiting for players")
+        PLAYING = "playing", gettext_lazy("in play")
+        ENDED = "ended", gettext_lazy("ended")
+        CANCELLED = "cancelled", gettext_lazy("cancelled")
 
     class Access(models.TextChoices):
-        OPEN = "open", "open to anyone"
-        INVITATION = "invitation", "by invitation"
+        OPEN = "open", gettext_lazy("open to anyone")
+        INVITATION = "invitation", gettext_lazy("by invitation")
 
     name = models.CharField(max_length=60, blank=True)
     created_by = models.ForeignKey(
@@ -61,8 +63,8 @@ class Game(models.Model):
     )
 
     class Clock(models.TextChoices):
-        PER_MOVE = "per_move", "time per move"
-        FISCHER = "fischer", "Fischer"
+        PER_MOVE = "per_move", gettext_lazy("time per move")
+        FISCHER = "fischer", gettext_lazy("Fischer")
 
     # The time control, chosen at creation (docs/rules.md, "Clocks, time controls and
     # vacations"): a fixed time per move, or Fischer's bank (a start, an increment per completed
@@ -198,16 +200,25 @@ class Game(models.Model):
     def time_control(self) -> str:
         """The time control in words, as the lobby and the game page say it."""
         if self.fischer:
-            words = (
-                f"Fischer clock: {duration_words(self.fischer_bank)} to start, "
-                f"+{duration_words(self.fischer_increment)} a draft, "
-                f"at most {duration_words(self.fischer_cap)}"
-            )
+            words = _(
+                "Fischer clock: %(bank)s to start, +%(increment)s a draft, at most %(cap)s"
+            ) % {
+                "bank": duration_words(self.fischer_bank),
+                "increment": duration_words(self.fischer_increment),
+                "cap": duration_words(self.fischer_cap),
+            }
         else:
-            words = f"{duration_words(self.time_per_move)} per move"
+            words = _("%(time)s per move") % {"time": duration_words(self.time_per_move)}
         if self.finishing_time is not None:
-            words += f"; {duration_words(self.finishing_time)} to finish"
-        return words + ("; weekends off" if self.weekends_off else "")
+            # Translators: a time control, then the time each player has to finish.
+            words = _("%(control)s; %(time)s to finish") % {
+                "control": words,
+                "time": duration_words(self.finishing_time),
+            }
+        if self.weekends_off:
+            # Translators: a time control whose clocks stop on Saturdays and Sundays.
+            words = _("%(control)s; weekends off") % {"control": words}
+        return words
 
     def calendar(self, user) -> Calendar:
         """The days on which `user`'s clock at this table runs (games/timekeeping.py)."""
@@ -221,10 +232,12 @@ class Seat(models.Model):
         """Why a player left a game that goes on: their seat is played by the server's easy
         player from then on (games/play/leaving.py), and they are ranked after those who stay."""
 
-        STAYS = "", "plays on"
-        RESIGNED = "resigned", "resigned"
-        ABANDONED = "abandoned", "abandoned"  # timed out too often
-        EXPELLED = "expelled", "expelled"  # the others voted after timeouts in a row
+        # Translators: why a player left a game, shown beside their name: "abandoned" (their
+        # time ran out too often), "expelled" (the others voted to hand their seat to the server).
+        STAYS = "", gettext_lazy("plays on")
+        RESIGNED = "resigned", gettext_lazy("resigned")
+        ABANDONED = "abandoned", gettext_lazy("abandoned")  # timed out too often
+        EXPELLED = "expelled", gettext_lazy("expelled")  # the others voted after timeouts in a row
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
@@ -359,16 +372,16 @@ class Event(models.Model):
     """One accepted change to a game. Never updated or deleted: the game's history."""
 
     class Cause(models.TextChoices):
-        PLAYER = "player", "by the player"
-        FORCED_TAKE = "forced_take", "last tile of the column"
-        TIMEOUT = "timeout", "time ran out"
-        DEADLINE = "deadline", "finishing time ran out"
+        PLAYER = "player", gettext_lazy("by the player")
+        FORCED_TAKE = "forced_take", gettext_lazy("last tile of the column")
+        TIMEOUT = "timeout", gettext_lazy("time ran out")
+        DEADLINE = "deadline", gettext_lazy("finishing time ran out")
         # Leaving (games/play/leaving.py): a resignation is the player's own (PLAYER).
-        ABANDONED = "abandoned", "timed out too often"
-        EXPELLED = "expelled", "the others voted"
-        STAND_IN = "stand_in", "played by the server for a player who left"
-        ALL_LEFT = "all_left", "no player left"
-        QUEUED = "queued", "drafted ahead by the player"
+        ABANDONED = "abandoned", gettext_lazy("timed out too often")
+        EXPELLED = "expelled", gettext_lazy("the others voted")
+        STAND_IN = "stand_in", gettext_lazy("played by the server for a player who left")
+        ALL_LEFT = "all_left", gettext_lazy("no player left")
+        QUEUED = "queued", gettext_lazy("drafted ahead by the player")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     number = models.PositiveIntegerField()  # the game's version after this event
@@ -443,11 +456,11 @@ class Report(models.Model):
     its moves)."""
 
     class Reason(models.TextChoices):
-        ABUSE = "abuse", "Abuse or harassment"
-        SPAM = "spam", "Spam or advertising"
-        CHEATING = "cheating", "Cheating or playing unfairly"
-        NAME = "name", "An offensive name"
-        OTHER = "other", "Something else"
+        ABUSE = "abuse", gettext_lazy("Abuse or harassment")
+        SPAM = "spam", gettext_lazy("Spam or advertising")
+        CHEATING = "cheating", gettext_lazy("Cheating or playing unfairly")
+        NAME = "name", gettext_lazy("An offensive name")
+        OTHER = "other", gettext_lazy("Something else")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet, Sum
+from django.utils.translation import gettext_lazy
 
 from games import selectors
 from games.history.ratings import INITIAL
@@ -25,9 +26,9 @@ LEADERBOARD_MIN_GAMES = PROVISIONAL_GAMES
 
 
 RESULT_CHOICES = [
-    ("won", "won (first place, shared or not)"),
-    ("lost", "not won"),
-    ("playing", "still playing"),
+    ("won", gettext_lazy("won (first place, shared or not)")),
+    ("lost", gettext_lazy("not won")),
+    ("playing", gettext_lazy("still playing")),
 ]
 
 

@@ -3,9 +3,13 @@
 import copy
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
+
 from games import rules
 from games.models import Event, Game, Seat
-from games.selectors import GameView, seat_view, space_views, state_view, tile_view
+from games.rules.tiles import TILES, paths_to_letters
+from games.selectors import GameView, seat_view, space_views, state_view
 
 
 @dataclass(frozen=True)
@@ -18,7 +22,9 @@ class TurnStep:
 
     @property
     def label(self):
-        return "finishing" if self.number is None else f"turn {self.number}"
+        if self.number is None:
+            return pgettext("the game's phase", "finishing")
+        return _("turn %(number)s") % {"number": self.number}
 
 
 def rules_events(game: Game) -> tuple[dict, list[Event]]:
@@ -102,57 +108,102 @@ class Replay:
         """Return what happened at `step`, in words."""
         event = self.event_at(step)
         if event is None:
-            return "The deal: the pool is laid out and every board is empty."
+            return _("The deal: the pool is laid out and every board is empty.")
         return describe_event(event, self.seats[event.seat].user.username)
 
     def view_at(self, step: int) -> GameView:
         return replay_view(self.game, self.seats, self.state_at(step))
 
 
+# What a player did at a step of a finished game's replay.
 ACTION_WORDS = {
-    "draft": "drafted the {tile}",
-    "confirm_draft": "confirmed the draft",
-    "undo_draft": "put the drafted tile back",
-    "take_last": "took the {tile}, the column's last tile",
-    "place": "placed the {tile} on {space}",
-    "rotate": "turned the tile on {space} {direction}",
-    "move": "moved the tile on {from_space} to {to_space}",
-    "swap": "swapped the tiles on {space_a} and {space_b}",
-    "return": "returned the tile on {space} to the tray",
-    "clear": "cleared the board",
-    "undo": "undid their last change to the board",
-    "redo": "redid a change to the board",
-    "finish": "finished",
-    "resign": "{left}: the server plays the seat from here",
+    # Translators: what a player did at a step of a finished game's replay. %(player)s is a
+    # username; a tile is named by its colour and kind and its paths ("red corner, paths
+    # north, east"); a space "row 2, column 3". The game's own terms: the draft (taking a tile
+    # from the draw column of the pool), the tray (a player's tiles not on their board), the
+    # board.
+    "draft": gettext_lazy("%(player)s drafted the %(tile)s"),
+    "confirm_draft": gettext_lazy("%(player)s confirmed the draft"),
+    "undo_draft": gettext_lazy("%(player)s put the drafted tile back"),
+    "take_last": gettext_lazy("%(player)s took the %(tile)s, the column's last tile"),
+    "place": gettext_lazy("%(player)s placed the %(tile)s on %(space)s"),
+    "rotate": gettext_lazy("%(player)s turned the tile on %(space)s clockwise"),
+    "move": gettext_lazy("%(player)s moved the tile on %(from_space)s to %(to_space)s"),
+    "swap": gettext_lazy("%(player)s swapped the tiles on %(space_a)s and %(space_b)s"),
+    "return": gettext_lazy("%(player)s returned the tile on %(space)s to the tray"),
+    "clear": gettext_lazy("%(player)s cleared the board"),
+    "undo": gettext_lazy("%(player)s undid their last change to the board"),
+    "redo": gettext_lazy("%(player)s redid a change to the board"),
+    "finish": gettext_lazy("%(player)s finished"),
 }
+ROTATE_BACK = gettext_lazy("%(player)s turned the tile on %(space)s anticlockwise")
 # Why a seat left, by the cause of its Resign event (games/play/leaving.py).
 LEFT_WORDS = {
-    Event.Cause.PLAYER: "resigned",
-    Event.Cause.ABANDONED: "timed out too often",
-    Event.Cause.EXPELLED: "was voted out after timeouts in a row",
+    Event.Cause.PLAYER: gettext_lazy("%(player)s resigned: the server plays the seat from here"),
+    Event.Cause.ABANDONED: gettext_lazy(
+        "%(player)s timed out too often: the server plays the seat from here"
+    ),
+    Event.Cause.EXPELLED: gettext_lazy(
+        "%(player)s was voted out after timeouts in a row: the server plays the seat from here"
+    ),
 }
-
+LEFT = gettext_lazy("%(player)s left: the server plays the seat from here")
+OTHER_ACTION = gettext_lazy("%(player)s %(action)s")  # an event of a kind not known here
 
 CAUSE_WORDS = {
-    Event.Cause.TIMEOUT: " (time ran out)",
-    Event.Cause.DEADLINE: " (the finishing time ran out)",
-    Event.Cause.STAND_IN: " (the server, for a player who left)",
+    # Translators: the end of a step's description in the replay: %(what)s is what a player
+    # did; the words in brackets say why the server did it for them.
+    Event.Cause.TIMEOUT: gettext_lazy("%(what)s (time ran out)."),
+    Event.Cause.DEADLINE: gettext_lazy("%(what)s (the finishing time ran out)."),
+    Event.Cause.STAND_IN: gettext_lazy("%(what)s (the server, for a player who left)."),
 }
+# Translators: the end of a step's description in the replay: %(what)s is what a player did.
+SENTENCE = gettext_lazy("%(what)s.")
+
+SIDE_WORDS = {
+    # Translators: the sides of a tile that its paths reach, e.g. "paths north, east".
+    "N": gettext_lazy("north"),
+    "E": gettext_lazy("east"),
+    "S": gettext_lazy("south"),
+    "W": gettext_lazy("west"),
+}
+
+
+def tile_words(tile_id: int) -> str:
+    """A tile as the replay names it, in the reader's language: "red corner, paths north, east"."""
+    sides = ", ".join(
+        str(SIDE_WORDS[letter]) for letter in paths_to_letters(TILES[tile_id].paths())
+    )
+    # Translators: a tile in the replay: its colour and kind, then the sides its paths reach.
+    return _("%(tile)s, paths %(sides)s") % {"tile": say(rules.tile_name(tile_id)), "sides": sides}
+
+
+def say(words: rules.Words) -> str:
+    """The rules' words (games/rules/i18n.py) in the reader's language."""
+    return words.say(_, ngettext)
 
 
 def describe_event(event: Event, username: str) -> str:
     if event.kind == "conclude":
-        return "Nobody is left playing: the game ends with every board as it stands."
+        return _("Nobody is left playing: the game ends with every board as it stands.")
     action = event.action or {}
     words = {
-        "tile": tile_view(action["tile_id"]).label if "tile_id" in action else "",
-        **{key: rules.space_words(action[key]) for key in action if "space" in key},
-        "direction": "anticlockwise" if action.get("quarter_turns") == 3 else "clockwise",
-        "left": LEFT_WORDS.get(event.cause, "left"),
+        "player": username,
+        "tile": tile_words(action["tile_id"]) if "tile_id" in action else "",
+        **{key: say(rules.space_name(action[key])) for key in action if "space" in key},
     }
-    text = ACTION_WORDS.get(event.kind, event.kind.replace("_", " ")).format(**words)
-    cause = "" if event.kind == "resign" else CAUSE_WORDS.get(event.cause, "")
-    return f"{username} {text}{cause}."
+    if event.kind == "resign":
+        what = LEFT_WORDS.get(event.cause, LEFT) % words
+        return SENTENCE % {"what": what}
+    if event.kind == "rotate" and action.get("quarter_turns") == 3:
+        template = ROTATE_BACK
+    else:
+        template = ACTION_WORDS.get(event.kind)
+    if template is None:
+        what = OTHER_ACTION % {"player": username, "action": event.kind.replace("_", " ")}
+    else:
+        what = template % words
+    return CAUSE_WORDS.get(event.cause, SENTENCE) % {"what": what}
 
 
 def replay_view(game: Game, seats: list[Seat], state: rules.GameState) -> GameView:

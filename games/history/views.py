@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts import privacy
@@ -26,14 +28,24 @@ from games.models import Game
 
 
 class ArchiveFilterForm(forms.Form):
-    result = forms.ChoiceField(choices=[("", "any result"), *RESULT_CHOICES], required=False)
+    result = forms.ChoiceField(
+        label=gettext_lazy("Result"),
+        choices=[("", gettext_lazy("any result")), *RESULT_CHOICES],
+        required=False,
+    )
     players = forms.TypedChoiceField(
-        choices=[("", "any number of players")] + [(n, f"{n} players") for n in range(2, 6)],
+        label=gettext_lazy("Players"),
+        choices=[("", gettext_lazy("any number of players"))]
+        + [
+            (n, ngettext_lazy("%(count)d player", "%(count)d players", "count") % {"count": n})
+            for n in range(2, 6)
+        ],
         coerce=int,
         empty_value=None,
         required=False,
     )
-    opponent = forms.CharField(max_length=150, required=False, label="Against")
+    # Translators: the archive's filter: the games played against this player.
+    opponent = forms.CharField(max_length=150, required=False, label=gettext_lazy("Against"))
 
     def __init__(self, *args, viewer, **kwargs):
         super().__init__(*args, **kwargs)
@@ -45,11 +57,12 @@ class ArchiveFilterForm(forms.Form):
             return None
         opponent = User.objects.named(name).first()
         if opponent is None:
-            raise forms.ValidationError(f"There is no player called “{name}”.")
+            raise forms.ValidationError(_("There is no player called “%(name)s”.") % {"name": name})
         if not privacy.shows_games_to(opponent, self.viewer):
             # Their games against this player would be theirs shown (accounts/privacy.py).
             raise forms.ValidationError(
-                f"{opponent.username} shows their games to signed-in players only."
+                _("%(player)s shows their games to signed-in players only.")
+                % {"player": opponent.username}
             )
         return opponent
 

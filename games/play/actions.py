@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from accounts import blocking, privacy
 from accounts import vacations as vacation_days
@@ -52,7 +54,7 @@ from games.state_store import SEAT_STATE_FIELDS, load_state, store_state
 
 MAX_NAME_LENGTH = 60
 # A seat refused because of a block between the joiner and someone seated: neutral words.
-SEAT_NOT_OFFERED = "You cannot take a seat at this table."
+SEAT_NOT_OFFERED = gettext_noop("You cannot take a seat at this table.")
 # Rules actions a player does not post: leaving has its own changes (`resign`, the vote), and
 # the early end is the server's.
 NOT_POSTED = (Resign, Conclude)
@@ -109,18 +111,25 @@ def create_game(
     people watching may read the players' table talk (games/chat.py)."""
     name = (name or "").strip()
     if not 2 <= player_count <= 5:
-        raise ActionRefused("A game has 2 to 5 players.", code="bad_player_count")
+        raise ActionRefused(_("A game has 2 to 5 players."), code="bad_player_count")
     time_control = _time_control(
         clock, time_per_move, fischer_bank, fischer_increment, fischer_cap, finishing_time
     )
     if access not in Game.Access.values:
-        raise ActionRefused("Choose an open game or one by invitation.", code="bad_access")
+        raise ActionRefused(_("Choose an open game or one by invitation."), code="bad_access")
     if len(name) > MAX_NAME_LENGTH:
-        raise ActionRefused(f"A game's name has at most {MAX_NAME_LENGTH} characters.")
+        raise ActionRefused(
+            ngettext(
+                "A game's name has at most %(count)d character.",
+                "A game's name has at most %(count)d characters.",
+                MAX_NAME_LENGTH,
+            )
+            % {"count": MAX_NAME_LENGTH}
+        )
     if len(bots) > player_count - 1:
-        raise ActionRefused("Leave a seat for yourself: too many computer players.", code="bots")
+        raise ActionRefused(_("Leave a seat for yourself: too many computer players."), code="bots")
     if any(level not in BOT_LEVELS for level in bots):
-        raise ActionRefused("There is no such computer player.", code="bots")
+        raise ActionRefused(_("There is no such computer player."), code="bots")
     _check_abandonment(abandon_after_row, abandon_after_total)
     with transaction.atomic():
         game = Game.objects.create(
@@ -168,7 +177,7 @@ def invite_player(*, game_id: int, inviter: User, username: str) -> Invitation:
     """Invite a player by username to a game that is still waiting for players."""
     with changing(game_id) as table:
         if table.seat_of(inviter) is None:
-            raise ActionRefused("Only a player at this table can invite.", code="not_a_player")
+            raise ActionRefused(_("Only a player at this table can invite."), code="not_a_player")
         _require_waiting(table.game)
         invitation = _invite(table, inviter, username)
         table.game.save(update_fields=["version"])
@@ -181,9 +190,9 @@ def join_game(*, game_id: int, user: User, invite_token: str | None = None) -> G
         game, seats = table.game, table.seats
         _require_waiting(game)
         if table.seat_of(user) is not None:
-            raise ActionRefused("You already have a seat at this table.", code="already_seated")
+            raise ActionRefused(_("You already have a seat at this table."), code="already_seated")
         if len(seats) >= game.player_count:
-            raise ActionRefused("This table is full.", code="table_full")
+            raise ActionRefused(_("This table is full."), code="table_full")
         # As bytes: compare_digest refuses str with non-ASCII characters (a forged token may).
         has_link = invite_token is not None and secrets.compare_digest(
             str(invite_token).encode(), game.invite_token.encode()
@@ -194,11 +203,11 @@ def join_game(*, game_id: int, user: User, invite_token: str | None = None) -> G
             or game.invitations.filter(user=user).exists()
         )
         if not invited:
-            raise ActionRefused("This game is by invitation only.", code="not_invited")
+            raise ActionRefused(_("This game is by invitation only."), code="not_invited")
         if blocking.blocked_ids(user.pk) & {seat.user_id for seat in seats}:
             # Kept apart from someone seated (accounts/blocking.py), whoever blocked whom; the
             # words name nobody and no block.
-            raise ActionRefused(SEAT_NOT_OFFERED, code="not_offered")
+            raise ActionRefused(_(SEAT_NOT_OFFERED), code="not_offered")
         number = max(seat.number for seat in seats) + 1 if seats else 0
         seats.append(Seat.objects.create(game=game, user=user, number=number))
         record(game, "joined", actor=user)
@@ -217,10 +226,10 @@ def leave_game(*, game_id: int, user: User) -> Game:
         game = table.game
         _require_waiting(game)
         if game.created_by_id == user.pk:
-            raise ActionRefused("You created this game: cancel it instead.", code="creator")
-        deleted, _ = game.seats.filter(user=user).delete()
+            raise ActionRefused(_("You created this game: cancel it instead."), code="creator")
+        deleted, _count = game.seats.filter(user=user).delete()
         if not deleted:
-            raise ActionRefused("You have no seat at this table.", code="not_a_player")
+            raise ActionRefused(_("You have no seat at this table."), code="not_a_player")
         table.seats = [seat for seat in table.seats if seat.user_id != user.pk]
         record(game, "left", actor=user)
         game.save(update_fields=["version"])
@@ -233,7 +242,7 @@ def cancel_game(*, game_id: int, user: User) -> Game:
     with changing(game_id) as table:
         _require_waiting(table.game)
         if table.game.created_by_id != user.pk:
-            raise ActionRefused("Only the game's creator can cancel it.", code="not_creator")
+            raise ActionRefused(_("Only the game's creator can cancel it."), code="not_creator")
         _cancel(table, user)
     return table.game
 
@@ -246,9 +255,11 @@ def decline_invitation(*, game_id: int, user: User) -> Game:
         game = table.game
         invitation = game.invitations.filter(user=user).first()
         if invitation is None or not game.is_waiting:
-            raise ActionRefused("You have no invitation to this table.", code="not_invited")
+            raise ActionRefused(_("You have no invitation to this table."), code="not_invited")
         if table.seat_of(user) is not None:
-            raise ActionRefused("You have a seat at this table: leave it instead.", code="seated")
+            raise ActionRefused(
+                _("You have a seat at this table: leave it instead."), code="seated"
+            )
         invitation.delete()
         record(game, "declined", actor=user)
         table.effects.badges.append((game.pk, (user.pk,)))
@@ -278,9 +289,9 @@ def start_game(*, game_id: int, user: User) -> Game:
         game = table.game
         _require_waiting(game)
         if game.created_by_id != user.pk:
-            raise ActionRefused("Only the game's creator can start it.", code="not_creator")
+            raise ActionRefused(_("Only the game's creator can start it."), code="not_creator")
         if len(table.seats) < 2:
-            raise ActionRefused("A game needs at least 2 players to start.", code="too_few")
+            raise ActionRefused(_("A game needs at least 2 players to start."), code="too_few")
         _start(table)
         game.save()
         _lobby_changed(table, "started")
@@ -311,7 +322,7 @@ def play(
     with changing(game_id) as table:
         seat = table.seat_of(user)
         if seat is None:
-            raise ActionRefused("You are not playing in this game.", code="not_a_player")
+            raise ActionRefused(_("You are not playing in this game."), code="not_a_player")
         _require_playing(table.game)
         _require_staying(seat)
         _check_fresh(table.game, seat, action, seen_version)
@@ -371,11 +382,11 @@ def queue_drafts(
     with changing(game_id) as table:
         game, seat = table.game, table.seat_of(user)
         if seat is None:
-            raise ActionRefused("You are not playing in this game.", code="not_a_player")
+            raise ActionRefused(_("You are not playing in this game."), code="not_a_player")
         _require_playing(game)
         if tiles and seat.left:
             raise ActionRefused(
-                "You have left this game: the server drafts for your seat.", code="already_left"
+                _("You have left this game: the server drafts for your seat."), code="already_left"
             )
         if tiles:
             fresh = isinstance(seen_version, int) and seen_version >= game.pool_version
@@ -497,7 +508,7 @@ def resign(*, game_id: int, user: User) -> Played:
     with changing(game_id) as table:
         seat = table.seat_of(user)
         if seat is None:
-            raise ActionRefused("You are not playing in this game.", code="not_a_player")
+            raise ActionRefused(_("You are not playing in this game."), code="not_a_player")
         _require_playing(table.game)
         _require_staying(seat)
         events = leaving.hand_over(table, seat, Seat.Left.RESIGNED, actor=user)
@@ -511,7 +522,7 @@ def vote_to_expel(*, game_id: int, user: User, seat_number) -> Played:
     with changing(game_id) as table:
         voter = table.seat_of(user)
         if voter is None:
-            raise ActionRefused("You are not playing in this game.", code="not_a_player")
+            raise ActionRefused(_("You are not playing in this game."), code="not_a_player")
         _require_playing(table.game)
         _require_staying(voter)
         events = leaving.vote(table, voter, _seat_numbered(table, seat_number))
@@ -525,7 +536,7 @@ def _posted_action(action: rules.Action | dict) -> rules.Action:
     except RuleError as error:
         raise ActionRefused.from_rule_error(error) from None
     if isinstance(action, NOT_POSTED):
-        raise ActionRefused("That is not a move of the game.", code="bad_action")
+        raise ActionRefused(_("That is not a move of the game."), code="bad_action")
     return action
 
 
@@ -539,7 +550,7 @@ def play_stand_in(
     with changing(game_id) as table:
         seat = _seat_numbered(table, seat_number)
         if not seat.left:
-            raise ActionRefused("Its player plays this seat.", code="not_left")
+            raise ActionRefused(_("Its player plays this seat."), code="not_left")
         _require_playing(table.game)
         _check_fresh(table.game, seat, action, seen_version)
         cause = Event.Cause.STAND_IN
@@ -595,14 +606,14 @@ def _played(table: Table, seat: Seat | None, events: list[Event]) -> Played:
 
 def _require_waiting(game: Game) -> None:
     if not game.is_waiting:
-        raise ActionRefused("This game has already started or is closed.", code="not_waiting")
+        raise ActionRefused(_("This game has already started or is closed."), code="not_waiting")
 
 
 def _require_playing(game: Game) -> None:
     if game.status == Game.Status.WAITING:
-        raise ActionRefused("This game has not started yet.", code="not_started")
+        raise ActionRefused(_("This game has not started yet."), code="not_started")
     if not game.is_playing:
-        raise ActionRefused("This game is over.", code="game_over")
+        raise ActionRefused(_("This game is over."), code="game_over")
 
 
 def _overdue(game: Game, phase: str, expected_version: int | None) -> bool:
@@ -620,15 +631,17 @@ def _overdue(game: Game, phase: str, expected_version: int | None) -> bool:
 def _require_staying(seat: Seat) -> None:
     if seat.left:
         raise ActionRefused(
-            "You have left this game: the server plays your seat.", code="already_left"
+            _("You have left this game: the server plays your seat."), code="already_left"
         )
 
 
 def _seat_numbered(table: Table, number) -> Seat:
     if not isinstance(number, int) or isinstance(number, bool):
-        raise ActionRefused("Say which seat, by its number.", code="bad_request")
+        raise ActionRefused(_("Say which seat, by its number."), code="bad_request")
     if not 0 <= number < len(table.seats):
-        raise ActionRefused(f"There is no seat {number} at this table.", code="bad_request")
+        raise ActionRefused(
+            _("There is no seat %(number)s at this table.") % {"number": number}, code="bad_request"
+        )
     return table.seats[number]
 
 
@@ -636,17 +649,22 @@ def _check_abandonment(in_row, in_all) -> None:
     (low_row, high_row), (low_all, high_all) = ABANDON_ROW_RANGE, ABANDON_TOTAL_RANGE
     if not (isinstance(in_row, int) and low_row <= in_row <= high_row):
         raise ActionRefused(
-            f"Timeouts in a row before the server takes a seat: {low_row} to {high_row}.",
+            _("Timeouts in a row before the server takes a seat: %(low)d to %(high)d.")
+            % {"low": low_row, "high": high_row},
             code="bad_abandonment",
         )
     if not (isinstance(in_all, int) and low_all <= in_all <= high_all):
         raise ActionRefused(
-            f"Timeouts in all before the server takes a seat: {low_all} to {high_all}.",
+            _("Timeouts in all before the server takes a seat: %(low)d to %(high)d.")
+            % {"low": low_all, "high": high_all},
             code="bad_abandonment",
         )
     if in_all < in_row:
         raise ActionRefused(
-            "Timeouts in all before the server takes a seat must be at least as many as in a row.",
+            _(
+                "Timeouts in all before the server takes a seat must be at least as many as in "
+                "a row."
+            ),
             code="bad_abandonment",
         )
 
@@ -671,22 +689,26 @@ def _time_control(clock_kind, per_move, bank, increment, cap, finishing) -> dict
     if finishing is not None and not (
         models.MIN_FINISHING_TIME <= finishing <= models.MAX_FINISHING_TIME
     ):
-        raise ActionRefused("The finishing time must be from 1 hour to 14 days.", code="bad_time")
+        raise ActionRefused(
+            _("The finishing time must be from 1 hour to 14 days."), code="bad_time"
+        )
     if clock_kind == Game.Clock.FISCHER:
         if None in (bank, increment, cap):
             raise ActionRefused(
-                "A Fischer clock needs a starting bank, an increment and a cap.", code="bad_time"
+                _("A Fischer clock needs a starting bank, an increment and a cap."), code="bad_time"
             )
         if not models.MIN_FISCHER_BANK <= bank <= cap <= models.MAX_FISCHER_BANK:
             raise ActionRefused(
-                "A Fischer bank starts at 1 hour or more and at most at its cap, and the cap is "
-                "at most 30 days.",
+                _(
+                    "A Fischer bank starts at 1 hour or more and at most at its cap, and the cap "
+                    "is at most 30 days."
+                ),
                 code="bad_time",
             )
         if not models.MIN_FISCHER_INCREMENT <= increment <= models.MAX_FISCHER_INCREMENT:
-            raise ActionRefused("The increment must be from 1 hour to 7 days.", code="bad_time")
+            raise ActionRefused(_("The increment must be from 1 hour to 7 days."), code="bad_time")
         if increment > cap:
-            raise ActionRefused("The increment cannot be more than the cap.", code="bad_time")
+            raise ActionRefused(_("The increment cannot be more than the cap."), code="bad_time")
         return {
             "clock": clock_kind,
             "time_per_move": increment,  # what a draft gives (the emails' "per move")
@@ -696,9 +718,9 @@ def _time_control(clock_kind, per_move, bank, increment, cap, finishing) -> dict
             "finishing_time": finishing,
         }
     if clock_kind != Game.Clock.PER_MOVE:
-        raise ActionRefused("Choose a time per move or a Fischer clock.", code="bad_time")
+        raise ActionRefused(_("Choose a time per move or a Fischer clock."), code="bad_time")
     if per_move is None or not models.MIN_TIME_PER_MOVE <= per_move <= models.MAX_TIME_PER_MOVE:
-        raise ActionRefused("The time per move must be from 1 hour to 14 days.", code="bad_time")
+        raise ActionRefused(_("The time per move must be from 1 hour to 14 days."), code="bad_time")
     return {"clock": clock_kind, "time_per_move": per_move, "finishing_time": finishing}
 
 
@@ -718,18 +740,24 @@ def _invite(table: Table, inviter: User, username: str) -> Invitation:
     game = table.game
     invitee = User.objects.named((username or "").strip()).filter(is_active=True).first()
     if invitee is None:
-        raise ActionRefused(f"There is no player called “{username}”.", code="no_such_player")
+        raise ActionRefused(
+            _("There is no player called “%(name)s”.") % {"name": username}, code="no_such_player"
+        )
     if invitee.bot_level:
         raise ActionRefused(
-            f"{invitee.username} is a computer player: add computer players when you create a "
-            "game.",
+            _("%(player)s is a computer player: add computer players when you create a game.")
+            % {"player": invitee.username},
             code="bot",
         )
     if table.seat_of(invitee) is not None:
-        raise ActionRefused(f"{invitee.username} already has a seat.", code="already_seated")
+        raise ActionRefused(
+            _("%(player)s already has a seat.") % {"player": invitee.username},
+            code="already_seated",
+        )
     if blocking.has_blocked(inviter, invitee):
         raise ActionRefused(
-            f"You blocked {invitee.username}: unblock them on their profile to invite them.",
+            _("You blocked %(player)s: unblock them on their profile to invite them.")
+            % {"player": invitee.username},
             code="blocked_by_you",
         )
     if not privacy.accepts_invitation_from(invitee, inviter):
@@ -742,7 +770,8 @@ def _invite(table: Table, inviter: User, username: str) -> Invitation:
             invitation = Invitation.objects.create(game=game, user=invitee, invited_by=inviter)
     except IntegrityError:
         raise ActionRefused(
-            f"{invitee.username} is already invited.", code="already_invited"
+            _("%(player)s is already invited.") % {"player": invitee.username},
+            code="already_invited",
         ) from None
     record(game, "invited", actor=inviter, data={"user": invitee.pk})
     notify(table, [Notice(INVITATION, game.pk, (invitee.pk,), game.version)], {invitee.pk: invitee})

@@ -10,6 +10,7 @@ most one rematch waiting or under way: a second offer, even at the same moment, 
 """
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import selectors
@@ -46,11 +47,11 @@ def offer_rematch(*, game_id: int, user: User) -> Game:
         game = table.game
         if table.seat_of(user) is None:
             raise ActionRefused(
-                "Only the game's players can ask for a rematch.", code="not_a_player"
+                _("Only the game's players can ask for a rematch."), code="not_a_player"
             )
         if game.status != Game.Status.ENDED:
             raise ActionRefused(
-                "A rematch can be asked for once the game is over.", code="not_over"
+                _("A rematch can be asked for once the game is over."), code="not_over"
             )
         offered = selectors.current_rematch(game.pk)
         if offered is not None and offered.status != Game.Status.CANCELLED:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import effects, presence, rules
@@ -99,7 +100,7 @@ def changing(game_id, *, missing_ok: bool = False) -> Iterator[Table | None]:
             game = None
         if game is None:
             if not missing_ok:
-                raise ActionRefused("There is no such game.", code="no_such_game")
+                raise ActionRefused(_("There is no such game."), code="no_such_game")
             yield None
             return
         table = Table(game, seats)

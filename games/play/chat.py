@@ -6,6 +6,8 @@ commit (`Effects.chats`), drawn by each page's socket for its viewer."""
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from games import chat
@@ -26,12 +28,12 @@ def send_message(*, game_id: int, user: User, text: str) -> Said:
         game, seat = table.game, table.seat_of(user)
         if seat is None:
             raise ActionRefused(
-                "Only the game's players write in its table talk.", code="not_a_player"
+                _("Only the game's players write in its table talk."), code="not_a_player"
             )
         if not chat.may_write(game, user, table.seats):
-            raise ActionRefused("The table talk opens when the game starts.", code="not_started")
+            raise ActionRefused(_("The table talk opens when the game starts."), code="not_started")
         if getattr(user, "chat_muted", False):
-            raise ActionRefused("You may not write in table talks.", code="muted")
+            raise ActionRefused(_("You may not write in table talks."), code="muted")
         try:
             text = chat.clean_text(text)
         except chat.BadText as error:
@@ -55,14 +57,20 @@ def delete_message(*, game_id: int, message_id: int, user: User) -> Said:
             .first()
         )
         if message is None or message.author_id != user.pk:
-            raise ActionRefused("You can delete only your own messages.", code="not_yours")
+            raise ActionRefused(_("You can delete only your own messages."), code="not_yours")
         if message.deleted_at is None:
             now = timezone.now()
             if now > chat.deletable_until(message):
                 minutes = chat.delete_window().total_seconds() // 60
                 raise ActionRefused(
-                    f"A message can be deleted only in the {minutes:.0f} minutes after it was "
-                    "written.",
+                    ngettext(
+                        "A message can be deleted only in the %(minutes)d minute after it was "
+                        "written.",
+                        "A message can be deleted only in the %(minutes)d minutes after it was "
+                        "written.",
+                        int(minutes),
+                    )
+                    % {"minutes": minutes},
                     code="too_late",
                 )
             message.deleted_at = now

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import chat, selectors
@@ -90,6 +91,6 @@ def read(request, game_id):
     _visible_game(request, game_id)
     up_to = request.POST.get("up_to", "")
     if not (up_to.isascii() and up_to.isdigit() and len(up_to) < 19):
-        return HttpResponse("Say up to which message.", status=400, content_type="text/plain")
+        return HttpResponse(_("Say up to which message."), status=400, content_type="text/plain")
     talk.read_chat(game_id=game_id, user=request.user, up_to=int(up_to))
     return HttpResponse(status=204)

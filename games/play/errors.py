@@ -1,5 +1,7 @@
 """Why the platform refused a request, in words a player can read beside what caused it."""
 
+from django.utils.translation import gettext, ngettext
+
 from games.rules import RuleError
 
 
@@ -18,7 +20,10 @@ class ActionRefused(Exception):
 
     @classmethod
     def from_rule_error(cls, error: RuleError):
-        return cls(error.message, code=error.code, space=error.space, tile=error.tile)
+        """The rules' refusal in the reader's language: its template translated, and its
+        parameters that are words (a tile's name, a space's) too (games/rules/i18n.py)."""
+        message = error.words.say(gettext, ngettext)
+        return cls(message, code=error.code, space=error.space, tile=error.tile)
 
 
 class StaleVersion(ActionRefused):
@@ -26,5 +31,7 @@ class StaleVersion(ActionRefused):
 
     code = "stale"
 
-    def __init__(self, message="The game has moved on since your page was drawn; here it is now."):
-        super().__init__(message)
+    def __init__(self, message=None):
+        super().__init__(
+            message or gettext("The game has moved on since your page was drawn; here it is now.")
+        )

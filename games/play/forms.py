@@ -3,6 +3,8 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
 from games.models import (
     ABANDON_AFTER_ROW,
@@ -13,17 +15,26 @@ from games.models import (
 )
 from games.rules import ACTION_TYPES
 
+
+def _hours(count: int):
+    return ngettext_lazy("%(count)d hour", "%(count)d hours", "count") % {"count": count}
+
+
+def _days(count: int):
+    return ngettext_lazy("%(count)d day", "%(count)d days", "count") % {"count": count}
+
+
 TIME_PER_MOVE_CHOICES = [
-    ("1h", "1 hour", timedelta(hours=1)),
-    ("3h", "3 hours", timedelta(hours=3)),
-    ("12h", "12 hours", timedelta(hours=12)),
-    ("1d", "1 day", timedelta(days=1)),
-    ("2d", "2 days", timedelta(days=2)),
-    ("3d", "3 days", timedelta(days=3)),
-    ("7d", "7 days", timedelta(days=7)),
-    ("14d", "14 days", timedelta(days=14)),
+    ("1h", _hours(1), timedelta(hours=1)),
+    ("3h", _hours(3), timedelta(hours=3)),
+    ("12h", _hours(12), timedelta(hours=12)),
+    ("1d", _days(1), timedelta(days=1)),
+    ("2d", _days(2), timedelta(days=2)),
+    ("3d", _days(3), timedelta(days=3)),
+    ("7d", _days(7), timedelta(days=7)),
+    ("14d", _days(14), timedelta(days=14)),
 ]
-TIME_PER_MOVE = {key: value for key, _, value in TIME_PER_MOVE_CHOICES}
+TIME_PER_MOVE = {key: value for key, _label, value in TIME_PER_MOVE_CHOICES}
 # A Fischer clock's choices (games/models.py has the ranges the action checks).
 FISCHER_BANK_CHOICES = ["12h", "1d", "2d", "3d", "5d", "7d", "14d"]
 FISCHER_INCREMENT_CHOICES = ["1h", "3h", "12h", "1d", "2d", "3d"]
@@ -34,10 +45,10 @@ DURATIONS = {
     "21d": timedelta(days=21),
     "30d": timedelta(days=30),
 }
-DURATION_WORDS = {key: label for key, label, _ in TIME_PER_MOVE_CHOICES} | {
-    "5d": "5 days",
-    "21d": "21 days",
-    "30d": "30 days",
+DURATION_WORDS = {key: label for key, label, _duration in TIME_PER_MOVE_CHOICES} | {
+    "5d": _days(5),
+    "21d": _days(21),
+    "30d": _days(30),
 }
 MAX_INVITEES = 4
 
@@ -79,74 +90,108 @@ class CreateGameForm(forms.Form):
         "finishing_time",
         "weekends_off",
     )
-    name = forms.CharField(max_length=60, required=False, help_text="Optional.")
+    name = forms.CharField(
+        label=gettext_lazy("Name"),
+        max_length=60,
+        required=False,
+        help_text=gettext_lazy("Optional."),
+    )
     player_count = forms.TypedChoiceField(
-        label="Players", choices=[(n, str(n)) for n in range(2, 6)], coerce=int, initial=2
+        label=gettext_lazy("Players"),
+        choices=[(n, str(n)) for n in range(2, 6)],
+        coerce=int,
+        initial=2,
     )
     clock = forms.TypedChoiceField(
-        label="Clock",
+        label=gettext_lazy("Clock"),
         required=False,
         empty_value=Game.Clock.PER_MOVE,
         choices=[
-            (Game.Clock.PER_MOVE, "Time per move: every draft has the same time"),
-            (Game.Clock.FISCHER, "Fischer: a bank of time, more with each draft, up to a cap"),
+            (Game.Clock.PER_MOVE, gettext_lazy("Time per move: every draft has the same time")),
+            (
+                Game.Clock.FISCHER,
+                gettext_lazy("Fischer: a bank of time, more with each draft, up to a cap"),
+            ),
         ],
         initial=Game.Clock.PER_MOVE,
         widget=forms.RadioSelect,
     )
     time_per_move = forms.ChoiceField(
-        label="Time per move",
-        choices=[(key, label) for key, label, _ in TIME_PER_MOVE_CHOICES],
+        label=gettext_lazy("Time per move"),
+        choices=[(key, label) for key, label, _duration in TIME_PER_MOVE_CHOICES],
         initial="1d",
         required=False,  # a Fischer clock has none: "1d" then, unused
     )
     fischer_bank = _duration_choice(
-        "Starting bank", FISCHER_BANK_CHOICES, "3d", "Each player's time to begin with."
+        gettext_lazy("Starting bank"),
+        FISCHER_BANK_CHOICES,
+        "3d",
+        gettext_lazy("Each player's time to begin with."),
     )
     fischer_increment = _duration_choice(
-        "Added with each draft", FISCHER_INCREMENT_CHOICES, "1d", "When the draft is confirmed."
+        gettext_lazy("Added with each draft"),
+        FISCHER_INCREMENT_CHOICES,
+        "1d",
+        gettext_lazy("When the draft is confirmed."),
     )
     fischer_cap = _duration_choice(
-        "At most", FISCHER_CAP_CHOICES, "7d", "A bank never holds more than this."
+        # Translators: a Fischer clock's cap: the most time its bank holds.
+        gettext_lazy("At most"),
+        FISCHER_CAP_CHOICES,
+        "7d",
+        gettext_lazy("A bank never holds more than this."),
     )
     finishing_time = forms.ChoiceField(
-        label="Time to finish",
-        choices=[("", "as a move (Fischer: the starting bank)")]
-        + [(key, label) for key, label, _ in TIME_PER_MOVE_CHOICES],
+        label=gettext_lazy("Time to finish"),
+        choices=[("", gettext_lazy("as a move (Fischer: the starting bank)"))]
+        + [(key, label) for key, label, _duration in TIME_PER_MOVE_CHOICES],
         initial="",
         required=False,
-        help_text="Each player's time for the final arrangement, once the pool is empty.",
+        help_text=gettext_lazy(
+            "Each player's time for the final arrangement, once the pool is empty."
+        ),
     )
     weekends_off = forms.BooleanField(
-        label="Weekends off",
+        label=gettext_lazy("Weekends off"),
         required=False,
         initial=False,
-        help_text="The clocks stop on Saturdays and Sundays, in each player's own time zone.",
+        help_text=gettext_lazy(
+            "The clocks stop on Saturdays and Sundays, in each player's own time zone."
+        ),
     )
-    rated = forms.BooleanField(required=False, initial=True)
+    rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
     strict_finish = forms.BooleanField(
-        label="Finish needs every placed path closed (as in the online edition)",
+        label=gettext_lazy("Finish needs every placed path closed (as in the online edition)"),
         required=False,
         initial=False,
-        help_text="Off: the rulebook's reading, where an open path only warns and any board "
-        "without an illegal tile may finish.",
+        help_text=gettext_lazy(
+            "Off: the rulebook's reading, where an open path only warns and any board "
+            "without an illegal tile may finish."
+        ),
     )
     access = forms.ChoiceField(
-        choices=Game.Access.choices, initial=Game.Access.OPEN, widget=forms.RadioSelect
+        label=gettext_lazy("Access"),
+        choices=Game.Access.choices,
+        initial=Game.Access.OPEN,
+        widget=forms.RadioSelect,
     )
     private = forms.TypedChoiceField(
-        label="Who can watch",
+        label=gettext_lazy("Who can watch"),
         choices=[
             (
                 "",
-                "As its access says: anyone an open table, only its players and the people "
-                "invited a table by invitation",
+                gettext_lazy(
+                    "As its access says: anyone an open table, only its players and the people "
+                    "invited a table by invitation"
+                ),
             ),
-            ("no", "Anyone"),
+            ("no", gettext_lazy("Anyone")),
             (
                 "yes",
-                "Only its players and the people invited (the game, its replay, and its "
-                "place on their profiles)",
+                gettext_lazy(
+                    "Only its players and the people invited (the game, its replay, and its "
+                    "place on their profiles)"
+                ),
             ),
         ],
         coerce=lambda value: value == "yes",
@@ -156,23 +201,25 @@ class CreateGameForm(forms.Form):
         widget=forms.RadioSelect,
     )
     spectators_read_chat = forms.BooleanField(
-        label="People watching may read the players' table talk",
+        label=gettext_lazy("People watching may read the players' table talk"),
         required=False,
         initial=True,
-        help_text="Off: only the players see what they write to each other.",
+        help_text=gettext_lazy("Off: only the players see what they write to each other."),
     )
     abandon_after_row = forms.TypedChoiceField(
-        label="The server takes over a seat after this many timeouts in a row",
+        label=gettext_lazy("The server takes over a seat after this many timeouts in a row"),
         choices=[(n, str(n)) for n in range(ABANDON_ROW_RANGE[0], ABANDON_ROW_RANGE[1] + 1)],
         coerce=int,
         initial=ABANDON_AFTER_ROW,
         required=False,
         empty_value=ABANDON_AFTER_ROW,
-        help_text="The player is then ranked as if they had resigned; the others may also vote "
-        "to hand a seat to the server after its player's second timeout in a row.",
+        help_text=gettext_lazy(
+            "The player is then ranked as if they had resigned; the others may also vote "
+            "to hand a seat to the server after its player's second timeout in a row."
+        ),
     )
     abandon_after_total = forms.TypedChoiceField(
-        label="… or after this many timeouts in all",
+        label=gettext_lazy("… or after this many timeouts in all"),
         choices=[(n, str(n)) for n in range(ABANDON_TOTAL_RANGE[0], ABANDON_TOTAL_RANGE[1] + 1)],
         coerce=int,
         initial=ABANDON_AFTER_TOTAL,
@@ -180,17 +227,19 @@ class CreateGameForm(forms.Form):
         empty_value=ABANDON_AFTER_TOTAL,
     )
     invitees = forms.CharField(
-        label="Invite players",
+        label=gettext_lazy("Invite players"),
         required=False,
-        help_text="Usernames, separated by commas.",
+        help_text=gettext_lazy("Usernames, separated by commas."),
         max_length=200,
     )
 
     easy_bots = _bot_count(
-        "Easy computer players", "They take seats at once, out of the players above."
+        gettext_lazy("Easy computer players"),
+        gettext_lazy("They take seats at once, out of the players above."),
     )
     strong_bots = _bot_count(
-        "Strong computer players", "With every other seat a computer's, the game starts at once."
+        gettext_lazy("Strong computer players"),
+        gettext_lazy("With every other seat a computer's, the game starts at once."),
     )
 
     def clean_time_per_move(self):
@@ -210,20 +259,26 @@ class CreateGameForm(forms.Form):
             if None not in (bank, increment, cap) and (bank > cap or increment > cap):
                 self.add_error(
                     "fischer_cap",
-                    "The cap must be at least the starting bank and the increment.",
+                    _("The cap must be at least the starting bank and the increment."),
                 )
         easy, strong = data.pop("easy_bots", 0) or 0, data.pop("strong_bots", 0) or 0
         players = data.get("player_count")
         if players is not None and easy + strong > players - 1:
             raise forms.ValidationError(
-                f"A game of {players} players has room for at most {players - 1} computer "
-                "players besides you."
+                ngettext(
+                    "A game of %(players)d players has room for at most %(bots)d computer "
+                    "player besides you.",
+                    "A game of %(players)d players has room for at most %(bots)d computer "
+                    "players besides you.",
+                    players - 1,
+                )
+                % {"players": players, "bots": players - 1}
             )
         data["bots"] = ("easy",) * easy + ("strong",) * strong
         row, total = data.get("abandon_after_row"), data.get("abandon_after_total")
         if row is not None and total is not None and total < row:
             self.add_error(
-                "abandon_after_total", "Choose at least as many timeouts in all as in a row."
+                "abandon_after_total", _("Choose at least as many timeouts in all as in a row.")
             )
         return data
 
@@ -231,7 +286,14 @@ class CreateGameForm(forms.Form):
         names = [name.strip() for name in self.cleaned_data["invitees"].split(",") if name.strip()]
         unique = list(dict.fromkeys(name.lower() for name in names))
         if len(unique) > MAX_INVITEES:
-            raise forms.ValidationError(f"Invite at most {MAX_INVITEES} players.")
+            raise forms.ValidationError(
+                ngettext(
+                    "Invite at most %(count)d player.",
+                    "Invite at most %(count)d players.",
+                    MAX_INVITEES,
+                )
+                % {"count": MAX_INVITEES}
+            )
         return tuple(unique)
 
 
@@ -239,7 +301,7 @@ class VacationForm(forms.Form):
     """How long to go on vacation, in days (tenths allowed); the action checks the days left."""
 
     days = forms.DecimalField(
-        label="Days", min_value=Decimal("0.1"), max_digits=4, decimal_places=1
+        label=gettext_lazy("Days"), min_value=Decimal("0.1"), max_digits=4, decimal_places=1
     )
 
     def clean_days(self):
@@ -247,19 +309,25 @@ class VacationForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    username = forms.CharField(max_length=150)
+    username = forms.CharField(label=gettext_lazy("Username"), max_length=150)
 
 
 class LobbyFilterForm(forms.Form):
     player_count = forms.TypedChoiceField(
-        label="Players",
-        choices=[("", "any")] + [(n, str(n)) for n in range(2, 6)],
+        label=gettext_lazy("Players"),
+        # Translators: the lobby's filter: any number of players.
+        choices=[("", gettext_lazy("any"))] + [(n, str(n)) for n in range(2, 6)],
         coerce=int,
         required=False,
         empty_value=None,
     )
     rated = forms.TypedChoiceField(
-        choices=[("", "rated or not"), ("yes", "rated"), ("no", "unrated")],
+        label=gettext_lazy("Rated"),
+        choices=[
+            ("", gettext_lazy("rated or not")),
+            ("yes", gettext_lazy("rated")),
+            ("no", gettext_lazy("unrated")),
+        ],
         coerce=lambda value: value == "yes",
         required=False,
         empty_value=None,
@@ -323,7 +391,9 @@ class QueueForm(forms.Form):
         regex=r"^\d{1,2}(,\d{1,2}){0,11}$|^$",
         required=False,
         max_length=40,
-        error_messages={"invalid": "List the queued tiles by number, separated by commas."},
+        error_messages={
+            "invalid": gettext_lazy("List the queued tiles by number, separated by commas.")
+        },
     )
     confirm = forms.BooleanField(required=False)
     version = forms.IntegerField(min_value=0)
@@ -339,14 +409,17 @@ class QuickPlayForm(forms.Form):
     """What a player asks quick play for (games/play/quickplay.py)."""
 
     player_count = forms.TypedChoiceField(
-        label="Players", choices=[(n, str(n)) for n in range(2, 6)], coerce=int, initial=2
+        label=gettext_lazy("Players"),
+        choices=[(n, str(n)) for n in range(2, 6)],
+        coerce=int,
+        initial=2,
     )
     time_per_move = forms.ChoiceField(
-        label="Time per move",
-        choices=[(key, label) for key, label, _ in TIME_PER_MOVE_CHOICES],
+        label=gettext_lazy("Time per move"),
+        choices=[(key, label) for key, label, _duration in TIME_PER_MOVE_CHOICES],
         initial="1d",
     )
-    rated = forms.BooleanField(required=False, initial=True)
+    rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
 
     def clean_time_per_move(self):
         return TIME_PER_MOVE[self.cleaned_data["time_per_move"]]

@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
 
 from games import rules
 from games.live.changes import Change
@@ -105,11 +106,14 @@ def vote(table: Table, voter: Seat, target: Seat) -> list:
     game = table.game
     name = target.user.username
     if target.pk == voter.pk:
-        raise ActionRefused("You cannot vote on your own seat.", code="own_seat")
+        raise ActionRefused(_("You cannot vote on your own seat."), code="own_seat")
     if not target.may_be_voted_out:
         raise ActionRefused(
-            f"There is no vote on {name}'s seat: it opens after their time has run out "
-            f"{ExpelVote.AFTER} times in a row.",
+            _(
+                "There is no vote on %(player)s's seat: it opens after their time has run out "
+                "%(times)d times in a row."
+            )
+            % {"player": name, "times": ExpelVote.AFTER},
             code="no_vote",
         )
     try:
@@ -117,7 +121,8 @@ def vote(table: Table, voter: Seat, target: Seat) -> list:
             ExpelVote.objects.create(game=game, seat=target, voter_id=voter.user_id)
     except IntegrityError:
         raise ActionRefused(
-            f"You have already voted to hand {name}'s seat to the server.", code="already_voted"
+            _("You have already voted to hand %(player)s's seat to the server.") % {"player": name},
+            code="already_voted",
         ) from None
     voters = electorate(table.seats, target)
     votes = ExpelVote.objects.filter(

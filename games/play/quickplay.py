@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import blocking
 from accounts.models import User
@@ -46,11 +47,11 @@ def seek(*, user: User, player_count: int, time_per_move: timedelta, rated: bool
     """Ask for a game (replacing the player's earlier seek), and pair at once if others wait:
     return the player's game if it was made at once."""
     if user.bot_level:
-        raise ActionRefused("Computer players do not use quick play.", code="bot")
+        raise ActionRefused(_("Computer players do not use quick play."), code="bot")
     if not 2 <= player_count <= 5:
-        raise ActionRefused("A game has 2 to 5 players.", code="bad_player_count")
+        raise ActionRefused(_("A game has 2 to 5 players."), code="bad_player_count")
     if not timedelta(hours=1) <= time_per_move <= timedelta(days=14):
-        raise ActionRefused("The time per move must be from 1 hour to 14 days.", code="bad_time")
+        raise ActionRefused(_("The time per move must be from 1 hour to 14 days."), code="bad_time")
     with transaction.atomic():
         QuickPlaySeek.objects.filter(user=user).delete()
         QuickPlaySeek.objects.create(
@@ -66,7 +67,7 @@ def seek(*, user: User, player_count: int, time_per_move: timedelta, rated: bool
 
 def cancel_seek(*, user: User) -> bool:
     """Stop asking; return whether the player was (a game already made is theirs to play)."""
-    deleted, _ = QuickPlaySeek.objects.filter(user=user).delete()
+    deleted, _count = QuickPlaySeek.objects.filter(user=user).delete()
     return bool(deleted)
 
 

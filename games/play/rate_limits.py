@@ -26,6 +26,8 @@ from django.core.cache import caches
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext_lazy
 from django_redis import get_redis_connection
 from django_redis.cache import RedisCache
 
@@ -33,7 +35,31 @@ from microchip_site.words import wait_words
 
 log = logging.getLogger(__name__)
 
-PERIOD_WORDS = {"s": "second", "m": "minute", "h": "hour", "d": "day"}
+PER_PERIOD = {
+    # Translators: a rate limit, "240 a minute": at most %(count)s requests in that time.
+    "s": gettext_lazy("%(count)s a second"),
+    "m": gettext_lazy("%(count)s a minute"),
+    "h": gettext_lazy("%(count)s an hour"),
+    "d": gettext_lazy("%(count)s a day"),
+}
+EVERY_PERIODS = {
+    "s": ngettext_lazy(
+        # Translators: a rate limit, "10 every 5 minutes": at most %(count)s requests in that
+        # time.
+        "%(count)s every %(multiple)s second",
+        "%(count)s every %(multiple)s seconds",
+        "multiple",
+    ),
+    "m": ngettext_lazy(
+        "%(count)s every %(multiple)s minute", "%(count)s every %(multiple)s minutes", "multiple"
+    ),
+    "h": ngettext_lazy(
+        "%(count)s every %(multiple)s hour", "%(count)s every %(multiple)s hours", "multiple"
+    ),
+    "d": ngettext_lazy(
+        "%(count)s every %(multiple)s day", "%(count)s every %(multiple)s days", "multiple"
+    ),
+}
 UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 ONE_RATE = r"(\d+)/(\d*)([smhd])"  # 240/m, 20/h, 10/5m
 # A counter outlives its window by this much: a request at the window's last second still
@@ -46,6 +72,8 @@ class Limit:
     group: str  # the counter's name in the cache
     setting: str  # the setting that holds the rate, e.g. "20/h"
     things: str  # what is counted, in words
+    # The refusal, in the reader's language: %(rate)s the limit, %(wait)s the time to wait.
+    refusal: str = ""
     every_method: bool = False  # count reads (GET) too, not only POSTs
 
     @property
@@ -53,14 +81,81 @@ class Limit:
         return getattr(settings, self.setting)
 
 
-ACTIONS = Limit("games.act", "ACTION_RATE_LIMIT", "moves")
-GAME_CREATION = Limit("games.create", "GAME_CREATE_RATE_LIMIT", "new games")
-INVITATIONS = Limit("games.invite", "INVITE_RATE_LIMIT", "invitations")
-SEAT_CHANGES = Limit("games.seats", "SEAT_CHANGE_RATE_LIMIT", "seat changes")
-CHAT = Limit("games.chat", "CHAT_RATE_LIMIT", "messages")
-REPORTS = Limit("games.report", "REPORT_RATE_LIMIT", "reports")
-PEOPLE = Limit("accounts.people", "PEOPLE_RATE_LIMIT", "follows and blocks")
-API_READS = Limit("api.read", "API_READ_RATE_LIMIT", "API reads", every_method=True)
+ACTIONS = Limit(
+    "games.act",
+    "ACTION_RATE_LIMIT",
+    "moves",
+    gettext_lazy(
+        # Translators: %(rate)s is a rate such as "240 a minute", %(wait)s a time such as
+        # "5 minutes".
+        "Too many moves in a short time (at most %(rate)s). Try again in %(wait)s; nothing was "
+        "changed."
+    ),
+)
+GAME_CREATION = Limit(
+    "games.create",
+    "GAME_CREATE_RATE_LIMIT",
+    "new games",
+    gettext_lazy(
+        "Too many new games in a short time (at most %(rate)s). Try again in %(wait)s; nothing "
+        "was changed."
+    ),
+)
+INVITATIONS = Limit(
+    "games.invite",
+    "INVITE_RATE_LIMIT",
+    "invitations",
+    gettext_lazy(
+        "Too many invitations in a short time (at most %(rate)s). Try again in %(wait)s; "
+        "nothing was changed."
+    ),
+)
+SEAT_CHANGES = Limit(
+    "games.seats",
+    "SEAT_CHANGE_RATE_LIMIT",
+    "seat changes",
+    gettext_lazy(
+        "Too many seat changes in a short time (at most %(rate)s). Try again in %(wait)s; "
+        "nothing was changed."
+    ),
+)
+CHAT = Limit(
+    "games.chat",
+    "CHAT_RATE_LIMIT",
+    "messages",
+    gettext_lazy(
+        "Too many messages in a short time (at most %(rate)s). Try again in %(wait)s; nothing "
+        "was changed."
+    ),
+)
+REPORTS = Limit(
+    "games.report",
+    "REPORT_RATE_LIMIT",
+    "reports",
+    gettext_lazy(
+        "Too many reports in a short time (at most %(rate)s). Try again in %(wait)s; nothing "
+        "was changed."
+    ),
+)
+PEOPLE = Limit(
+    "accounts.people",
+    "PEOPLE_RATE_LIMIT",
+    "follows and blocks",
+    gettext_lazy(
+        "Too many follows and blocks in a short time (at most %(rate)s). Try again in "
+        "%(wait)s; nothing was changed."
+    ),
+)
+API_READS = Limit(
+    "api.read",
+    "API_READ_RATE_LIMIT",
+    "API reads",
+    gettext_lazy(
+        "Too many API reads in a short time (at most %(rate)s). Try again in %(wait)s; nothing "
+        "was changed."
+    ),
+    every_method=True,
+)
 
 
 def per_player(limit: Limit, *, counts=None):
@@ -140,10 +235,7 @@ def _read(key: str) -> int:
 
 def too_many(request, limit: Limit, wait: int, game_id=None):
     """The 429 answer: a line for the game page's htmx, else a page that says when to retry."""
-    message = (
-        f"Too many {limit.things} in a short time (at most {rate_in_words(limit.rate)}). "
-        f"Try again in {wait_words(wait)}; nothing was changed."
-    )
+    message = str(limit.refusal) % {"rate": rate_in_words(limit.rate), "wait": wait_words(wait)}
     if request.htmx and limit in (CHAT, PEOPLE):
         # In words where the answer goes: under the message being written, which stays for the
         # retry (chat.js), or in place of a profile's buttons.
@@ -155,9 +247,9 @@ def too_many(request, limit: Limit, wait: int, game_id=None):
         response["HX-Reswap"] = "innerHTML"
     else:
         if game_id:
-            back, back_label = reverse("games:game", args=[game_id]), "Back to the game"
+            back, back_label = reverse("games:game", args=[game_id]), _("Back to the game")
         else:
-            back, back_label = reverse("dashboard"), "Back to your dashboard"
+            back, back_label = reverse("dashboard"), _("Back to your dashboard")
         context = {"message": message, "back_url": back, "back_label": back_label}
         response = render(request, "429.html", context, status=429)
     response["Retry-After"] = str(wait)
@@ -170,7 +262,6 @@ def rate_in_words(rate: str) -> str:
     if not match:
         return rate
     count, multiple, unit = match.groups()
-    word = PERIOD_WORDS[unit]
     if multiple and int(multiple) != 1:
-        return f"{count} every {multiple} {word}s"
-    return f"{count} {'an' if word == 'hour' else 'a'} {word}"
+        return EVERY_PERIODS[unit] % {"count": count, "multiple": int(multiple)}
+    return PER_PERIOD[unit] % {"count": count}

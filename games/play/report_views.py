@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import User
@@ -17,9 +19,11 @@ from games.play.rate_limits import REPORTS, per_player
 
 
 class ReportForm(forms.Form):
-    reason = forms.ChoiceField(choices=Report.Reason.choices, widget=forms.RadioSelect)
+    reason = forms.ChoiceField(
+        label=gettext_lazy("Reason"), choices=Report.Reason.choices, widget=forms.RadioSelect
+    )
     details = forms.CharField(
-        label="What happened (optional)",
+        label=gettext_lazy("What happened (optional)"),
         required=False,
         max_length=reports.MAX_DETAILS,
         widget=forms.Textarea(attrs={"rows": 4}),
@@ -65,7 +69,7 @@ def report(request):
         except ActionRefused as refusal:
             form.add_error(None, refusal.message)
         else:
-            messages.success(request, "Thank you: your report goes to the site's admins.")
+            messages.success(request, _("Thank you: your report goes to the site's admins."))
             return redirect(back)
     context = {"form": form, "about": about, "message_id": message_id, "back": back}
     return render(request, "games/report.html", context)

@@ -4,6 +4,8 @@ the game, its talk and its moves (games/admin.py), and may take a message out of
 the player or close their account."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from games import chat, selectors
@@ -25,26 +27,34 @@ def report(
     """Record `reporter`'s report of a player (by name) or of a message (by id: its author is
     the one reported, its game the one named), which they must be able to see."""
     if reason not in Report.Reason.values:
-        raise ActionRefused("Choose a reason.", code="bad_request")
+        raise ActionRefused(_("Choose a reason."), code="bad_request")
     details = (details or "").strip()
     if len(details) > MAX_DETAILS:
-        raise ActionRefused(f"Say it in at most {MAX_DETAILS} characters.", code="bad_request")
+        raise ActionRefused(
+            ngettext(
+                "Say it in at most %(count)d character.",
+                "Say it in at most %(count)d characters.",
+                MAX_DETAILS,
+            )
+            % {"count": MAX_DETAILS},
+            code="bad_request",
+        )
     message = game = None
     if message_id is not None:
         message = ChatMessage.objects.select_related("game", "author").filter(pk=message_id).first()
         if message is None or not _may_see_message(reporter, message):
-            raise ActionRefused("There is no such message.", code="no_such_message")
+            raise ActionRefused(_("There is no such message."), code="no_such_message")
         reported, game = message.author, message.game
     else:
         reported = User.objects.named(reported_name or "").filter(is_active=True).first()
         if reported is None:
-            raise ActionRefused("There is no such player.", code="no_such_player")
+            raise ActionRefused(_("There is no such player."), code="no_such_player")
         if game_id is not None:
             game = Game.objects.filter(pk=game_id).first()
             if game is None or not selectors.can_view(game, reporter):
                 game = None
     if reported.pk == reporter.pk:
-        raise ActionRefused("You cannot report yourself.", code="yourself")
+        raise ActionRefused(_("You cannot report yourself."), code="yourself")
     with transaction.atomic():
         return Report.objects.create(
             reporter=reporter,

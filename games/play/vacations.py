@@ -17,6 +17,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import vacations as days
 from accounts.models import User
@@ -45,17 +46,18 @@ def start_vacation(*, user_id: int, length: timedelta) -> User:
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
         if user.is_bot:
-            raise ActionRefused("Computer players take no vacations.", code="bot")
+            raise ActionRefused(_("Computer players take no vacations."), code="bot")
         if days.on_vacation(user, now):
-            raise ActionRefused("You are on vacation already.", code="on_vacation")
+            raise ActionRefused(_("You are on vacation already."), code="on_vacation")
         if user.vacation_until is not None:  # one that ran out, not ended yet by the sweep
             days.end(user, now)
         left = days.days_left(user, now)
         if length < MIN_LENGTH:
-            raise ActionRefused("A vacation lasts at least an hour.", code="too_short")
+            raise ActionRefused(_("A vacation lasts at least an hour."), code="too_short")
         if length > left:
             raise ActionRefused(
-                f"You have {days.days_words(left)} of vacation left.", code="not_enough_days"
+                _("You have %(days)s of vacation left.") % {"days": days.days_words(left)},
+                code="not_enough_days",
             )
         days.begin(user, now, length)
         user.save(update_fields=VACATION_FIELDS)

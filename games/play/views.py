@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -76,16 +77,16 @@ def vacation(request):
     try:
         if request.POST.get("end"):
             if vacations.end_vacation(user_id=request.user.pk) is not None:
-                messages.success(request, "Welcome back: your clocks run again.")
+                messages.success(request, _("Welcome back: your clocks run again."))
         else:
             form = VacationForm(request.POST)
             if not form.is_valid():
-                raise ActionRefused("Give the number of days, e.g. 7.", code="bad_request")
+                raise ActionRefused(_("Give the number of days, e.g. 7."), code="bad_request")
             user = vacations.start_vacation(
                 user_id=request.user.pk, length=form.cleaned_data["days"]
             )
             until = formats.date_format(timezone.localtime(user.vacation_until), "D j M, H:i")
-            messages.success(request, f"You are on vacation until {until}.")
+            messages.success(request, _("You are on vacation until %(until)s.") % {"until": until})
     except ActionRefused as refusal:
         messages.error(request, refusal.message)
     return redirect("dashboard")
@@ -130,11 +131,11 @@ def quick_play(request):
     game if it was made at once."""
     if "cancel" in request.POST:
         if quickplay.cancel_seek(user=request.user):
-            messages.info(request, "You stopped looking for a game.")
+            messages.info(request, _("You stopped looking for a game."))
         return redirect("games:lobby")
     form = QuickPlayForm(request.POST, prefix=QUICK_PLAY)
     if not form.is_valid():
-        messages.error(request, "Choose the players, the time per move and whether it is rated.")
+        messages.error(request, _("Choose the players, the time per move and whether it is rated."))
         return redirect("games:lobby")
     try:
         made = quickplay.seek(user=request.user, **form.cleaned_data)
@@ -143,7 +144,7 @@ def quick_play(request):
         return redirect("games:lobby")
     if made is not None:
         return redirect("games:game", made.pk)
-    messages.info(request, "Looking for players: you will be told when your game starts.")
+    messages.info(request, _("Looking for players: you will be told when your game starts."))
     return redirect("games:lobby")
 
 
@@ -348,7 +349,7 @@ def expel(request, game_id):
     """Vote to hand the seat `seat` (its number) to the server."""
     seat = request.POST.get("seat", "")
     if not (seat.isascii() and seat.isdigit() and len(seat) < 3):
-        return _refused(request, game_id, ActionRefused("Say which seat.", code="bad_request"))
+        return _refused(request, game_id, ActionRefused(_("Say which seat."), code="bad_request"))
     return _leaving(
         request,
         game_id,
@@ -462,7 +463,7 @@ def decline(request, game_id):
     except ActionRefused as refusal:
         messages.error(request, refusal.message)
         return redirect("dashboard")
-    messages.info(request, f"You declined the invitation to {game.title}.")
+    messages.info(request, _("You declined the invitation to %(game)s.") % {"game": game.title})
     return redirect("dashboard")
 
 
@@ -487,13 +488,13 @@ def rematch(request, game_id):
 def invite(request, game_id):
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the username of the player to invite.")
+        messages.error(request, _("Give the username of the player to invite."))
         return redirect("games:game", game_id)
     username = form.cleaned_data["username"]
 
     def invite_them():
         actions.invite_player(game_id=game_id, inviter=request.user, username=username)
-        messages.success(request, f"{username} is invited.")
+        messages.success(request, _("%(player)s is invited.") % {"player": username})
 
     return _lobby_action(request, game_id, invite_them)
 

@@ -40,10 +40,11 @@ from .analysis import (
     score,
     structures,
 )
-from .board import Board, Placed, bits, row_col, space_of, space_words
+from .board import Board, Placed, bits, row_col, space_name, space_of, space_words
 from .deal import LAYOUTS, Deal, deal, drafts_per_player, make_board_colours, seat_order
 from .errors import ERRORS, RuleError
 from .greedy import choose_draft, timeout_action
+from .i18n import Words
 from .ranking import places
 from .replay import Replay, Turn, replay, states
 from .solver import BestResult, best_arrangement, best_score, draft_values
@@ -61,7 +62,7 @@ from .state import (
     new_game,
     transition,
 )
-from .tiles import TILES, Colour, E, Kind, N, S, Tile, W
+from .tiles import TILES, Colour, E, Kind, N, S, Tile, W, tile_name
 
 __all__ = [
     "ACTION_TYPES",
@@ -112,6 +113,7 @@ __all__ = [
     "Undo",
     "UndoDraft",
     "W",
+    "Words",
     "action_from_json",
     "auto_finish_actions",
     "best_arrangement",
@@ -136,10 +138,12 @@ __all__ = [
     "row_col",
     "score",
     "seat_order",
+    "space_name",
     "space_of",
     "space_words",
     "states",
     "structures",
+    "tile_name",
     "timeout_action",
     "transition",
 ]

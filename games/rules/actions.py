@@ -11,6 +11,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import ClassVar
 
 from .errors import BadAction
+from .i18n import gettext_noop
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,24 +185,36 @@ def action_from_json(data: object) -> Action:
     if isinstance(data, Action):
         return data
     if not isinstance(data, dict):
-        raise BadAction('An action must be a JSON object with a "type".')
+        raise BadAction(gettext_noop('An action must be a JSON object with a "type".'))
     kind = data.get("type")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         known = ", ".join(ACTION_TYPES)
-        raise BadAction(f"Unknown action type {kind!r} (known: {known}).")
+        raise BadAction(
+            gettext_noop("Unknown action type %(kind)s (known: %(known)s)."),
+            {"kind": repr(kind), "known": known},
+        )
     names = [f.name for f in fields(cls)]
     extra = set(data) - set(names) - {"type"}
     if extra:
-        raise BadAction(f"Unexpected field(s) for {kind}: {', '.join(sorted(map(str, extra)))}.")
+        raise BadAction(
+            gettext_noop("Unexpected field(s) for %(kind)s: %(fields)s."),
+            {"kind": kind, "fields": ", ".join(sorted(map(str, extra)))},
+        )
     kwargs = {}
     for f in fields(cls):
         if f.name not in data:
             if f.default is not MISSING:
                 continue
-            raise BadAction(f"The {kind} action needs the field {f.name!r}.")
+            raise BadAction(
+                gettext_noop("The %(kind)s action needs the field %(field)s."),
+                {"kind": kind, "field": repr(f.name)},
+            )
         value = data[f.name]
         if not isinstance(value, int) or isinstance(value, bool):
-            raise BadAction(f"The field {f.name!r} of {kind} must be a whole number.")
+            raise BadAction(
+                gettext_noop("The field %(field)s of %(kind)s must be a whole number."),
+                {"field": repr(f.name), "kind": kind},
+            )
         kwargs[f.name] = value
     return cls(**kwargs)

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from . import errors as err
 from .deal import LAYOUTS
+from .i18n import gettext_noop
 from .state import DRAFTING, GameState
-from .tiles import TILE_COUNT, TILES
+from .tiles import TILE_COUNT, tile_name
 
 #: The longest queue: a column holds no more tiles (6, with 5 players).
 MAX_QUEUED = max(per_column for _, _, per_column, _ in LAYOUTS.values())
@@ -87,34 +88,57 @@ def check_queue(state: GameState, seat: int, tiles) -> NextTurn | None:
     tiles = list(tiles)
     for tile in tiles:
         if not isinstance(tile, int) or isinstance(tile, bool) or not 0 <= tile < TILE_COUNT:
-            raise err.BadAction(f"There is no tile {tile!r}: tiles are 0 to {TILE_COUNT - 1}.")
+            raise err.BadAction(
+                gettext_noop("There is no tile %(tile)s: tiles are 0 to %(last)d."),
+                {"tile": repr(tile), "last": TILE_COUNT - 1},
+            )
     if not tiles:
         return None
     if state.phase != DRAFTING:
-        raise err.WrongPhase("Drafting is over: there is no next draft to queue.")
+        raise err.WrongPhase(gettext_noop("Drafting is over: there is no next draft to queue."))
     if seat == state.current:
         raise err.YourTurnNow()
     if len(tiles) > MAX_QUEUED:
-        raise err.BadQueue(f"Queue at most {MAX_QUEUED} tiles: no column holds more.")
+        raise err.BadQueue(
+            gettext_noop("Queue at most %(most)d tiles: no column holds more."),
+            {"most": MAX_QUEUED},
+        )
     for index, tile in enumerate(tiles):
         if tile in tiles[:index]:
-            raise err.BadQueue(f"The {tile_words(tile)} is in your queue twice.", tile=tile)
+            raise err.BadQueue(
+                gettext_noop("The %(tile)s is in your queue twice."),
+                {"tile": tile_name(tile)},
+                tile=tile,
+            )
     turn = next_turn(state, seat)
     if turn is None:
-        raise err.NothingToQueue("The pool will be empty before your next turn.")
+        # Translators: the pool is the game's own term: the tiles left to draft, in columns.
+        raise err.NothingToQueue(gettext_noop("The pool will be empty before your next turn."))
     if turn.forced:
         raise err.NothingToQueue(
-            f"Your next turn begins with one tile left in column {turn.column + 1}: the server "
-            "takes it for you, so there is nothing to choose."
+            gettext_noop(
+                "Your next turn begins with one tile left in column %(column)d: the server "
+                "takes it for you, so there is nothing to choose."
+            ),
+            {"column": turn.column + 1},
         )
     for tile in tiles:
         column = column_of(state, tile)
         if column is None:
-            raise err.NotInNextColumn(f"The {tile_words(tile)} is not in the pool.", tile=tile)
+            raise err.NotInNextColumn(
+                gettext_noop("The %(tile)s is not in the pool."),
+                {"tile": tile_name(tile)},
+                tile=tile,
+            )
         if column != turn.column:
             raise err.NotInNextColumn(
-                f"The {tile_words(tile)} is in column {column + 1}, but your next turn draws "
-                f"from column {turn.column + 1}.",
+                gettext_noop(
+                    # Translators: a column of the pool (the game's own terms): the tiles to
+                    # draft.
+                    "The %(tile)s is in column %(column)d, but your next turn draws from column "
+                    "%(next)d."
+                ),
+                {"tile": tile_name(tile), "column": column + 1, "next": turn.column + 1},
                 tile=tile,
             )
     return turn
@@ -142,4 +166,4 @@ def column_of(state: GameState, tile: int) -> int | None:
 
 def tile_words(tile: int) -> str:
     """A tile as players say it: "red cross"."""
-    return f"{TILES[tile].colour.value} {TILES[tile].kind.value}"
+    return tile_name(tile).say()

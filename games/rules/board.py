@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from .i18n import Words, gettext_noop
 from .tiles import COLOURS, TILE_COLOUR, TILE_PATHS, Colour
 
 SIZE = 5
@@ -34,8 +35,18 @@ def row_col(space: int) -> tuple[int, int]:
 
 def space_words(space: int) -> str:
     """A space as players read it, and as the refusals and the pages name it: "row 2, column 3"."""
+    return space_name(space).say()
+
+
+def space_name(space: int) -> Words:
+    """`space_words`, to say in any language (games/rules/i18n.py)."""
     row, col = divmod(space, SIZE)
-    return f"row {row + 1}, column {col + 1}"
+    return Words(
+        # Translators: a space of a player's 5 by 5 board (the game's own term), counted from
+        # the top left: row 1 is the top row, column 1 the leftmost.
+        gettext_noop("row %(row)d, column %(column)d"),
+        {"row": row + 1, "column": col + 1},
+    )
 
 
 def bits(mask: int) -> list[int]:

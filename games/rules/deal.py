@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import BadSetup
+from .i18n import gettext_noop
 from .tiles import COLOURS, TILE_COUNT, TILES, Colour
 
 #: players -> (tiles removed, columns, tiles per column, tiles each player drafts)
@@ -33,9 +34,9 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 def check_setup(players: object, seed: object) -> None:
     """Raise BadSetup unless players is 2..5 and seed an int."""
     if not isinstance(players, int) or isinstance(players, bool) or players not in LAYOUTS:
-        raise BadSetup("A game needs 2, 3, 4 or 5 players.")
+        raise BadSetup(gettext_noop("A game needs 2, 3, 4 or 5 players."))
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise BadSetup("The seed must be a whole number.")
+        raise BadSetup(gettext_noop("The seed must be a whole number."))
 
 
 def drafts_per_player(players: int) -> int:

@@ -33,8 +33,9 @@ from .actions import (
     action_from_json,
 )
 from .analysis import Score, illegal_mask, markers, score
-from .board import SPACES, Board, Placed, bits, colours_from_names, space_words
+from .board import SPACES, Board, Placed, bits, colours_from_names, space_name
 from .deal import LAYOUTS, check_setup, deal
+from .i18n import and_words, gettext_noop, ngettext_lazy
 from .ranking import places
 from .tiles import DISTINCT_ROTATIONS, TILE_COUNT, TILES
 
@@ -100,7 +101,7 @@ class Arrangement:
                 cells[space] = _cell([tile, rotation])
             return cls(tuple(cells), tuple(int(tile) for tile in filter(None, tray.split(","))))
         except (ValueError, AttributeError) as exc:
-            raise err.BadState(f"The saved game state is damaged: {exc}.") from None
+            raise _damaged(str(exc)) from None
 
     def tiles(self) -> list[int]:
         return [cell.tile for cell in self.cells if cell is not None] + list(self.tray)
@@ -311,7 +312,9 @@ class GameState:
         self._check_seat(seat)
         handler = _HANDLERS.get(type(action))
         if handler is None:
-            raise err.BadAction(f"Unknown action {action!r}.")
+            raise err.BadAction(
+                gettext_noop("Unknown action %(action)s."), {"action": repr(action)}
+            )
         after = handler(self, action, seat)
         if action.__class__ is Undo or action.__class__ is Redo:
             return after
@@ -350,7 +353,10 @@ class GameState:
 
     def _check_seat(self, seat: object) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise err.BadSeat(f"There is no seat {seat!r} in this {self.players}-player game.")
+            raise err.BadSeat(
+                gettext_noop("There is no seat %(seat)s in this %(players)d-player game."),
+                {"seat": repr(seat), "players": self.players},
+            )
 
     def _next_turn(self, **changes) -> GameState:
         """Return the state after a completed draft: the turn passes or drafting ends."""
@@ -361,7 +367,7 @@ class GameState:
 
     def _draft(self, action: Draft, seat: int) -> GameState:
         if self.phase != DRAFTING:
-            raise err.WrongPhase("Drafting is over: the pool is empty.")
+            raise err.WrongPhase(gettext_noop("Drafting is over: the pool is empty."))
         if self.forced_action() is not None:
             raise err.ForcedActionDue()
         if seat != self.current:
@@ -382,7 +388,9 @@ class GameState:
 
     def _check_own_pending(self, seat: int) -> PendingDraft:
         if self.phase != DRAFTING:
-            raise err.WrongPhase("Drafting is over: there is no draft to confirm or undo.")
+            raise err.WrongPhase(
+                gettext_noop("Drafting is over: there is no draft to confirm or undo.")
+            )
         if seat != self.current:
             raise err.NotYourTurn()
         if self.pending is None:
@@ -414,7 +422,7 @@ class GameState:
 
     def _take_last(self, action: TakeLast, seat: int) -> GameState:
         if self.phase != DRAFTING:
-            raise err.WrongPhase("Drafting is over: the pool is empty.")
+            raise err.WrongPhase(gettext_noop("Drafting is over: the pool is empty."))
         forced = self.forced_action()
         if forced is None:
             raise err.NoForcedAction()
@@ -422,7 +430,10 @@ class GameState:
             raise err.NotYourTurn()
         if action.tile_id != forced.tile_id:
             raise err.BadAction(
-                "That is not the last tile of the draw column.", tile=action.tile_id
+                # Translators: the draw column is the game's own term: the column of the pool
+                # that the player drafts from this turn.
+                gettext_noop("That is not the last tile of the draw column."),
+                tile=action.tile_id,
             )
         col = self.draw_column()
         return self._next_turn(
@@ -432,9 +443,9 @@ class GameState:
 
     def _finish(self, action: Finish, seat: int) -> GameState:
         if self.finished[seat]:
-            raise err.BoardFinished("You have already finished.")
+            raise err.BoardFinished(gettext_noop("You have already finished."))
         if self.phase != FINISHING:
-            raise err.WrongPhase("You can finish only when the pool is empty.")
+            raise err.WrongPhase(gettext_noop("You can finish only when the pool is empty."))
         illegal = illegal_mask(self.boards[seat])
         if illegal:
             first = (illegal & -illegal).bit_length() - 1
@@ -442,10 +453,16 @@ class GameState:
         open_paths = self.finish_blockers(seat)
         if open_paths:
             spaces = bits(open_paths)
-            where = _and([space_words(space) for space in spaces])
+            where = and_words([space_name(space) for space in spaces])
             raise err.OpenPathsOnBoard(
-                "At this table you can finish only when every placed path is closed: "
-                f"{'a path is' if len(spaces) == 1 else 'paths are'} open at {where}.",
+                ngettext_lazy(
+                    "At this table you can finish only when every placed path is closed: a path "
+                    "is open at %(where)s.",
+                    "At this table you can finish only when every placed path is closed: paths "
+                    "are open at %(where)s.",
+                    len(spaces),
+                    where=where,
+                ),
                 space=spaces[0],
             )
         finished = _set(self.finished, seat, True)
@@ -454,12 +471,15 @@ class GameState:
     # --- leaving -----------------------------------------------------------------------------
     def _resign(self, action: Resign, seat: int) -> GameState:
         if self.phase == ENDED:
-            raise err.WrongPhase("The game is over.")
+            raise err.WrongPhase(gettext_noop("The game is over."))
         if self.left_in(seat) is not None:
             raise err.AlreadyLeft()
         if self.finished[seat]:
             raise err.BoardFinished(
-                "You have finished: your board is submitted and the game no longer waits for you."
+                gettext_noop(
+                    "You have finished: your board is submitted and the game no longer waits "
+                    "for you."
+                )
             )
         left = _set(self.left or (None,) * self.players, seat, self.drafts + 1)
         state = replace(self, left=left)
@@ -467,7 +487,7 @@ class GameState:
 
     def _conclude(self, action: Conclude, seat: int) -> GameState:
         if self.phase == ENDED:
-            raise err.WrongPhase("The game is over.")
+            raise err.WrongPhase(gettext_noop("The game is over."))
         if len(self.staying()) == self.players:
             raise err.NobodyLeft()
         return self._end_early()
@@ -512,7 +532,9 @@ class GameState:
         space = _space(action.space)
         turns = action.quarter_turns
         if not isinstance(turns, int) or not 1 <= turns <= 3:
-            raise err.BadRotation("Turn a tile by 1, 2 or 3 quarter turns.", space=space)
+            raise err.BadRotation(
+                gettext_noop("Turn a tile by 1, 2 or 3 quarter turns."), space=space
+            )
         cell = _occupied(board, space)
         turned = Placed(cell.tile, (cell.rotation + turns) % 4)
         return self._with(seat, board.with_cells({space: turned}))
@@ -521,7 +543,7 @@ class GameState:
         board = self._board_for(seat)
         a, b = _space(action.from_space), _space(action.to_space)
         if a == b:
-            raise err.BadAction("Move the tile to another space.", space=a)
+            raise err.BadAction(gettext_noop("Move the tile to another space."), space=a)
         cell = _occupied(board, a)
         if board.cells[b] is not None:
             raise err.SpaceOccupied(space=b)
@@ -531,7 +553,7 @@ class GameState:
         board = self._board_for(seat)
         a, b = _space(action.space_a), _space(action.space_b)
         if a == b:
-            raise err.BadAction("Choose two different tiles to swap.", space=a)
+            raise err.BadAction(gettext_noop("Choose two different tiles to swap."), space=a)
         cell_a, cell_b = _occupied(board, a), _occupied(board, b)
         return self._with(seat, board.with_cells({a: cell_b, b: cell_a}))
 
@@ -551,10 +573,7 @@ class GameState:
         target, now = Arrangement.from_text(source[-1]), Arrangement.text_of(self, seat)
         owned = sorted([*self.trays[seat], *board.tiles()])
         if sorted(target.tiles()) != owned:
-            raise err.BadState(
-                "The saved game state is damaged: an arrangement to undo or redo holds other "
-                "tiles than its seat's."
-            )
+            raise _damaged("an arrangement to undo or redo holds other tiles than its seat's")
         changes = {
             space: cell
             for space, (was, cell) in enumerate(zip(board.cells, target.cells, strict=True))
@@ -637,15 +656,14 @@ class GameState:
         except err.BadState:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise err.BadState(f"The saved game state is damaged: {exc}.") from None
+            raise _damaged(str(exc)) from None
         state.validate()
         return state
 
     def validate(self) -> None:
         """Raise BadState unless the state is consistent (every tile in exactly one place...)."""
 
-        def bad(why: str) -> err.BadState:
-            return err.BadState(f"The saved game state is damaged: {why}.")
+        bad = _damaged
 
         try:
             check_setup(self.players, self.seed)
@@ -784,7 +802,9 @@ def _set(items: tuple, index: int, value) -> tuple:
 
 def _space(space: object) -> int:
     if not isinstance(space, int) or isinstance(space, bool) or not 0 <= space < SPACES:
-        raise err.BadSpace(f"There is no space {space!r}: spaces are 0 to 24.")
+        raise err.BadSpace(
+            gettext_noop("There is no space %(space)s: spaces are 0 to 24."), {"space": repr(space)}
+        )
     return space
 
 
@@ -795,8 +815,9 @@ def _occupied(board: Board, space: int) -> Placed:
     return cell
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else "; ".join(words[:-1]) + " and " + words[-1]
+def _damaged(why: str) -> err.BadState:
+    """The state is damaged: `why` is a detail for the operators, in English."""
+    return err.BadState(gettext_noop("The saved game state is damaged: %(why)s."), {"why": why})
 
 
 def _histories(data) -> tuple[tuple[str, ...], ...]:
@@ -845,7 +866,9 @@ def new_game(
     `strict_finish` is the table option that Finish needs every placed path closed."""
     d = deal(players, seed)
     if not isinstance(first_seat, int) or not 0 <= first_seat < players:
-        raise err.BadSetup(f"The first seat must be 0 to {players - 1}.")
+        raise err.BadSetup(
+            gettext_noop("The first seat must be 0 to %(last)d."), {"last": players - 1}
+        )
     return GameState(
         players=players,
         seed=seed,

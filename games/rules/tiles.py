@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .i18n import Words, gettext_noop
+
 N, E, S, W = 1, 2, 4, 8
 SIDES = (N, E, S, W)
 SIDE_LETTERS = {N: "N", E: "E", S: "S", W: "W"}
@@ -39,6 +41,60 @@ class Kind(StrEnum):
 
 COLOURS: tuple[Colour, ...] = tuple(Colour)
 KINDS: tuple[Kind, ...] = tuple(Kind)
+
+#: Each colour's name, marked for translation.
+COLOUR_NAMES: dict[Colour, str] = {
+    # Translators: a tile's colour, alone (the game's tiles are blue, red, green, yellow, pink).
+    Colour.BLUE: gettext_noop("blue"),
+    Colour.RED: gettext_noop("red"),
+    Colour.GREEN: gettext_noop("green"),
+    Colour.YELLOW: gettext_noop("yellow"),
+    Colour.PINK: gettext_noop("pink"),
+}
+#: Each kind's name, marked for translation.
+KIND_NAMES: dict[Kind, str] = {
+    # Translators: a tile's kind, alone: the game's own terms for the shape of its paths: an
+    # "end" has one path, a "straight" two in a line, a "corner" two at a right angle, a "tee"
+    # three, a "cross" four.
+    Kind.END: gettext_noop("end"),
+    Kind.STRAIGHT: gettext_noop("straight"),
+    Kind.CORNER: gettext_noop("corner"),
+    Kind.TEE: gettext_noop("tee"),
+    Kind.CROSS: gettext_noop("cross"),
+}
+#: Each tile's name by colour and kind ("red cross"), whole, so that a language may agree its
+#: colour with its kind.
+TILE_NAMES: dict[tuple[Colour, Kind], str] = {
+    # Translators: a tile's name: its colour and its kind (the game's own terms: an "end" has
+    # one path, a "straight" two in a line, a "corner" two at a right angle, a "tee" three, a
+    # "cross" four). Sentences put it in their own words ("The %(tile)s is not in the pool."):
+    # a name that works without an article, or with the one the sentences use, is best.
+    (Colour.BLUE, Kind.END): gettext_noop("blue end"),
+    (Colour.BLUE, Kind.STRAIGHT): gettext_noop("blue straight"),
+    (Colour.BLUE, Kind.CORNER): gettext_noop("blue corner"),
+    (Colour.BLUE, Kind.TEE): gettext_noop("blue tee"),
+    (Colour.BLUE, Kind.CROSS): gettext_noop("blue cross"),
+    (Colour.RED, Kind.END): gettext_noop("red end"),
+    (Colour.RED, Kind.STRAIGHT): gettext_noop("red straight"),
+    (Colour.RED, Kind.CORNER): gettext_noop("red corner"),
+    (Colour.RED, Kind.TEE): gettext_noop("red tee"),
+    (Colour.RED, Kind.CROSS): gettext_noop("red cross"),
+    (Colour.GREEN, Kind.END): gettext_noop("green end"),
+    (Colour.GREEN, Kind.STRAIGHT): gettext_noop("green straight"),
+    (Colour.GREEN, Kind.CORNER): gettext_noop("green corner"),
+    (Colour.GREEN, Kind.TEE): gettext_noop("green tee"),
+    (Colour.GREEN, Kind.CROSS): gettext_noop("green cross"),
+    (Colour.YELLOW, Kind.END): gettext_noop("yellow end"),
+    (Colour.YELLOW, Kind.STRAIGHT): gettext_noop("yellow straight"),
+    (Colour.YELLOW, Kind.CORNER): gettext_noop("yellow corner"),
+    (Colour.YELLOW, Kind.TEE): gettext_noop("yellow tee"),
+    (Colour.YELLOW, Kind.CROSS): gettext_noop("yellow cross"),
+    (Colour.PINK, Kind.END): gettext_noop("pink end"),
+    (Colour.PINK, Kind.STRAIGHT): gettext_noop("pink straight"),
+    (Colour.PINK, Kind.CORNER): gettext_noop("pink corner"),
+    (Colour.PINK, Kind.TEE): gettext_noop("pink tee"),
+    (Colour.PINK, Kind.CROSS): gettext_noop("pink cross"),
+}
 
 #: Paths of each kind at rotation 0.
 BASE_PATHS: dict[Kind, int] = {
@@ -146,6 +202,12 @@ TILE_COLOUR: tuple[Colour, ...] = tuple(t.colour for t in TILES)
 TILE_VALUE: tuple[int, ...] = tuple(t.value for t in TILES)
 
 
+def tile_name(tile_id: int) -> Words:
+    """A tile as players say it, "red cross", to say in any language (games/rules/i18n.py)."""
+    tile = TILES[tile_id]
+    return Words(TILE_NAMES[tile.colour, tile.kind])
+
+
 def tile_ids_of(kind: Kind, colour: Colour) -> tuple[int, ...]:
     """Return the ids of every tile of this kind and colour, in id order."""
     return tuple(t.id for t in TILES if t.kind == kind and t.colour == colour)
@@ -153,3 +215,4 @@ def tile_ids_of(kind: Kind, colour: Colour) -> tuple[int, ...]:
 
 assert len(TILES) == TILE_COUNT
 assert all(sum(1 for t in TILES if t.colour == c) == TILES_PER_COLOUR for c in COLOURS)
+assert all(TILE_NAMES[c, k] == f"{c.value} {k.value}" for c in COLOURS for k in KINDS)
