@@ -47,8 +47,9 @@ def create_token(user: User, *, name: str, scope: str) -> tuple[AccessToken, str
         raise TokenRefused(_("This account is closed: it can have no new tokens."))
     if AccessToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_TOKENS:
         raise TokenRefused(
+            # English says "tokens" for any cap, as it always has (the cap is 20).
             ngettext(
-                "An account has at most %(count)d token; revoke it first.",
+                "An account has at most %(count)d tokens; revoke one first.",
                 "An account has at most %(count)d tokens; revoke one first.",
                 MAX_TOKENS,
             )
