@@ -14,6 +14,7 @@ address, the browsers an account trusts) in place of allauth's `login_failed` li
 usernames that look like an existing player's (accounts/names.py).
 """
 
+from contextlib import nullcontext
 from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
@@ -21,6 +22,7 @@ from allauth.core import context as allauth_context
 from django.conf import settings
 from django.contrib.sites.models import Site
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from games import effects
 from games.notices import outbox
@@ -59,7 +61,8 @@ class AccountAdapter(DefaultAccountAdapter):
                 if key.endswith("_url") and isinstance(value, str)
             },
         }
-        message = super().render_mail(template_prefix, email, context, headers)
+        with _language_of(context.get("user")):
+            message = super().render_mail(template_prefix, email, context, headers)
         return _ToOutbox(message)
 
     # Log-in attempts: allauth calls pre_authenticate before it checks a password and
@@ -84,6 +87,16 @@ class AccountAdapter(DefaultAccountAdapter):
         if not shallow and looks_taken(username):
             raise ValidationError(names.MESSAGE, code="username_looks_taken")
         return username
+
+
+def _language_of(user):
+    """An account email (allauth's: its templates and its translations) speaks the language the
+    player chose for their emails; without one (a sign-up, a player who never chose), the
+    request's, which is that of the person at the browser who asked for it."""
+    chosen = getattr(user, "language", "") or ""
+    if chosen in dict(settings.LANGUAGES):
+        return translation.override(chosen)
+    return nullcontext()
 
 
 class _ToOutbox:

@@ -1,6 +1,8 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from .forms import NOTIFICATION_FIELDS, PlayerChangeForm, PlayerCreationForm
 from .models import AccessToken, User
@@ -10,14 +12,14 @@ class BotAccountFilter(admin.SimpleListFilter):
     """Bot accounts (played through the API by their owners' programs, accounts/api_bots.py),
     computer players (played by the server, accounts/bots.py) or people."""
 
-    title = "kind of player"
+    title = _("kind of player")
     parameter_name = "kind"
 
     def lookups(self, request, model_admin):
         return [
-            ("bot_account", "bot accounts"),
-            ("computer", "computer players"),
-            ("person", "people"),
+            ("bot_account", _("bot accounts")),
+            ("computer", _("computer players")),
+            ("person", _("people")),
         ]
 
     def queryset(self, request, queryset):
@@ -36,12 +38,12 @@ class PlayerAdmin(UserAdmin):
     form = PlayerChangeForm
     fieldsets = (
         *UserAdmin.fieldsets,
-        ("Preferences", {"fields": ("time_zone", "colour_blind")}),
-        ("Email", {"fields": NOTIFICATION_FIELDS}),
+        (_("Preferences"), {"fields": ("time_zone", "colour_blind")}),
+        (_("Email"), {"fields": NOTIFICATION_FIELDS}),
         # Changed here, it shows in the account's history (the admin's log).
-        ("Moderation", {"fields": ("chat_muted",)}),
+        (_("Moderation"), {"fields": ("chat_muted",)}),
         # Who runs a bot account is set when it is made (accounts/api_bots.py), never moved.
-        ("Bot account", {"fields": ("bot_owner",)}),
+        (_("Bot account"), {"fields": ("bot_owner",)}),
     )
     readonly_fields = ("bot_owner",)
     list_filter = (*UserAdmin.list_filter, BotAccountFilter, "chat_muted")
@@ -64,9 +66,12 @@ class AccessTokenAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.action(description="Revoke the selected tokens", permissions=["change"])
+    @admin.action(description=_("Revoke the selected tokens"), permissions=["change"])
     def revoke(self, request, queryset):
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
         self.message_user(
-            request, f"{count} token{'s' if count != 1 else ''} revoked.", messages.SUCCESS
+            request,
+            ngettext("%(count)d token revoked.", "%(count)d tokens revoked.", count)
+            % {"count": count},
+            messages.SUCCESS,
         )

@@ -19,6 +19,7 @@ from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
 from django.contrib import admin
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
 
 
 def second_factor_used(request) -> bool:
@@ -33,7 +34,7 @@ def second_factor_used(request) -> bool:
 
 
 class StaffAdminSite(admin.AdminSite):
-    site_header = site_title = "Microchip Online administration"
+    site_header = site_title = _("Microchip Online administration")
 
     def has_permission(self, request):
         return super().has_permission(request) and second_factor_used(request)

@@ -13,6 +13,8 @@ from allauth.account.adapter import get_adapter
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .forms import NOTIFICATION_FIELDS
 from .models import AccessToken, User
@@ -34,7 +36,15 @@ def create_bot(owner: User, *, username: str) -> User:
     and accounts/names.py's look-alikes, through the site's account adapter)."""
     username = username.strip()
     if len(username) < app_settings.USERNAME_MIN_LENGTH:
-        raise BotRefused(f"A name has at least {app_settings.USERNAME_MIN_LENGTH} characters.")
+        least = app_settings.USERNAME_MIN_LENGTH
+        raise BotRefused(
+            ngettext(
+                "A name has at least %(count)d character.",
+                "A name has at least %(count)d characters.",
+                least,
+            )
+            % {"count": least}
+        )
     # The site's adapter (settings.ACCOUNT_ADAPTER, found at run time: it sends emails through
     # the games' outbox, which this module must not import) checks the name as at sign-up.
     try:
@@ -45,17 +55,24 @@ def create_bot(owner: User, *, username: str) -> User:
         with transaction.atomic():
             return _create(owner, username)
     except IntegrityError:  # the same name, or a look-alike, taken in the meantime
-        raise BotRefused("This name is already taken.") from None
+        raise BotRefused(_("This name is already taken.")) from None
 
 
 def _create(owner: User, username: str) -> User:
     owner = User.objects.select_for_update().filter(pk=owner.pk).first()  # one count at a time
     if owner is None or not owner.is_active:
-        raise BotRefused("A closed account cannot make bot accounts.")
+        raise BotRefused(_("A closed account cannot make bot accounts."))
     if owner.is_bot or owner.is_api_bot:
-        raise BotRefused("A bot account cannot run bot accounts of its own.")
+        raise BotRefused(_("A bot account cannot run bot accounts of its own."))
     if bots_of(owner).count() >= MAX_BOTS:
-        raise BotRefused(f"You may run at most {MAX_BOTS} bot accounts; close one first.")
+        raise BotRefused(
+            ngettext(
+                "You may run at most %(count)d bot account; close it first.",
+                "You may run at most %(count)d bot accounts; close one first.",
+                MAX_BOTS,
+            )
+            % {"count": MAX_BOTS}
+        )
     bot = User(username=username, email="", bot_owner=owner)
     bot.first_name = f"Bot account run by {owner.username}"
     for field in NOTIFICATION_FIELDS:  # it has no email address to be written to
@@ -79,7 +96,7 @@ def close_bot(owner: User, bot_id: int) -> User:
         User.objects.select_for_update().filter(pk=bot_id, bot_owner=owner, is_active=True).first()
     )
     if bot is None:
-        raise BotRefused("You run no open bot account of that number.")
+        raise BotRefused(_("You run no open bot account of that number."))
     bot.is_active = False
     bot.save(update_fields=["is_active"])
     AccessToken.objects.filter(user=bot, revoked_at__isnull=True).update(revoked_at=timezone.now())

@@ -19,6 +19,7 @@ tell), and shows no more than anyone sees.
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from .models import Block, Follow, User
 from .refusals import Refused
@@ -64,11 +65,13 @@ def block(*, blocker: User, blocked: User) -> bool:
     """Block `blocked`; end the follows between the two. Return whether it is a new block (a
     second one changes nothing)."""
     if blocker.pk == blocked.pk:
-        raise Refused("You cannot block yourself.", code="oneself")
+        raise Refused(_("You cannot block yourself."), code="oneself")
     if blocked.is_bot:
         raise Refused(
-            "A computer player plays only at the tables its creator seats it at: there is "
-            "nothing to block.",
+            _(
+                "A computer player plays only at the tables its creator seats it at: there is "
+                "nothing to block."
+            ),
             code="bot",
         )
     with transaction.atomic():

@@ -6,6 +6,8 @@ Nobody is told they are followed, and nobody sees whom another follows.
 """
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .models import Follow, User
 from .refusals import Refused
@@ -32,12 +34,16 @@ def followed_players(user) -> list[User]:
 def follow(*, follower: User, followed: User) -> bool:
     """Follow `followed`; return whether it is new (following twice changes nothing)."""
     if follower.pk == followed.pk:
-        raise Refused("You cannot follow yourself.", code="oneself")
+        raise Refused(_("You cannot follow yourself."), code="oneself")
     with transaction.atomic():
         if Follow.objects.filter(follower=follower).count() >= MAX_FOLLOWED:
             raise Refused(
-                f"You follow {MAX_FOLLOWED} players already, the most one may: unfollow some "
-                "first.",
+                ngettext(
+                    "You follow %(count)d player already, the most one may: unfollow them first.",
+                    "You follow %(count)d players already, the most one may: unfollow some first.",
+                    MAX_FOLLOWED,
+                )
+                % {"count": MAX_FOLLOWED},
                 code="too_many",
             )
         try:

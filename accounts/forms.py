@@ -5,6 +5,8 @@ from django import forms
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from . import lockout, names
 from .models import AccessToken, User, looks_taken
@@ -65,21 +67,29 @@ class TokenForm(forms.Form):
     own or one of their bot accounts' (`accounts`: the player first, then their bots)."""
 
     name = forms.CharField(
+        label=_("Name"),
         max_length=AccessToken._meta.get_field("name").max_length,
-        help_text="To tell it from your others, e.g. the program that uses it.",
+        help_text=_("To tell it from your others, e.g. the program that uses it."),
     )
     scope = forms.ChoiceField(
-        choices=AccessToken.Scope.choices, initial=AccessToken.Scope.READ, widget=forms.RadioSelect
+        label=_("Scope"),
+        choices=AccessToken.Scope.choices,
+        initial=AccessToken.Scope.READ,
+        widget=forms.RadioSelect,
     )
-    account = forms.TypedChoiceField(label="For", coerce=int)
+    # Translators: the label of the account a new API token is for ("For: you (ada)").
+    account = forms.TypedChoiceField(label=_("For"), coerce=int)
 
     def __init__(self, *args, accounts, **kwargs):
         super().__init__(*args, **kwargs)
         self.accounts = {account.pk: account for account in accounts}
         owner, *bots = accounts
         self.fields["account"].choices = [
-            (owner.pk, f"you ({owner.username})"),
-            *((bot.pk, f"{bot.username} (your bot account)") for bot in bots),
+            (owner.pk, gettext("you (%(name)s)") % {"name": owner.username}),
+            *(
+                (bot.pk, gettext("%(name)s (your bot account)") % {"name": bot.username})
+                for bot in bots
+            ),
         ]
         self.fields["account"].initial = owner.pk
 
@@ -91,9 +101,9 @@ class BotForm(forms.Form):
     """A new bot account (accounts/api_bots.py checks its name as sign-up does)."""
 
     username = forms.CharField(
-        label="Bot's name",
+        label=_("Bot's name"),
         max_length=150,
-        help_text="Letters, digits and @ . + - _ only, as any player's name.",
+        help_text=_("Letters, digits and @ . + - _ only, as any player's name."),
     )
 
 

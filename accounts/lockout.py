@@ -30,6 +30,7 @@ from allauth.core.exceptions import ImmediateHttpResponse
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from microchip_site.words import wait_words
 
@@ -91,11 +92,11 @@ class Attempt:
     def refuse_if_limited(self) -> None:
         """Raise allauth's ImmediateHttpResponse with the 429 page if this attempt must wait."""
         if self.device:
-            waits = [(_wait(DEVICE, self.device), "from this browser")]
+            waits = [(_wait(DEVICE, self.device), DEVICE)]
         else:
             waits = [
-                (_wait(ACCOUNT, self.account), "to this account"),
-                (_wait(ADDRESS, client_address(self.request)), "from your address"),
+                (_wait(ACCOUNT, self.account), ACCOUNT),
+                (_wait(ADDRESS, client_address(self.request)), ADDRESS),
             ]
         seconds, what = max(waits)
         if seconds > 0:
@@ -126,16 +127,25 @@ def lift_lock(user: User) -> None:
 
 
 def _too_many(request, seconds: float, what: str):
-    wait = wait_words(seconds)
-    account = what == "to this account"
-    message = f"Too many failed log-ins {what}. Try again in {wait}"
+    """The 429 page past the limit `what` (DEVICE, ACCOUNT or ADDRESS)."""
+    wait = {"wait": wait_words(seconds)}
+    account = what == ACCOUNT
+    if account:
+        message = _(
+            "Too many failed log-ins to this account. Try again in %(wait)s, or reset your "
+            "password."
+        )
+    elif what == DEVICE:
+        message = _("Too many failed log-ins from this browser. Try again in %(wait)s.")
+    else:
+        message = _("Too many failed log-ins from your address. Try again in %(wait)s.")
     return limits.too_many(
         request,
         seconds,
-        f"{message}, or reset your password." if account else f"{message}.",
+        message % wait,
         reset_url=reverse("account_reset_password") if account else "",
         back_url=request.get_full_path(),
-        back_label="Back to the log-in page",
+        back_label=_("Back to the log-in page"),
     )
 
 

@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import F, Q, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .names import keys_to_refuse, name_key
 
@@ -37,8 +39,8 @@ class User(AbstractUser):
     objects = Players()
 
     class BotLevel(models.TextChoices):
-        EASY = "easy", "easy"
-        STRONG = "strong", "strong"
+        EASY = "easy", pgettext_lazy("a computer player's level", "easy")
+        STRONG = "strong", pgettext_lazy("a computer player's level", "strong")
 
     # A computer player (games/bots/turns.py plays its moves); null for people. Bot accounts are
     # made by a migration or accounts/bots.py, have no email and cannot log in.
@@ -56,83 +58,90 @@ class User(AbstractUser):
         null=True,
         blank=True,
         related_name="bots",
-        verbose_name="bot account run by",
+        verbose_name=_("bot account run by"),
     )
 
-    time_zone = models.CharField(max_length=64, default="UTC", choices=time_zone_choices)
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default="UTC", choices=time_zone_choices
+    )
     # The language of the player's pages and emails ("": their browser's, English for emails).
     language = models.CharField(
         max_length=8,
-        choices=[("", "as my browser says"), *settings.LANGUAGES],
+        verbose_name=_("language"),
+        choices=[("", _("as my browser says")), *settings.LANGUAGES],
         blank=True,
         default="",
-        help_text="The language of your pages and your emails.",
+        help_text=_("The language of your pages and your emails."),
     )
     colour_blind = models.BooleanField(
-        "colour-blind shapes",
+        _("colour-blind shapes"),
         default=False,
-        help_text="Show a shape on every space and tile: triangle blue, square red, "
-        "circle green, diamond yellow, cross pink.",
+        help_text=_(
+            "Show a shape on every space and tile: triangle blue, square red, "
+            "circle green, diamond yellow, cross pink."
+        ),
     )
 
     class Theme(models.TextChoices):
-        SYSTEM = "system", "follow the system"
-        LIGHT = "light", "light"
-        DARK = "dark", "dark"
+        SYSTEM = "system", _("follow the system")
+        LIGHT = "light", pgettext_lazy("a theme", "light")
+        DARK = "dark", pgettext_lazy("a theme", "dark")
 
     # The colours of every page (templates/base.html): the device's light or dark setting, or one
     # of the two whatever the device says.
-    theme = models.CharField(max_length=10, choices=Theme.choices, default=Theme.SYSTEM)
+    theme = models.CharField(_("theme"), max_length=10, choices=Theme.choices, default=Theme.SYSTEM)
 
     # Email notifications, one switch per kind of message.
-    email_your_turn = models.BooleanField("it is my turn", default=True)
-    email_reminder = models.BooleanField("my time is running out", default=True)
-    email_timeout = models.BooleanField("my time ran out", default=True)
-    email_invitation = models.BooleanField("someone invites me to a game", default=True)
-    email_game_started = models.BooleanField("a game I joined starts", default=True)
-    email_game_over = models.BooleanField("a game I played ends", default=True)
+    email_your_turn = models.BooleanField(_("it is my turn"), default=True)
+    email_reminder = models.BooleanField(_("my time is running out"), default=True)
+    email_timeout = models.BooleanField(_("my time ran out"), default=True)
+    email_invitation = models.BooleanField(_("someone invites me to a game"), default=True)
+    email_game_started = models.BooleanField(_("a game I joined starts"), default=True)
+    email_game_over = models.BooleanField(_("a game I played ends"), default=True)
     email_daily_digest = models.BooleanField(
-        "one daily digest instead of an email per turn",
+        _("one daily digest instead of an email per turn"),
         default=False,
-        help_text="Once a day, a list of the games waiting for your move.",
+        help_text=_("Once a day, a list of the games waiting for your move."),
     )
     # The notices above as Web Push messages to the browsers the player subscribed (Settings),
     # instead of emails; with no browser subscribed, they stay emails.
     push_instead_of_email = models.BooleanField(
-        "push notifications instead of emails",
+        _("push notifications instead of emails"),
         default=False,
-        help_text="To the browsers where you turned on push notifications, even with no tab "
-        "of this site open.",
+        help_text=_(
+            "To the browsers where you turned on push notifications, even with no tab "
+            "of this site open."
+        ),
     )
 
     # Set by an admin (reports, games/chat.py): the player may no longer write in table talks.
     chat_muted = models.BooleanField(
-        "muted in table talks",
+        _("muted in table talks"),
         default=False,
-        help_text="A muted player can play but not write in any game's table talk.",
+        help_text=_("A muted player can play but not write in any game's table talk."),
     )
 
     class InvitationsFrom(models.TextChoices):
-        ANYONE = "anyone", "anyone"
-        FOLLOWED = "followed", "only players I follow"
+        ANYONE = "anyone", _("anyone")
+        FOLLOWED = "followed", _("only players I follow")
 
     # Who may invite the player to a table by name (games/play/actions.py `_invite`, through
     # accounts/privacy.py); a blocked player never may, whatever this says (accounts/blocking.py).
     invitations_from = models.CharField(
-        "who may invite me by name",
+        _("who may invite me by name"),
         max_length=10,
         choices=InvitationsFrom.choices,
         default=InvitationsFrom.ANYONE,
     )
 
     class GamesShownTo(models.TextChoices):
-        EVERYONE = "everyone", "everyone"
-        SIGNED_IN = "signed_in", "signed-in players"
+        EVERYONE = "everyone", _("everyone")
+        SIGNED_IN = "signed_in", _("signed-in players")
 
     # Who sees the player's games, statistics and rating history on their profile and archive
     # (accounts/privacy.py); their name and profile page stay public.
     games_shown_to = models.CharField(
-        "who may see my games and rating history",
+        _("who may see my games and rating history"),
         max_length=10,
         choices=GamesShownTo.choices,
         default=GamesShownTo.EVERYONE,
@@ -265,8 +274,8 @@ class AccessToken(models.Model):
     them). Only a digest of the secret is kept: the secret is shown once, when it is made."""
 
     class Scope(models.TextChoices):
-        READ = "read", "read: see games, profiles and the stream"
-        PLAY = "play", "play: move, seek, join and invite as well"
+        READ = "read", _("read: see games, profiles and the stream")
+        PLAY = "play", _("play: move, seek, join and invite as well")
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="access_tokens")
     name = models.CharField(max_length=60)

@@ -27,9 +27,10 @@ import unicodedata
 from functools import cache
 
 from confusable_homoglyphs.utils import load
+from django.utils.translation import gettext_lazy
 
 MARKS = str.maketrans("", "", "\u200e\u200f")  # direction marks around right-to-left glyphs
-MESSAGE = "This name looks like an existing player's name."
+MESSAGE = gettext_lazy("This name looks like an existing player's name.")
 
 
 @cache

@@ -8,11 +8,15 @@
   archive (accounts/views.py `profile`, games/history/views.py `archive`).
 """
 
+from django.utils.translation import gettext_lazy as _
+
 from . import blocking
 from .models import Follow, User
 
-# The inviter's refusal, whatever the reason: the setting or a block.
-REFUSES_INVITATION = "{name} does not accept invitations from you."
+# The inviter's refusal, whatever the reason: the setting or a block. Lazy, and with a brace
+# placeholder: its caller (games/play/actions.py) fills it in with str.format(name=...).
+# Translators: {name} is the player who was to be invited.
+REFUSES_INVITATION = _("{name} does not accept invitations from you.")
 
 
 def accepts_invitation_from(invitee: User, inviter: User) -> bool:

@@ -12,6 +12,7 @@ from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -61,7 +62,8 @@ def _too_many(request):
     return limits.too_many(
         request,
         seconds,
-        f"You made many tokens and bot accounts lately. Try again in {wait_words(seconds)}.",
+        _("You made many tokens and bot accounts lately. Try again in %(wait)s.")
+        % {"wait": wait_words(seconds)},
     )
 
 
@@ -103,7 +105,9 @@ def revoke_token(request, token_id):
     )
     if token is None or not tokens.revoke(token.user, token.pk):
         raise Http404("No such token of yours.")
-    messages.success(request, f"The token “{token.name}” is revoked: it no longer works.")
+    messages.success(
+        request, _("The token “%(name)s” is revoked: it no longer works.") % {"name": token.name}
+    )
     return redirect("accounts:api_tokens")
 
 
@@ -121,7 +125,9 @@ def make_bot(request):
         form.add_error("username", str(refused))
         return _page(request, bot_form=form, status=400)
     messages.success(
-        request, f"The bot account {bot.username} is made. Make it a token to let it play."
+        request,
+        _("The bot account %(name)s is made. Make it a token to let it play.")
+        % {"name": bot.username},
     )
     return redirect("accounts:api_tokens")
 
@@ -135,6 +141,8 @@ def close_bot(request, bot_id):
     except api_bots.BotRefused:
         raise Http404("No such bot account of yours.") from None
     messages.success(
-        request, f"The bot account {bot.username} is closed; its tokens no longer work."
+        request,
+        _("The bot account %(name)s is closed; its tokens no longer work.")
+        % {"name": bot.username},
     )
     return redirect("accounts:api_tokens")

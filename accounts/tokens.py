@@ -13,6 +13,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .models import AccessToken, User
 
@@ -37,14 +39,22 @@ def create_token(user: User, *, name: str, scope: str) -> tuple[AccessToken, str
     """Make a token for `user`; return it and its secret (which is not kept)."""
     name = " ".join(name.split())
     if not name:
-        raise TokenRefused("Give the token a name, to tell it from the others.")
+        raise TokenRefused(_("Give the token a name, to tell it from the others."))
     if scope not in AccessToken.Scope.values:
-        raise TokenRefused("A token's scope is read or play.")
+        raise TokenRefused(_("A token's scope is read or play."))
     locked = User.objects.select_for_update().filter(pk=user.pk).first()  # one count at a time
     if locked is None or not locked.is_active:
-        raise TokenRefused("This account is closed: it can have no new tokens.")
+        raise TokenRefused(_("This account is closed: it can have no new tokens."))
     if AccessToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_TOKENS:
-        raise TokenRefused(f"An account has at most {MAX_TOKENS} tokens; revoke one first.")
+        raise TokenRefused(
+            # English says "tokens" for any cap, as it always has (the cap is 20).
+            ngettext(
+                "An account has at most %(count)d tokens; revoke one first.",
+                "An account has at most %(count)d tokens; revoke one first.",
+                MAX_TOKENS,
+            )
+            % {"count": MAX_TOKENS}
+        )
     secret = MARKER + secrets.token_urlsafe(32)
     token = AccessToken.objects.create(
         user=user,

@@ -18,6 +18,8 @@ from django.core import signing
 from django.http import HttpResponseNotAllowed
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
@@ -29,22 +31,28 @@ UNDO_SALT = "accounts.unsubscribe.undo"
 
 # What each unsubscribe topic turns off, and how the page names it.
 TOPICS = {
-    "your_turn": (("email_your_turn",), "emails telling you it is your move"),
-    "reminder": (("email_reminder",), "reminders that your time is running out"),
-    "timeout": (("email_timeout",), "emails telling you your time ran out"),
-    "invitation": (("email_invitation",), "invitations to games"),
-    "game_started": (("email_game_started",), "emails when a game you joined starts"),
-    "game_over": (("email_game_over",), "emails when a game you played ends"),
+    # Translators: this and the names below end "press the button to get no more ..." and
+    # "you will get no more ..." on the unsubscribe page.
+    "your_turn": (("email_your_turn",), _("emails telling you it is your move")),
+    "reminder": (("email_reminder",), _("reminders that your time is running out")),
+    "timeout": (("email_timeout",), _("emails telling you your time ran out")),
+    "invitation": (("email_invitation",), _("invitations to games")),
+    "game_started": (("email_game_started",), _("emails when a game you joined starts")),
+    "game_over": (("email_game_over",), _("emails when a game you played ends")),
     # The digest replaces the "your move" emails: stopping it must not bring those back. (The
     # reminders near a deadline reach digest readers too: they stay as they are.)
     "digest": (
         ("email_daily_digest", "email_your_turn"),
-        'the daily digest (and the "your move" emails it replaces)',
+        _('the daily digest (and the "your move" emails it replaces)'),
     ),
     # Each name fits "press the button to get no more ..." and "you will get no more ...".
     "all": (
         tuple(NOTIFICATION_FIELDS),
-        f"emails from {settings.SITE_NAME} (but those your account needs, like a password reset)",
+        format_lazy(
+            # Translators: {site} is the site's name, Microchip Online.
+            _("emails from {site} (but those your account needs, like a password reset)"),
+            site=settings.SITE_NAME,
+        ),
     ),
 }
 

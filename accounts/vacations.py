@@ -12,6 +12,9 @@ and ends vacations and moves the clocks of the player's games, which accounts ma
 
 from datetime import datetime, timedelta
 
+from django.utils import formats
+from django.utils.translation import ngettext
+
 BANK_CAP = timedelta(days=30)
 EARNED_PER_DAY = 30 / 365  # days of vacation earned per day
 # Ended vacations are remembered this long: a clock that began before one still skips it
@@ -34,10 +37,14 @@ def days_left(user, now: datetime) -> timedelta:
 
 
 def days_words(length: timedelta) -> str:
-    """A number of vacation days to a tenth, rounded down: "30 days", "1 day", "12.4 days"."""
+    """A number of vacation days to a tenth, rounded down: "30 days", "1 day", "12.4 days" (in
+    the active language, its decimal separator too: "12,4 días")."""
     tenths = int(length / timedelta(days=1) * 10 + 1e-9)
-    number = f"{tenths / 10:g}"
-    return f"{number} day{'' if tenths == 10 else 's'}"
+    number = f"{tenths / 10:g}".replace(".", formats.get_format("DECIMAL_SEPARATOR"))
+    # A whole number chooses its plural form; a fraction takes the form of 2 (English "0.5
+    # days", "1.5 days"; as "other" does in the four languages of the site).
+    count = tenths // 10 if tenths % 10 == 0 else 2
+    return ngettext("%(number)s day", "%(number)s days", count) % {"number": number}
 
 
 def breaks(user) -> tuple[tuple[datetime, datetime], ...]:

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
@@ -62,19 +64,19 @@ def _people_buttons(viewer, player) -> dict:
 PEOPLE_CHANGES = {
     "follow": (
         lambda user, player: following.follow(follower=user, followed=player),
-        "You follow {name}: their games are on your dashboard.",
+        gettext_lazy("You follow %(name)s: their games are on your dashboard."),
     ),
     "unfollow": (
         lambda user, player: following.unfollow(follower=user, followed=player),
-        "You no longer follow {name}.",
+        gettext_lazy("You no longer follow %(name)s."),
     ),
     "block": (
         lambda user, player: blocking.block(blocker=user, blocked=player),
-        "You blocked {name}. They are not told.",
+        gettext_lazy("You blocked %(name)s. They are not told."),
     ),
     "unblock": (
         lambda user, player: blocking.unblock(blocker=user, blocked=player),
-        "You unblocked {name}.",
+        gettext_lazy("You unblocked %(name)s."),
     ),
 }
 
@@ -99,7 +101,7 @@ def people_change(request, username, change):
     if refusal:
         messages.error(request, refusal)
     else:
-        messages.success(request, said.format(name=player.username))
+        messages.success(request, said % {"name": player.username})
     if request.POST.get("back") == "settings":
         return redirect("accounts:settings")
     return redirect("accounts:profile", player.username)
@@ -117,7 +119,8 @@ def signup(request, *args, **kwargs):
             return limits.too_many(
                 request,
                 seconds,
-                f"Too many sign-ups from your address. Try again in {wait_words(seconds)}.",
+                _("Too many sign-ups from your address. Try again in %(wait)s.")
+                % {"wait": wait_words(seconds)},
             )
     return allauth_views.signup(request, *args, **kwargs)
 
@@ -128,7 +131,7 @@ def settings_page(request):
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your settings are saved.")
+        messages.success(request, _("Your settings are saved."))
         return redirect("accounts:settings")
     second_factors = set(
         Authenticator.objects.filter(user=request.user).values_list("type", flat=True)

@@ -3,8 +3,9 @@ of reach, which comes back by itself, and 500 for anything else.
 
 Django calls `server_error` from inside the handling of the exception (urls.py's handler500), so
 the exception is `sys.exc_info()`'s. The page is drawn without the database, the session or the
-user; to a page's htmx request (a move) it answers a line that games/static/games/live.js shows
-("your move was not saved").
+user, in the language LocaleMiddleware chose (the cookie's or the browser's); to a page's htmx
+request (a move) it answers a line that games/static/games/live.js shows ("your move was not
+saved").
 """
 
 import sys
@@ -13,6 +14,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.utils.translation import gettext as _
 
 # Seconds a client is asked to wait before trying again during an outage.
 RETRY_AFTER = 10
@@ -38,11 +40,11 @@ def server_error(request, *args, **kwargs):
     unreachable = _unreachable(sys.exc_info()[1])
     status = 503 if unreachable else 500
     if unreachable:
-        title = "The site is having trouble"
-        message = "It cannot reach its database just now. Try again in a few seconds."
+        title = _("The site is having trouble")
+        message = _("It cannot reach its database just now. Try again in a few seconds.")
     else:
-        title = "Something went wrong"
-        message = "The site failed to answer this request. It has been logged; try again."
+        title = _("Something went wrong")
+        message = _("The site failed to answer this request. It has been logged; try again.")
     if request.headers.get("HX-Request") == "true":
         response = HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
     else:

@@ -3,6 +3,7 @@ import os
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
@@ -24,7 +25,7 @@ def web_manifest(request):
     manifest = {
         "name": "Microchip Online",
         "short_name": "Microchip",
-        "description": "Play the tile-drafting game Microchip by correspondence.",
+        "description": _("Play the tile-drafting game Microchip by correspondence."),
         "start_url": "/dashboard/",
         "scope": "/",
         "display": "standalone",

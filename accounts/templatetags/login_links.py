@@ -23,3 +23,21 @@ def login_next(context) -> str:
         kept, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
     return kept if safe else ""
+
+
+@register.simple_tag(takes_context=True)
+def this_page(context) -> str:
+    """The page to come back to after the language switcher (templates/partials/
+    language_form.html): this one, its path and query, without a `next` that leads off the site
+    (which the page must not repeat: set_language would refuse it anyway)."""
+    request = context.get("request")
+    if request is None:
+        return ""
+    kept = request.GET.get("next")
+    if kept is None or url_has_allowed_host_and_scheme(
+        kept, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return request.get_full_path()
+    query = request.GET.copy()
+    del query["next"]
+    return f"{request.path}?{query.urlencode()}" if query else request.path

@@ -8,7 +8,7 @@ from django.db.models import F
 from accounts.models import User, zone_named
 from games import chat, rules
 from games.models import OutboxEmail, Seat, waiting_for_move
-from games.notices.emails import build_message, game_url
+from games.notices.emails import as_recipient, build_message, game_url
 from games.notices.notice import DIGEST, wanted
 
 # The digest goes out once a day, in the first hourly run that finds the player's local time in
@@ -49,6 +49,11 @@ def digest_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
     user = email.user
     if user is None or not wanted(user, DIGEST):
         return None
+    with as_recipient(user):  # in their language and time zone
+        return _digest(email, user)
+
+
+def _digest(email: OutboxEmail, user: User) -> EmailMultiAlternatives | None:
     seats = list(waiting_seats(user))
     if not seats:
         return None

@@ -1,15 +1,20 @@
 """The emails about games: whether one is still due when its turn to be sent comes, and what
 it says.
 
-Each email is plain text and HTML from templates/emails/, shows times in the recipient's own time
-zone, and carries a signed unsubscribe link and the List-Unsubscribe headers (RFC 8058 one-click).
+Each email is plain text and HTML from templates/emails/, speaks the recipient's own language
+(accounts.User.language; without one, the site's: never the sender's, nor that of the request
+that caused it) and shows times in their own time zone, and carries a signed unsubscribe link and
+the List-Unsubscribe headers (RFC 8058 one-click). A Web Push's words follow the same language.
 """
+
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import ngettext, pgettext
 
 from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url
@@ -31,16 +36,36 @@ from games.notices.notice import (
     still_true,
     wanted,
 )
-from microchip_site.words import ordinal
+from microchip_site.words import place_words
+
+
+def language_of(user: User | None) -> str:
+    """The language of what is sent to `user`: the one they chose (accounts.User.language),
+    else the site's (settings.LANGUAGE_CODE): a browser's language is not known to a task."""
+    chosen = getattr(user, "language", "") or ""
+    return chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+@contextmanager
+def as_recipient(user: User | None):
+    """Words, dates and times as `user` reads them: their language and their time zone."""
+    with translation.override(language_of(user)):
+        if user is None:
+            yield
+            return
+        with timezone.override(user.zone):
+            yield
 
 
 def notice_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
     """The email of an outbox row made from a notice, if it is still due now: its recipient
-    still wants it, is not watching the game, and what it says is still true; else None."""
-    context = notice_context(email)
-    if context is None:
-        return None
-    return build_message(email.kind, email.user, context, message_id=email.message_id)
+    still wants it, is not watching the game, and what it says is still true; else None.
+    What it says (the moves since, the places) is put in words in the recipient's language."""
+    with as_recipient(email.user):
+        context = notice_context(email)
+        if context is None:
+            return None
+        return build_message(email.kind, email.user, context, message_id=email.message_id)
 
 
 def notice_context(email: OutboxEmail) -> dict | None:
@@ -60,8 +85,16 @@ def notice_context(email: OutboxEmail) -> dict | None:
 
 def notice_subject(kind: str, user: User, context: dict) -> str:
     """The one line that says what the notice is (its email's subject, without the prefix)."""
-    with timezone.override(user.zone):
+    with as_recipient(user):
         return " ".join(render_to_string(f"emails/{kind}_subject.txt", context).split())
+
+
+def deadline_format() -> str:
+    """How an email writes a deadline (Django's `date` format), in the active language."""
+    # Translators: how an email writes a deadline, in the letters of Django's date format
+    # (docs.djangoproject.com/en/5.2/ref/templates/builtins/#date): "Thursday 5 December, 14:00
+    # CET". The names of the day and the month are translated by Django.
+    return pgettext("date format of a deadline in an email", "l j F, H:i T")
 
 
 def game_url(game: Game) -> str:
@@ -82,8 +115,9 @@ def build_message(
         "unsubscribe_all_url": unsubscribe_url(user, "all"),
         "settings_url": f"{settings.SITE_URL}{reverse('accounts:settings')}",
     }
-    # Every time in the email is shown in the recipient's own time zone.
-    with timezone.override(user.zone):
+    # Every word of the email is in the recipient's language, every time in their time zone.
+    with as_recipient(user):
+        context["deadline_format"] = deadline_format()
         subject = render_to_string(f"emails/{kind}_subject.txt", context)
         text = render_to_string(f"emails/{kind}.txt", context)
         html = render_to_string(f"emails/{kind}.html", context)
@@ -132,14 +166,13 @@ def since_last_move(game: Game, seats: list[Seat], seat: Seat, version: int):
     lines = summary_parts(news, seat.number)
     if len(lines) > MAX_NEWS_LINES:
         more = len(lines) - MAX_NEWS_LINES + 1
-        lines = [*lines[: MAX_NEWS_LINES - 1], f"and {more} more: the game's move log has them all"]
+        rest = ngettext(
+            "and %(count)d more: the game's move log has them all",
+            "and %(count)d more: the game's move log has them all",
+            more,
+        ) % {"count": more}
+        lines = [*lines[: MAX_NEWS_LINES - 1], rest]
     return lines, bool(own)
-
-
-def place_words(place: int, places: list[int]) -> str:
-    """A place as the results say it: "2nd", or "1st (shared)" when another player has it too
-    (a tie on score and on the chip's size)."""
-    return f"{ordinal(place)} (shared)" if places.count(place) > 1 else ordinal(place)
 
 
 def _context_for(kind: str, game: Game, user: User, version: int, data: dict) -> dict | None:
@@ -151,6 +184,7 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
         "seats": seats,
         "seat": mine,
         "opponents": [seat.user.username for seat in seats if seat.user_id != user.pk],
+        "players": ", ".join(seat.user.username for seat in seats),  # in seat order
         # Their own clock's (in the finishing phase each player has their own).
         "deadline": mine.clock_deadline if mine is not None else game.deadline,
     }
@@ -179,6 +213,7 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
     elif kind == TIMEOUT:
         tile = data.get("tile")
         context["tile"] = rules.TILES[tile] if tile is not None else None
+        context["tile_name"] = tile_words(tile) if tile is not None else ""  # "red cross"
         context["confirmed"] = bool(data.get("confirmed"))
         context["timeouts"] = mine.timeouts if mine else 0
         context["in_row"] = mine.timeouts_in_row if mine else 0

@@ -43,7 +43,7 @@ from games import presence
 from games.models import OutboxEmail, Seat
 from games.notices import webpush
 from games.notices.digest import digest_message
-from games.notices.emails import notice_context, notice_message
+from games.notices.emails import as_recipient, notice_context, notice_message
 from games.notices.notice import (
     DIGEST,
     HELD_UNTIL_SEEN,
@@ -245,8 +245,9 @@ def send(email_id: int) -> str:
 def _push(email: OutboxEmail) -> str:
     """Send a claimed push row (games/notices/webpush.py), as `send` sends an email."""
     try:
-        context = notice_context(email)
-        message = webpush.payload(email, context) if context is not None else None
+        with as_recipient(email.user):  # its words in their language, as an email's would be
+            context = notice_context(email)
+            message = webpush.payload(email, context) if context is not None else None
     except Exception as error:  # a bug: the row is tried again later, and given up in the end
         _failed(email, error)
         raise

@@ -19,10 +19,11 @@ import logging
 
 from django.conf import settings
 from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
 from games.models import OutboxEmail, PushSubscription
-from games.notices.emails import game_url, notice_subject
+from games.notices.emails import as_recipient, game_url, notice_subject
 from games.notices.notice import FINISH, GAME_STARTED, REMINDER, YOUR_TURN
 
 logger = logging.getLogger(__name__)
@@ -45,18 +46,20 @@ def has_browsers(user_ids) -> set[int]:
 
 def payload(row: OutboxEmail, context: dict) -> dict:
     """What the notification shows: the email's subject as its title, the game's players and
-    deadline as its body, the game's address to open."""
+    deadline as its body, the game's address to open; in the player's language."""
     user, game = row.user, row.game
     body = []
-    if context.get("opponents"):
-        body.append("Against " + ", ".join(context["opponents"]) + ".")
-    deadline = context.get("deadline")
-    if deadline and row.kind in (YOUR_TURN, FINISH, REMINDER, GAME_STARTED):
-        with timezone.override(user.zone):
+    with as_recipient(user):  # their language, their time zone
+        if context.get("opponents"):
+            # Translators: a push notification's line: the other players of the game.
+            body.append(_("Against %(names)s.") % {"names": ", ".join(context["opponents"])})
+        deadline = context.get("deadline")
+        if deadline and row.kind in (YOUR_TURN, FINISH, REMINDER, GAME_STARTED):
             when = formats.date_format(timezone.localtime(deadline), "D j M, H:i")
-        body.append(f"Deadline: {when}.")
+            body.append(_("Deadline: %(when)s.") % {"when": when})
+        title = notice_subject(row.kind, user, context)
     return {
-        "title": notice_subject(row.kind, user, context),
+        "title": title,
         "body": " ".join(body),
         "url": game_url(game),
         "tag": f"game-{game.pk}",
