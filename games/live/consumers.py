@@ -62,8 +62,11 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import translation
 from redis.exceptions import RedisError
 
 from accounts import blocking
@@ -92,6 +95,19 @@ RELEASE_TRIES = 20
 # What a send raises once the browser has closed the socket, before the connection is gone: the
 # ASGI spec asks servers for an OSError; daphne raises autobahn's Disconnected instead.
 BROWSER_GONE = (OSError, Disconnected)
+
+
+def language_of(scope, user) -> str:
+    """The language the socket's page was drawn in, as a page request would choose it: the
+    player's own, else the language cookie, else the browser's Accept-Language."""
+    if getattr(user, "is_authenticated", False) and user.language:
+        return user.language
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or ():
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)
 
 
 def _version(value) -> int | None:
@@ -170,10 +186,14 @@ class LiveConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        # Everything this socket draws is in its viewer's language (the database threads it
+        # hands work to inherit it).
+        with translation.override(getattr(self, "language", None) or settings.LANGUAGE_CODE):
+            await handler(message)
 
     async def connect(self):
         self.user = self.scope.get("user") or AnonymousUser()
+        self.language = language_of(self.scope, self.user)
         self.game_id = self.scope["url_route"]["kwargs"].get("game_id")
         self.joined: list[str] = []
         self.seats: tuple = ()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from django.db.models import BooleanField, ExpressionWrapper
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import zone_named
 from games import chat, moves, selectors
@@ -82,9 +82,14 @@ def draw_badge(user) -> str:
     return count_badge(user).draw()
 
 
-@functools.lru_cache(maxsize=256)
 def _draw_badge(turns: int, invitations: int) -> str:
-    """The badge for these counts: the same for everyone, so drawn once per process."""
+    return _draw_badge_in(turns, invitations, translation.get_language())
+
+
+@functools.lru_cache(maxsize=256)
+def _draw_badge_in(turns: int, invitations: int, language: str) -> str:
+    """The badge for these counts: the same for everyone who reads this language, so drawn
+    once per process."""
     return render_to_string(
         "games/partials/badge.html", {"turns": turns, "invitations": invitations}
     )
@@ -305,12 +310,16 @@ def draw_lobby(game_id: int, viewer) -> Lobby | None:
 
 def draw_presence(seats, online) -> str:
     """Draw the online dots of `seats` ((number, user id, username) each)."""
-    return "".join(_draw_dot(number, user_id in online, name) for number, user_id, name in seats)
+    language = translation.get_language()
+    return "".join(
+        _draw_dot(number, user_id in online, name, language) for number, user_id, name in seats
+    )
 
 
 @functools.lru_cache(maxsize=4096)
-def _draw_dot(number: int, online: bool, username: str) -> str:
-    """One seat's online dot: the same for every viewer, so drawn once per process."""
+def _draw_dot(number: int, online: bool, username: str, language: str) -> str:
+    """One seat's online dot: the same for every viewer who reads `language` (the active one,
+    in which it is drawn), so drawn once per process."""
     seat = {"number": number, "online": online, "user": {"username": username}}
     return _render("presence", {"seat": seat})
 
@@ -392,7 +401,9 @@ def _snapshot(game_id: int, version: int) -> selectors.GameView:
 
 
 def _fragment(key, draw: Callable[[], str]) -> str:
-    return _fragments.get_or_make(key, draw)
+    """`draw()`, kept for the next viewer who would see the very same markup: in the same
+    language (each socket draws in its viewer's, games/live/consumers.py)."""
+    return _fragments.get_or_make((*key, translation.get_language()), draw)
 
 
 def _zone_of(viewer):

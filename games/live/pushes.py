@@ -31,6 +31,8 @@ import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+from django.utils import translation
 
 from games.live import carried, drawing
 from games.live.changes import Change, LobbyChange
@@ -48,6 +50,12 @@ PAUSE_AFTER_FAILURE = 5.0
 
 # Notices (games/notices/notice.py) that come without a move, so they carry the badge themselves.
 LOBBY_NOTICES = frozenset({"invitation", "game_started"})
+
+
+def language_of(user) -> str:
+    """The language to draw a push for `user` in, from the mover's process: their own choice,
+    else English (their pages' sockets draw what they draw in the page's language)."""
+    return getattr(user, "language", "") or settings.LANGUAGE_CODE
 
 
 def game_group(game_id: int) -> str:
@@ -197,9 +205,10 @@ def push_notices(notices, *, users, game, seats) -> None:
         for user_id in notice.user_ids:
             user = users.get(user_id)
             if user is not None:
-                html = drawing.draw_notice(
-                    user, notice.kind, game, seat=seat_of.get(user_id), seats=seats
-                )
+                with translation.override(language_of(user)):  # the recipient's, not the mover's
+                    html = drawing.draw_notice(
+                        user, notice.kind, game, seat=seat_of.get(user_id), seats=seats
+                    )
                 messages.append((user_group(user_id), {**event, "notice": html}))
     send(messages)
 
@@ -210,7 +219,8 @@ def queue_changed(game, seats, number: int, *, answered_page: str = "") -> None:
     drawn for them here. Nobody else's page hears of it (games/play/actions.py `queue_drafts`);
     the page that made the change skips it (its answer drew it)."""
     seat = seats[number]
-    html = drawing.draw_queue(game, seats, seat.user)
+    with translation.override(language_of(seat.user)):
+        html = drawing.draw_queue(game, seats, seat.user)
     event = {"type": "queue.changed", "game": game.pk, "html": html, "answered": answered_page}
     send([(user_group(seat.user_id), event)])
 
