@@ -297,13 +297,15 @@ def test_the_digest_of_a_german_reader_is_rendered_in_german(players, languages_
         "emails/digest.html",
     }
     assert {language for _, language in languages_rendered} == {"de"}
-    # Django's own German names of the day and the month, in the reader's time zone.
+    # The German way to write a date ("Sonntag, 6. Dezember"), with Django's German names of
+    # the day and the month, in the reader's time zone.
     with translation.override("de"), timezone.override(reader.zone):
-        deadline = formats.date_format(timezone.localtime(seat.clock_deadline), "l j F, H:i T")
+        deadline = formats.date_format(timezone.localtime(seat.clock_deadline), "l, j. F, H:i T")
     with translation.override("en-gb"), timezone.override(reader.zone):
         english = formats.date_format(timezone.localtime(seat.clock_deadline), "l j F, H:i T")
     assert deadline != english
     assert deadline in digest.body
+    assert "Spiel" in digest.subject or "Spiel" in digest.body  # the words are German too
     html = digest.alternatives[0][0]
     assert deadline in html and '<html lang="de">' in html
 
@@ -347,7 +349,7 @@ def test_a_push_is_in_its_readers_language(players, monkeypatch):
     message = webpush.payload(row, context)
 
     assert seen == ["de"]
-    assert message["body"].startswith("Against brian.")
+    assert message["body"].startswith("Gegen brian.")  # the German catalogue's words
     with translation.override("de"), timezone.override(ada.zone):
         when = formats.date_format(timezone.localtime(game.deadline), "D j M, H:i")
     assert when in message["body"]
