@@ -109,6 +109,17 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's language: a request the test client made in another one
+    leaves it active in the thread, as a request in a real server would for its own thread."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _isolated_cache():
     """Give each test empty rate-limit counters and cache, and empty caches of this process
     (logs, drawings: keyed by game ids, which a rolled-back test gives out again)."""

@@ -1,6 +1,6 @@
 """The game's pages in the reader's language (issue 24), and the rules' refusals said in it at
-the edge (games/rules/i18n.py, games/play/errors.py). No catalogue is shipped yet: the pages
-must draw in every language, and the refusals must go through gettext with English unchanged."""
+the edge (games/rules/i18n.py, games/play/errors.py): the pages draw in every language, and the
+refusals go through gettext, in the reader's language, with English unchanged."""
 
 import pytest
 from django.test import Client
@@ -176,9 +176,12 @@ def _open_paths_error():
     )
 
 
-def test_the_english_refusal_is_unchanged_without_translations():
+def test_a_refusal_is_said_in_the_readers_language_and_unchanged_in_english():
     error, _ = _queue_twice()
-    with translation.override("es"):  # no catalogue yet: English
+    with translation.override("es"):  # the template and the tile's name, both in Spanish
+        spanish = ActionRefused.from_rule_error(error).message
+    assert spanish != error.message and "loseta" in spanish and "cola" in spanish
+    with translation.override("en-gb"):
         assert ActionRefused.from_rule_error(error).message == error.message
     open_paths = _open_paths_error()
     assert open_paths.message == (
