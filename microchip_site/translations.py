@@ -81,7 +81,9 @@ def stale_mo_files() -> list[Path]:
 def _messages(catalogue) -> dict:
     out = {}
     for entry in catalogue:
-        if entry.obsolete or "fuzzy" in entry.flags:
+        # A .mo file holds only the translated messages, none fuzzy.
+        translated = entry.msgstr or any(entry.msgstr_plural.values())
+        if entry.obsolete or "fuzzy" in entry.flags or not translated:
             continue
         key = (entry.msgctxt, entry.msgid, entry.msgid_plural)
         out[key] = (entry.msgstr, tuple(sorted(entry.msgstr_plural.items())))
