@@ -1,5 +1,6 @@
 """The translations (microchip_site/translations.py, docs/i18n.md):
 
+    python3 manage.py translations update     # makemessages, as CI runs it: new words into the .po
     python3 manage.py translations compile    # each locale/*/LC_MESSAGES/*.po to its .mo
     python3 manage.py translations check      # every message translated, the .mo files current
     python3 manage.py translations unmarked   # words in the templates that no tag marks
@@ -7,6 +8,7 @@
 `check` and `unmarked` exit 1 when they find something, listing it.
 """
 
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from microchip_site import translations
@@ -16,9 +18,20 @@ class Command(BaseCommand):
     help = "Compile the translations, check them complete, or list unmarked template words."
 
     def add_arguments(self, parser):
-        parser.add_argument("what", choices=("compile", "check", "unmarked"))
+        parser.add_argument("what", choices=("update", "compile", "check", "unmarked"))
 
     def handle(self, *args, what, **options):
+        if what == "update":  # needs GNU gettext's xgettext and msgmerge
+            for domain, ignore in translations.SOURCES.items():
+                call_command(
+                    "makemessages",
+                    domain=domain,
+                    locale=translations.shipped_languages(),
+                    add_location="file",
+                    ignore_patterns=list(ignore),
+                    verbosity=0,
+                )
+            return
         if what == "compile":
             for path in translations.compile_all():
                 self.stdout.write(f"compiled {path}")
