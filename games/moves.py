@@ -77,6 +77,21 @@ class Entry:
         many people in theirs), so it is put in words when it is read. Each is one whole
         message with named placeholders, the reader's own apart from anyone's; names are
         never translated."""
+        message, words = self._message(reader)
+        return message % words if words else message
+
+    def sentence(self, reader: int | None = None) -> str:
+        """`text` as a sentence, its first letter a capital ("You took...", "Tomaste...",
+        "The server...") unless it begins with a player's name, written as they wrote it
+        ("brian took..."): whether it does is the translated message's own business."""
+        message, words = self._message(reader)
+        text = message % words if words else message
+        return text if message.startswith(NAMES_FIRST) else text[:1].upper() + text[1:]
+
+    def _message(self, reader: int | None) -> tuple[str, dict[str, object]]:
+        """The entry's message in the active language, and the words for its placeholders
+        (none if it has none: a message without placeholders is not formatted, so that its
+        translation may write a bare %)."""
         you = reader is not None and self.seat == reader
         words: dict[str, object] = {"player": self.name}
         if self.tile is not None:
@@ -84,14 +99,16 @@ class Entry:
         if self.column is not None:
             words["column"] = self.column + 1
         if self.stand_in:
-            return self._stand_in_text(you, words)
-        if self.kind in ("draft", "queued", "forced_take", "timeout"):
-            return self._draft_text(you, words)
-        if self.kind in ("finish", "deadline"):
-            return self._finish_text(you, words)
-        if self.kind in ("resigned", "abandoned", "expelled", "expel_vote", "concluded"):
-            return self._leaving_text(you, reader, words)
-        return self._table_text(words)
+            message = self._stand_in_text(you, words)
+        elif self.kind in ("draft", "queued", "forced_take", "timeout"):
+            message = self._draft_text(you, words)
+        elif self.kind in ("finish", "deadline"):
+            message = self._finish_text(you, words)
+        elif self.kind in ("resigned", "abandoned", "expelled", "expel_vote", "concluded"):
+            message = self._leaving_text(you, reader, words)
+        else:
+            message = self._table_text(words)
+        return message, (words if "%(" in message else {})
 
     def _stand_in_text(self, you: bool, words: dict) -> str:
         """The server's move for a player who left the game."""
@@ -99,18 +116,18 @@ class Entry:
             if you:
                 # Translators: the move log. "The server" is the site itself, drafting for a
                 # player who left the game; the pool's columns are numbered from 1.
-                return gettext("the server took a %(tile)s from column %(column)s for you") % words
+                return gettext("the server took a %(tile)s from column %(column)s for you")
             # Translators: the move log. "The server" is the site itself, drafting for a player
             # (%(player)s, a username) who left the game; the pool's columns are numbered from 1.
             message = gettext("the server took a %(tile)s from column %(column)s for %(player)s")
-            return message % words
+            return message
         if you:
             # Translators: the move log. "The server" is the site itself, finishing the board
             # of a player who left the game.
             return gettext("the server finished your board")
         # Translators: the move log. "The server" is the site itself, finishing the board of a
         # player (%(player)s, a username) who left the game.
-        return gettext("the server finished %(player)s's board") % words
+        return gettext("the server finished %(player)s's board")
 
     def _draft_text(self, you: bool, words: dict) -> str:
         """A tile taken: drafted, by a queue, by the server when only one was left, or when the
@@ -120,15 +137,15 @@ class Entry:
             if you:
                 # Translators: the move log: the reader's own draft. The pool's columns are
                 # numbered from 1.
-                return gettext("you took a %(tile)s from column %(column)s") % words
+                return gettext("you took a %(tile)s from column %(column)s")
             # Translators: the move log: a player's draft (%(player)s is a username). The
             # pool's columns are numbered from 1.
-            return gettext("%(player)s took a %(tile)s from column %(column)s") % words
+            return gettext("%(player)s took a %(tile)s from column %(column)s")
         if self.kind == "queued":
             # Translators: the move log, to the player who had chosen their draft ahead of
             # their turn ("queued" it): the site took it for them when the turn came. The
             # pool's columns are numbered from 1.
-            return gettext("your queued draft took a %(tile)s from column %(column)s") % words
+            return gettext("your queued draft took a %(tile)s from column %(column)s")
         if self.kind == "forced_take":
             if you:
                 # Translators: the move log. "The server" is the site itself: a column with a
@@ -137,14 +154,14 @@ class Entry:
                 message = gettext(
                     "the server took the last tile of column %(column)s, a %(tile)s, for you"
                 )
-                return message % words
+                return message
             # Translators: the move log. "The server" is the site itself: a column with a
             # single tile left is taken for the player (%(player)s, a username) whose turn it
             # is, who has no choice. The pool's columns are numbered from 1.
             message = gettext(
                 "the server took the last tile of column %(column)s, a %(tile)s, for %(player)s"
             )
-            return message % words
+            return message
         # A timeout: the player's time for their turn ran out, and the site drafted for them,
         # or confirmed the draft they had chosen but not confirmed.
         if self.confirmed:
@@ -154,14 +171,14 @@ class Entry:
                 message = gettext(
                     "your time ran out: the server confirmed your draft of a %(tile)s"
                 )
-                return message % words
+                return message
             # Translators: the move log. "The server" is the site itself: the player
             # (%(player)s, a username) had chosen a tile but not confirmed it when their time
             # for the turn ran out.
             message = gettext(
                 "%(player)s's time ran out: the server confirmed %(player)s's draft of a %(tile)s"
             )
-            return message % words
+            return message
         if you:
             # Translators: the move log. "The server" is the site itself, drafting for the
             # player when their time for the turn ran out. The pool's columns are numbered
@@ -169,7 +186,7 @@ class Entry:
             message = gettext(
                 "your time ran out: the server took a %(tile)s from column %(column)s for you"
             )
-            return message % words
+            return message
         # Translators: the move log. "The server" is the site itself, drafting for the player
         # (%(player)s, a username) when their time for the turn ran out. The pool's columns are
         # numbered from 1.
@@ -177,7 +194,7 @@ class Entry:
             "%(player)s's time ran out: the server took a %(tile)s from column %(column)s "
             "for %(player)s"
         )
-        return message % words
+        return message
 
     def _finish_text(self, you: bool, words: dict) -> str:
         """A board finished, by its player or when their finishing time ran out."""
@@ -188,7 +205,7 @@ class Entry:
                 return gettext("you finished")
             # Translators: the move log: a player (%(player)s, a username) declared their board
             # finished (the game's last phase, after the drafting).
-            return gettext("%(player)s finished") % words
+            return gettext("%(player)s finished")
         count = self.returned
         words["count"] = count
         if you:
@@ -206,14 +223,14 @@ class Entry:
                 "%(count)d illegal tiles back to the tray",
                 count,
             )
-            return message % words
+            return message
         if not count:
             # Translators: the move log: a player's (%(player)s, a username) time to finish
             # their board ran out, and the site submitted it as it was.
             message = gettext(
                 "%(player)s's finishing time ran out: the board was submitted as it was"
             )
-            return message % words
+            return message
         # Translators: the move log: a player's (%(player)s, a username) time to finish their
         # board ran out; the site submitted it as it was, after putting the tiles that broke
         # the rules back in the player's tray (the tiles they hold but have not placed).
@@ -224,7 +241,7 @@ class Entry:
             "%(count)d illegal tiles back to the tray",
             count,
         )
-        return message % words
+        return message
 
     def _leaving_text(self, you: bool, reader: int | None, words: dict) -> str:
         """A player leaving a game under way, and the votes that hand a seat over."""
@@ -236,7 +253,7 @@ class Entry:
             # Translators: the move log. "The server" is the site itself, which plays a seat
             # whose player (%(player)s, a username) left the game.
             message = gettext("%(player)s resigned: the server plays their seat from now on")
-            return message % words
+            return message
         if self.kind == "abandoned":
             if you:
                 # Translators: the move log. "The server" is the site itself: after too many
@@ -249,7 +266,7 @@ class Entry:
             message = gettext(
                 "%(player)s's time ran out too often: the server plays their seat from now on"
             )
-            return message % words
+            return message
         if self.kind == "expelled":
             if you:
                 # Translators: the move log. The other players voted to hand the reader's seat
@@ -259,7 +276,7 @@ class Entry:
             # (%(player)s, a username) seat to "the server", the site itself, which plays it
             # from then on.
             message = gettext("the others voted: the server plays %(player)s's seat from now on")
-            return message % words
+            return message
         if self.kind == "expel_vote":
             votes, needed = self.votes
             words.update(target=self.target_name, votes=votes, needed=needed)
@@ -298,7 +315,7 @@ class Entry:
                     "the %(needed)d votes needed)",
                     needed,
                 )
-            return message % words
+            return message
         # Concluded: every player has left; the site ends the game.
         # Translators: the move log: every player has left the game, so it ends now, each
         # board counted as it is.
@@ -311,27 +328,28 @@ class Entry:
         if kind == "joined":
             # Translators: the move log, before the game starts: a player (%(player)s, a
             # username) joined the table.
-            return gettext("%(player)s took a seat") % words
+            return gettext("%(player)s took a seat")
         if kind == "left":
             # Translators: the move log, before the game starts: a player (%(player)s, a
             # username) left the table.
-            return gettext("%(player)s left the table") % words
+            return gettext("%(player)s left the table")
         if kind == "created":
             # Translators: the move log: a player (%(player)s, a username) created the game
             # (its table, where players gather before it starts).
-            return gettext("%(player)s opened the table") % words
+            return gettext("%(player)s opened the table")
         if kind == "started":
             # Translators: the move log: the game started, and %(player)s (a username) drafts
             # the first tile.
-            return gettext("the game started: %(player)s drafts first") % {"player": self.extra}
+            words["player"] = self.extra  # who drafts first
+            return gettext("the game started: %(player)s drafts first")
         if kind == "cancelled":
             # Translators: the move log: the game's creator (%(player)s, a username) called
             # the game off before it started.
-            return gettext("%(player)s cancelled the game") % words
+            return gettext("%(player)s cancelled the game")
         if kind == "declined":
             # Translators: the move log: a player (%(player)s, a username) invited to the game
             # declined the invitation.
-            return gettext("%(player)s declined the invitation") % words
+            return gettext("%(player)s declined the invitation")
         if kind == "ended":
             # Translators: the move log: the game ended.
             return gettext("the game is over")
@@ -342,6 +360,8 @@ class Entry:
         return kind.replace("_", " ")
 
 
+# A message that begins with one of these begins with a player's name, not to be capitalised.
+NAMES_FIRST = ("%(player)s", "%(target)s")
 SERVERS_WORK = {"forced_take", "timeout", "deadline", "abandoned", "expelled", "queued"}
 # Why a seat left, by the cause of its Resign event (games/play/leaving.py).
 LEFT_BY = {Cause.PLAYER: "resigned", Cause.ABANDONED: "abandoned", Cause.EXPELLED: "expelled"}
@@ -571,12 +591,26 @@ def summary(entries: list[Entry], reader: int | None) -> str:
     return "; ".join(summary_parts(entries, reader))
 
 
+def summary_sentence(entries: list[Entry], reader: int | None) -> str:
+    """`summary` as a sentence: its first letter a capital unless it begins with a player's
+    name ("brian took...", "The server took..."), in any language (as `Entry.sentence`)."""
+    clauses = _clauses(entries, reader)
+    if not clauses:
+        return ""
+    text = "; ".join(clause for clause, _ in clauses)
+    return text if clauses[0][1] else text[:1].upper() + text[1:]
+
+
 def summary_parts(entries: list[Entry], reader: int | None) -> list[str]:
     """The clauses of `summary`, in order: each player's drafts in one, every other entry in
     its own (the "your move" email puts one on each line); in the active language."""
-    parts: list[str] = []
+    return [clause for clause, _ in _clauses(entries, reader)]
+
+
+def _clauses(entries: list[Entry], reader: int | None) -> list[tuple[str, bool]]:
+    """The clauses of `summary`, each with whether it begins with a player's name."""
     drafts: dict[str, list[int]] = {}  # who: tiles, in order, merged into one clause
-    order: list[tuple[str, str]] = []
+    order: list[tuple[str, Entry | str]] = []
     for entry in entries:
         if entry.kind in ("draft", "queued") and entry.seat != reader and not entry.stand_in:
             if entry.name not in drafts:
@@ -584,19 +618,23 @@ def summary_parts(entries: list[Entry], reader: int | None) -> list[str]:
                 order.append(("draft", entry.name))
             drafts[entry.name].append(entry.tile)
         elif entry.kind not in ("joined", "created", "analysed"):
-            order.append(("entry", entry.text(reader)))
+            order.append(("entry", entry))
+    clauses = []
     for what, value in order:
-        parts.append(drafts_words(value, drafts[value]) if what == "draft" else value)
-    return parts
+        if what == "draft":
+            message, words = _drafts_message(value, drafts[value])
+        else:
+            message, words = value._message(reader)
+        clauses.append((message % words if words else message, message.startswith(NAMES_FIRST)))
+    return clauses
 
 
-def drafts_words(player: str, tiles: list[int]) -> str:
-    """A player's drafts in one clause: "brian took a red cross and a blue corner"."""
+def _drafts_message(player: str, tiles: list[int]) -> tuple[str, dict[str, object]]:
     if len(tiles) == 1:
         # Translators: a summary of what happened in a game since the reader last looked: a
         # player (%(player)s, a username) drafted a tile.
         message = gettext("%(player)s took a %(tile)s")
-        return message % {"player": player, "tile": tile_words(tiles[0])}
+        return message, {"player": player, "tile": tile_words(tiles[0])}
     listed = and_list(
         # Translators: one of the tiles in a list of the tiles a player drafted ("brian took a
         # red cross, a blue end and a pink tee").
@@ -606,4 +644,4 @@ def drafts_words(player: str, tiles: list[int]) -> str:
     # Translators: a summary of what happened in a game since the reader last looked: a
     # player (%(player)s, a username) drafted several tiles, %(tiles)s, a list such as "a red
     # cross, a blue end and a pink tee".
-    return gettext("%(player)s took %(tiles)s") % {"player": player, "tiles": listed}
+    return gettext("%(player)s took %(tiles)s"), {"player": player, "tiles": listed}

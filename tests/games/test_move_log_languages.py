@@ -10,8 +10,8 @@ from datetime import datetime
 import pytest
 from django.utils import translation
 
-from games import moves
-from games.moves import Entry, Turn, summary, summary_parts
+from games import moves, selectors
+from games.moves import Entry, Turn, summary, summary_parts, summary_sentence
 from games.rules import Colour, Kind
 from games.rules.tiles import tile_ids_of
 
@@ -302,3 +302,64 @@ def test_the_summary_in_the_readers_language(german):
 def test_tile_words_in_the_readers_language(german):
     assert moves.tile_words(RED_CROSS) == "RED CROSS"
     assert german == [("de", "red cross")]
+
+
+# A little German, to see the capitals: a sentence's first letter is a capital unless it begins
+# with a player's name, whatever the language puts first.
+GERMAN = {
+    "red cross": "rotes Kreuz",
+    "blue end": "blaues Ende",
+    "you took a %(tile)s from column %(column)s": "du hast ein %(tile)s aus Spalte %(column)s "
+    "genommen",
+    "%(player)s took a %(tile)s from column %(column)s": "%(player)s hat ein %(tile)s aus "
+    "Spalte %(column)s genommen",
+    "%(player)s's time ran out: the server took a %(tile)s from column %(column)s "
+    "for %(player)s": "die Zeit von %(player)s ist abgelaufen: der Server hat ein %(tile)s aus "
+    "Spalte %(column)s für %(player)s genommen",
+    "%(player)s took a %(tile)s": "%(player)s hat ein %(tile)s genommen",
+    "the game is over": "das Spiel ist aus",
+}
+
+
+@pytest.fixture
+def little_german(monkeypatch):
+    monkeypatch.setattr(moves, "gettext", lambda message: GERMAN.get(message, message))
+    with translation.override("de"):
+        yield
+
+
+def test_a_sentence_begins_with_a_capital_unless_with_a_name(little_german):
+    assert ada("draft", **DRAFT).sentence(0) == "Du hast ein rotes Kreuz aus Spalte 2 genommen"
+    assert ada("draft", **DRAFT).sentence(1) == "ada hat ein rotes Kreuz aus Spalte 2 genommen"
+    assert ada("timeout", **DRAFT).sentence(1) == (
+        "Die Zeit von ada ist abgelaufen: der Server hat ein rotes Kreuz aus Spalte 2 für ada "
+        "genommen"
+    )
+    assert entry("ended").sentence(0) == "Das Spiel ist aus"
+    assert entry("ended").text(0) == "das Spiel ist aus"
+    news = [entry("draft", tile=BLUE_END, column=0, seat=1, name="brian"), entry("ended")]
+    assert summary_sentence(news, 0) == "brian hat ein blaues Ende genommen; das Spiel ist aus"
+    assert (
+        summary_sentence(news[::-1], 0) == "Das Spiel ist aus; brian hat ein blaues Ende genommen"
+    )
+    assert summary_sentence([], 0) == ""
+
+
+@pytest.mark.parametrize(("item", "reader", "english"), CASES)
+def test_the_english_sentences_as_the_game_page_writes_them(item, reader, english):
+    # As games/selectors.py `sentence` capitalises the English (but "Nobody", which it misses).
+    capital = english[:1].upper() + english[1:]
+    expected = english if english.startswith(NAMES) else capital
+    assert item.sentence(reader) == expected
+    if not english.startswith("nobody"):
+        assert item.sentence(reader) == selectors.sentence(item.text(reader))
+
+
+def test_the_summary_as_a_sentence_in_english():
+    assert summary_sentence(summary_entries(), 0) == (
+        "brian took a red cross, a blue end and a pink tee; chloe took a blue end; "
+        "the server took the last tile of column 2, a red cross, for you"
+    )
+    news = summary_entries()[4:]
+    assert summary_sentence(news, 0) == selectors.sentence(summary(news, 0))
+    assert summary_sentence(news, 0).startswith("The server took")
