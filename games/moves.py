@@ -11,6 +11,11 @@ The same entries make the game page's move log, its "since your last visit" summ
 highlights of what others took, the page's notices of what happened to the player, and the
 "your move" email's summary. `Log` keeps a game's fold, and extends it with new events, so that
 a live page's log costs only the new events.
+
+An entry keeps no words, only what happened and who did it: it is made once and read by many
+people, each in their own language, so `Entry.text` says it in the language active when it is
+read (one whole message per sentence, the reader's own "you" apart from the others' names; the
+tiles by their translated names, games/rules/tiles.py; names as their players wrote them).
 """
 
 from __future__ import annotations
