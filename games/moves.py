@@ -124,8 +124,7 @@ class Entry:
                 return gettext("the server took a %(tile)s from column %(column)s for you")
             # Translators: the move log. "The server" is the site itself, drafting for a player
             # (%(player)s, a username) who left the game; the pool's columns are numbered from 1.
-            message = gettext("the server took a %(tile)s from column %(column)s for %(player)s")
-            return message
+            return gettext("the server took a %(tile)s from column %(column)s for %(player)s")
         if you:
             # Translators: the move log. "The server" is the site itself, finishing the board
             # of a player who left the game.
@@ -153,53 +152,47 @@ class Entry:
             return gettext("your queued draft took a %(tile)s from column %(column)s")
         if self.kind == "forced_take":
             if you:
-                # Translators: the move log. "The server" is the site itself: a column with a
-                # single tile left is taken for the player whose turn it is, who has no choice.
-                # The pool's columns are numbered from 1.
-                message = gettext(
+                return gettext(
+                    # Translators: the move log. "The server" is the site itself: a column with a
+                    # single tile left is taken for the player whose turn it is, who has no choice.
+                    # The pool's columns are numbered from 1.
                     "the server took the last tile of column %(column)s, a %(tile)s, for you"
                 )
-                return message
-            # Translators: the move log. "The server" is the site itself: a column with a
-            # single tile left is taken for the player (%(player)s, a username) whose turn it
-            # is, who has no choice. The pool's columns are numbered from 1.
-            message = gettext(
+            return gettext(
+                # Translators: the move log. "The server" is the site itself: a column with a
+                # single tile left is taken for the player (%(player)s, a username) whose turn it
+                # is, who has no choice. The pool's columns are numbered from 1.
                 "the server took the last tile of column %(column)s, a %(tile)s, for %(player)s"
             )
-            return message
         # A timeout: the player's time for their turn ran out, and the site drafted for them,
         # or confirmed the draft they had chosen but not confirmed.
         if self.confirmed:
             if you:
-                # Translators: the move log. "The server" is the site itself: the player had
-                # chosen a tile but not confirmed it when their time for the turn ran out.
-                message = gettext(
+                return gettext(
+                    # Translators: the move log. "The server" is the site itself: the player had
+                    # chosen a tile but not confirmed it when their time for the turn ran out.
                     "your time ran out: the server confirmed your draft of a %(tile)s"
                 )
-                return message
-            # Translators: the move log. "The server" is the site itself: the player
-            # (%(player)s, a username) had chosen a tile but not confirmed it when their time
-            # for the turn ran out.
-            message = gettext(
+            return gettext(
+                # Translators: the move log. "The server" is the site itself: the player
+                # (%(player)s, a username) had chosen a tile but not confirmed it when their time
+                # for the turn ran out.
                 "%(player)s's time ran out: the server confirmed %(player)s's draft of a %(tile)s"
             )
-            return message
         if you:
-            # Translators: the move log. "The server" is the site itself, drafting for the
-            # player when their time for the turn ran out. The pool's columns are numbered
-            # from 1.
-            message = gettext(
+            return gettext(
+                # Translators: the move log. "The server" is the site itself, drafting for the
+                # player when their time for the turn ran out. The pool's columns are numbered
+                # from 1.
                 "your time ran out: the server took a %(tile)s from column %(column)s for you"
             )
-            return message
-        # Translators: the move log. "The server" is the site itself, drafting for the player
-        # (%(player)s, a username) when their time for the turn ran out. The pool's columns are
-        # numbered from 1.
-        message = gettext(
+        return gettext(
+            # Translators: the move log. "The server" is the site itself, drafting for the player
+            # (%(player)s, a username) when their time for the turn ran out. The pool's columns are
+            # numbered from 1.
             "%(player)s's time ran out: the server took a %(tile)s from column %(column)s "
             "for %(player)s"
         )
-        return message
 
     def _finish_text(self, you: bool, words: dict) -> str:
         """A board finished, by its player or when their finishing time ran out."""
@@ -218,35 +211,32 @@ class Entry:
                 # Translators: the move log: the reader's time to finish their board ran out,
                 # and the site submitted it as it was.
                 return gettext("your finishing time ran out: the board was submitted as it was")
-            # Translators: the move log: the reader's time to finish their board ran out; the
-            # site submitted it as it was, after putting the tiles that broke the rules back
-            # in the player's tray (the tiles they hold but have not placed).
-            message = ngettext(
+            return ngettext(
+                # Translators: the move log: the reader's time to finish their board ran out; the
+                # site submitted it as it was, after putting the tiles that broke the rules back
+                # in the player's tray (the tiles they hold but have not placed).
                 "your finishing time ran out: the board was submitted as it was, "
                 "%(count)d illegal tile back to the tray",
                 "your finishing time ran out: the board was submitted as it was, "
                 "%(count)d illegal tiles back to the tray",
                 count,
             )
-            return message
         if not count:
-            # Translators: the move log: a player's (%(player)s, a username) time to finish
-            # their board ran out, and the site submitted it as it was.
-            message = gettext(
+            return gettext(
+                # Translators: the move log: a player's (%(player)s, a username) time to finish
+                # their board ran out, and the site submitted it as it was.
                 "%(player)s's finishing time ran out: the board was submitted as it was"
             )
-            return message
-        # Translators: the move log: a player's (%(player)s, a username) time to finish their
-        # board ran out; the site submitted it as it was, after putting the tiles that broke
-        # the rules back in the player's tray (the tiles they hold but have not placed).
-        message = ngettext(
+        return ngettext(
+            # Translators: the move log: a player's (%(player)s, a username) time to finish their
+            # board ran out; the site submitted it as it was, after putting the tiles that broke
+            # the rules back in the player's tray (the tiles they hold but have not placed).
             "%(player)s's finishing time ran out: the board was submitted as it was, "
             "%(count)d illegal tile back to the tray",
             "%(player)s's finishing time ran out: the board was submitted as it was, "
             "%(count)d illegal tiles back to the tray",
             count,
         )
-        return message
 
     def _leaving_text(self, you: bool, reader: int | None, words: dict) -> str:
         """A player leaving a game under way, and the votes that hand a seat over."""
@@ -257,21 +247,19 @@ class Entry:
                 return gettext("you resigned: the server plays your seat from now on")
             # Translators: the move log. "The server" is the site itself, which plays a seat
             # whose player (%(player)s, a username) left the game.
-            message = gettext("%(player)s resigned: the server plays their seat from now on")
-            return message
+            return gettext("%(player)s resigned: the server plays their seat from now on")
         if self.kind == "abandoned":
             if you:
-                # Translators: the move log. "The server" is the site itself: after too many
-                # turns where their time ran out, it plays the player's seat.
                 return gettext(
+                    # Translators: the move log. "The server" is the site itself: after too many
+                    # turns where their time ran out, it plays the player's seat.
                     "your time ran out too often: the server plays your seat from now on"
                 )
-            # Translators: the move log. "The server" is the site itself: after too many turns
-            # where the time of a player (%(player)s, a username) ran out, it plays their seat.
-            message = gettext(
+            return gettext(
+                # Translators: the move log. "The server" is the site itself: after too many turns
+                # where the time of a player (%(player)s, a username) ran out, it plays their seat.
                 "%(player)s's time ran out too often: the server plays their seat from now on"
             )
-            return message
         if self.kind == "expelled":
             if you:
                 # Translators: the move log. The other players voted to hand the reader's seat
@@ -280,47 +268,44 @@ class Entry:
             # Translators: the move log. The other players voted to hand a player's
             # (%(player)s, a username) seat to "the server", the site itself, which plays it
             # from then on.
-            message = gettext("the others voted: the server plays %(player)s's seat from now on")
-            return message
+            return gettext("the others voted: the server plays %(player)s's seat from now on")
         if self.kind == "expel_vote":
             votes, needed = self.votes
             words.update(target=self.target_name, votes=votes, needed=needed)
             if you:
-                # Translators: the move log: the reader voted to hand another player's
-                # (%(target)s, a username) seat to "the server", the site itself, which plays
-                # it once enough players voted: %(votes)d votes so far of the %(needed)d
-                # needed.
-                message = ngettext(
+                return ngettext(
+                    # Translators: the move log: the reader voted to hand another player's
+                    # (%(target)s, a username) seat to "the server", the site itself, which plays
+                    # it once enough players voted: %(votes)d votes so far of the %(needed)d
+                    # needed.
                     "you voted to hand %(target)s's seat to the server (%(votes)d of the "
                     "%(needed)d vote needed)",
                     "you voted to hand %(target)s's seat to the server (%(votes)d of the "
                     "%(needed)d votes needed)",
                     needed,
                 )
-            elif reader is not None and self.target == reader:
-                # Translators: the move log: a player (%(player)s, a username) voted to hand
-                # the reader's seat to "the server", the site itself, which plays it once
-                # enough players voted: %(votes)d votes so far of the %(needed)d needed.
-                message = ngettext(
+            if reader is not None and self.target == reader:
+                return ngettext(
+                    # Translators: the move log: a player (%(player)s, a username) voted to hand
+                    # the reader's seat to "the server", the site itself, which plays it once
+                    # enough players voted: %(votes)d votes so far of the %(needed)d needed.
                     "%(player)s voted to hand your seat to the server (%(votes)d of the "
                     "%(needed)d vote needed)",
                     "%(player)s voted to hand your seat to the server (%(votes)d of the "
                     "%(needed)d votes needed)",
                     needed,
                 )
-            else:
+            return ngettext(
                 # Translators: the move log: a player (%(player)s, a username) voted to hand
                 # another player's (%(target)s, a username) seat to "the server", the site
                 # itself, which plays it once enough players voted: %(votes)d votes so far of
                 # the %(needed)d needed.
-                message = ngettext(
-                    "%(player)s voted to hand %(target)s's seat to the server (%(votes)d of "
-                    "the %(needed)d vote needed)",
-                    "%(player)s voted to hand %(target)s's seat to the server (%(votes)d of "
-                    "the %(needed)d votes needed)",
-                    needed,
-                )
-            return message
+                "%(player)s voted to hand %(target)s's seat to the server (%(votes)d of "
+                "the %(needed)d vote needed)",
+                "%(player)s voted to hand %(target)s's seat to the server (%(votes)d of "
+                "the %(needed)d votes needed)",
+                needed,
+            )
         # Concluded: every player has left; the site ends the game.
         # Translators: the move log: every player has left the game, so it ends now, each
         # board counted as it is.
