@@ -11,6 +11,11 @@ The same entries make the game page's move log, its "since your last visit" summ
 highlights of what others took, the page's notices of what happened to the player, and the
 "your move" email's summary. `Log` keeps a game's fold, and extends it with new events, so that
 a live page's log costs only the new events.
+
+An entry keeps no words, only what happened and who did it: it is made once and read by many
+people, each in their own language, so `Entry.text` says it in the language active when it is
+read (one whole message per sentence, the reader's own "you" apart from the others' names; the
+tiles by their translated names, games/rules/tiles.py; names as their players wrote them).
 """
 
 from __future__ import annotations
@@ -19,10 +24,13 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils.translation import gettext, ngettext, pgettext
+
 from games import rules
 from games.models import Event
 from games.rules.replay import turn_number
 from microchip_site.lru import LRU
+from microchip_site.words import and_list
 
 Cause = Event.Cause
 
@@ -36,9 +44,9 @@ QUIET = {
 
 
 def tile_words(tile_id: int) -> str:
-    """A tile as players say it: "red cross"."""
-    tile = rules.TILES[tile_id]
-    return f"{tile.colour.value} {tile.kind.value}"
+    """A tile as players say it, in the active language: "red cross" (its whole name, marked
+    for translation in games/rules/tiles.py, so that a language may agree colour and kind)."""
+    return rules.tile_name(tile_id).say(gettext, ngettext)
 
 
 @dataclass(frozen=True)
@@ -69,74 +77,281 @@ class Entry:
         return seat is not None and self.seat == seat and self.kind in SERVERS_WORK
 
     def text(self, reader: int | None = None) -> str:
-        """The entry in words for the player at seat `reader` ("you"), or for anyone."""
+        """The entry in words for the player at seat `reader` ("you"), or for anyone, in the
+        active language: the entry keeps no words of its own (it is made once, and read by
+        many people in theirs), so it is put in words when it is read. Each is one whole
+        message with named placeholders, the reader's own apart from anyone's; names are
+        never translated."""
+        message, words = self._message(reader)
+        return message % words if words else message
+
+    def sentence(self, reader: int | None = None) -> str:
+        """`text` as a sentence, its first letter a capital ("You took...", "Tomaste...",
+        "The server...") unless it begins with a player's name, written as they wrote it
+        ("brian took..."): whether it does is the translated message's own business."""
+        message, words = self._message(reader)
+        text = message % words if words else message
+        return text if message.startswith(NAMES_FIRST) else text[:1].upper() + text[1:]
+
+    def _message(self, reader: int | None) -> tuple[str, dict[str, object]]:
+        """The entry's message in the active language, and the words for its placeholders
+        (none if it has none: a message without placeholders is not formatted, so that its
+        translation may write a bare %)."""
         you = reader is not None and self.seat == reader
-        who = "you" if you else self.name
-        whose = "your" if you else f"{self.name}'s"
-        tile = tile_words(self.tile) if self.tile is not None else ""
-        column = f"column {self.column + 1}" if self.column is not None else ""
+        words: dict[str, object] = {"player": self.name}
+        if self.tile is not None:
+            words["tile"] = tile_words(self.tile)
+        if self.column is not None:
+            words["column"] = self.column + 1
         if self.stand_in:
-            if self.kind == "draft":
-                return f"the server took a {tile} from {column} for {who}"
-            return f"the server finished {whose} board"
+            message = self._stand_in_text(you, words)
+        elif self.kind in ("draft", "queued", "forced_take", "timeout"):
+            message = self._draft_text(you, words)
+        elif self.kind in ("finish", "deadline"):
+            message = self._finish_text(you, words)
+        elif self.kind in ("resigned", "abandoned", "expelled", "expel_vote", "concluded"):
+            message = self._leaving_text(you, reader, words)
+        else:
+            message = self._table_text(words)
+        return message, (words if "%(" in message else {})
+
+    def _stand_in_text(self, you: bool, words: dict) -> str:
+        """The server's move for a player who left the game."""
+        if self.kind == "draft":
+            if you:
+                # Translators: the move log. "The server" is the site itself, drafting for a
+                # player who left the game; the pool's columns are numbered from 1.
+                return gettext("the server took a %(tile)s from column %(column)s for you")
+            # Translators: the move log. "The server" is the site itself, drafting for a player
+            # (%(player)s, a username) who left the game; the pool's columns are numbered from 1.
+            return gettext("the server took a %(tile)s from column %(column)s for %(player)s")
+        if you:
+            # Translators: the move log. "The server" is the site itself, finishing the board
+            # of a player who left the game.
+            return gettext("the server finished your board")
+        # Translators: the move log. "The server" is the site itself, finishing the board of a
+        # player (%(player)s, a username) who left the game.
+        return gettext("the server finished %(player)s's board")
+
+    def _draft_text(self, you: bool, words: dict) -> str:
+        """A tile taken: drafted, by a queue, by the server when only one was left, or when the
+        player's time ran out."""
         if self.kind == "draft" or (self.kind == "queued" and not you):
             # A queue is its player's own business: to the others it is a draft like any other.
-            return f"{who} took a {tile} from {column}"
+            if you:
+                # Translators: the move log: the reader's own draft. The pool's columns are
+                # numbered from 1.
+                return gettext("you took a %(tile)s from column %(column)s")
+            # Translators: the move log: a player's draft (%(player)s is a username). The
+            # pool's columns are numbered from 1.
+            return gettext("%(player)s took a %(tile)s from column %(column)s")
         if self.kind == "queued":
-            return f"your queued draft took a {tile} from {column}"
+            # Translators: the move log, to the player who had chosen their draft ahead of
+            # their turn ("queued" it): the site took it for them when the turn came. The
+            # pool's columns are numbered from 1.
+            return gettext("your queued draft took a %(tile)s from column %(column)s")
         if self.kind == "forced_take":
-            return f"the server took the last tile of {column}, a {tile}, for {who}"
-        if self.kind == "timeout":
-            if self.confirmed:
-                return f"{whose} time ran out: the server confirmed {whose} draft of a {tile}"
-            return f"{whose} time ran out: the server took a {tile} from {column} for {who}"
+            if you:
+                return gettext(
+                    # Translators: the move log. "The server" is the site itself: a column with a
+                    # single tile left is taken for the player whose turn it is, who has no choice.
+                    # The pool's columns are numbered from 1.
+                    "the server took the last tile of column %(column)s, a %(tile)s, for you"
+                )
+            return gettext(
+                # Translators: the move log. "The server" is the site itself: a column with a
+                # single tile left is taken for the player (%(player)s, a username) whose turn it
+                # is, who has no choice. The pool's columns are numbered from 1.
+                "the server took the last tile of column %(column)s, a %(tile)s, for %(player)s"
+            )
+        # A timeout: the player's time for their turn ran out, and the site drafted for them,
+        # or confirmed the draft they had chosen but not confirmed.
+        if self.confirmed:
+            if you:
+                return gettext(
+                    # Translators: the move log. "The server" is the site itself: the player had
+                    # chosen a tile but not confirmed it when their time for the turn ran out.
+                    "your time ran out: the server confirmed your draft of a %(tile)s"
+                )
+            return gettext(
+                # Translators: the move log. "The server" is the site itself: the player
+                # (%(player)s, a username) had chosen a tile but not confirmed it when their time
+                # for the turn ran out.
+                "%(player)s's time ran out: the server confirmed %(player)s's draft of a %(tile)s"
+            )
+        if you:
+            return gettext(
+                # Translators: the move log. "The server" is the site itself, drafting for the
+                # player when their time for the turn ran out. The pool's columns are numbered
+                # from 1.
+                "your time ran out: the server took a %(tile)s from column %(column)s for you"
+            )
+        return gettext(
+            # Translators: the move log. "The server" is the site itself, drafting for the player
+            # (%(player)s, a username) when their time for the turn ran out. The pool's columns are
+            # numbered from 1.
+            "%(player)s's time ran out: the server took a %(tile)s from column %(column)s "
+            "for %(player)s"
+        )
+
+    def _finish_text(self, you: bool, words: dict) -> str:
+        """A board finished, by its player or when their finishing time ran out."""
         if self.kind == "finish":
-            return f"{who} finished"
-        if self.kind == "deadline":
-            back = ""
-            if self.returned:
-                s = "s" if self.returned != 1 else ""
-                back = f", {self.returned} illegal tile{s} back to the tray"
-            return f"{whose} finishing time ran out: the board was submitted as it was{back}"
-        their = "your" if you else "their"
+            if you:
+                # Translators: the move log: the reader declared their board finished (the
+                # game's last phase, after the drafting).
+                return gettext("you finished")
+            # Translators: the move log: a player (%(player)s, a username) declared their board
+            # finished (the game's last phase, after the drafting).
+            return gettext("%(player)s finished")
+        count = self.returned
+        words["count"] = count
+        if you:
+            if not count:
+                # Translators: the move log: the reader's time to finish their board ran out,
+                # and the site submitted it as it was.
+                return gettext("your finishing time ran out: the board was submitted as it was")
+            return ngettext(
+                # Translators: the move log: the reader's time to finish their board ran out; the
+                # site submitted it as it was, after putting the tiles that broke the rules back
+                # in the player's tray (the tiles they hold but have not placed).
+                "your finishing time ran out: the board was submitted as it was, "
+                "%(count)d illegal tile back to the tray",
+                "your finishing time ran out: the board was submitted as it was, "
+                "%(count)d illegal tiles back to the tray",
+                count,
+            )
+        if not count:
+            return gettext(
+                # Translators: the move log: a player's (%(player)s, a username) time to finish
+                # their board ran out, and the site submitted it as it was.
+                "%(player)s's finishing time ran out: the board was submitted as it was"
+            )
+        return ngettext(
+            # Translators: the move log: a player's (%(player)s, a username) time to finish their
+            # board ran out; the site submitted it as it was, after putting the tiles that broke
+            # the rules back in the player's tray (the tiles they hold but have not placed).
+            "%(player)s's finishing time ran out: the board was submitted as it was, "
+            "%(count)d illegal tile back to the tray",
+            "%(player)s's finishing time ran out: the board was submitted as it was, "
+            "%(count)d illegal tiles back to the tray",
+            count,
+        )
+
+    def _leaving_text(self, you: bool, reader: int | None, words: dict) -> str:
+        """A player leaving a game under way, and the votes that hand a seat over."""
         if self.kind == "resigned":
-            return f"{who} resigned: the server plays {their} seat from now on"
+            if you:
+                # Translators: the move log. "The server" is the site itself, which plays a
+                # seat whose player left the game.
+                return gettext("you resigned: the server plays your seat from now on")
+            # Translators: the move log. "The server" is the site itself, which plays a seat
+            # whose player (%(player)s, a username) left the game.
+            return gettext("%(player)s resigned: the server plays their seat from now on")
         if self.kind == "abandoned":
-            return f"{whose} time ran out too often: the server plays {their} seat from now on"
+            if you:
+                return gettext(
+                    # Translators: the move log. "The server" is the site itself: after too many
+                    # turns where their time ran out, it plays the player's seat.
+                    "your time ran out too often: the server plays your seat from now on"
+                )
+            return gettext(
+                # Translators: the move log. "The server" is the site itself: after too many turns
+                # where the time of a player (%(player)s, a username) ran out, it plays their seat.
+                "%(player)s's time ran out too often: the server plays their seat from now on"
+            )
         if self.kind == "expelled":
-            return f"the others voted: the server plays {whose} seat from now on"
+            if you:
+                # Translators: the move log. The other players voted to hand the reader's seat
+                # to "the server", the site itself, which plays it from then on.
+                return gettext("the others voted: the server plays your seat from now on")
+            # Translators: the move log. The other players voted to hand a player's
+            # (%(player)s, a username) seat to "the server", the site itself, which plays it
+            # from then on.
+            return gettext("the others voted: the server plays %(player)s's seat from now on")
         if self.kind == "expel_vote":
-            target = (
-                "your"
-                if reader is not None and self.target == reader
-                else (f"{self.target_name}'s")
-            )
             votes, needed = self.votes
-            return (
-                f"{who} voted to hand {target} seat to the server ({votes} of the {needed} "
-                f"vote{'s' if needed != 1 else ''} needed)"
+            words.update(target=self.target_name, votes=votes, needed=needed)
+            if you:
+                return ngettext(
+                    # Translators: the move log: the reader voted to hand another player's
+                    # (%(target)s, a username) seat to "the server", the site itself, which plays
+                    # it once enough players voted: %(votes)d votes so far of the %(needed)d
+                    # needed.
+                    "you voted to hand %(target)s's seat to the server (%(votes)d of the "
+                    "%(needed)d vote needed)",
+                    "you voted to hand %(target)s's seat to the server (%(votes)d of the "
+                    "%(needed)d votes needed)",
+                    needed,
+                )
+            if reader is not None and self.target == reader:
+                return ngettext(
+                    # Translators: the move log: a player (%(player)s, a username) voted to hand
+                    # the reader's seat to "the server", the site itself, which plays it once
+                    # enough players voted: %(votes)d votes so far of the %(needed)d needed.
+                    "%(player)s voted to hand your seat to the server (%(votes)d of the "
+                    "%(needed)d vote needed)",
+                    "%(player)s voted to hand your seat to the server (%(votes)d of the "
+                    "%(needed)d votes needed)",
+                    needed,
+                )
+            return ngettext(
+                # Translators: the move log: a player (%(player)s, a username) voted to hand
+                # another player's (%(target)s, a username) seat to "the server", the site
+                # itself, which plays it once enough players voted: %(votes)d votes so far of
+                # the %(needed)d needed.
+                "%(player)s voted to hand %(target)s's seat to the server (%(votes)d of "
+                "the %(needed)d vote needed)",
+                "%(player)s voted to hand %(target)s's seat to the server (%(votes)d of "
+                "the %(needed)d votes needed)",
+                needed,
             )
-        if self.kind == "concluded":
-            return "nobody is left playing: the game ends with every board as it stands"
-        if self.kind == "joined":
-            return f"{who} took a seat"
-        if self.kind == "left":
-            return f"{who} left the table"
-        if self.kind == "created":
-            return f"{who} opened the table"
-        if self.kind == "started":
-            return f"the game started: {self.extra} drafts first"
-        if self.kind == "cancelled":
-            return f"{who} cancelled the game"
-        if self.kind == "declined":
-            return f"{who} declined the invitation"
-        if self.kind == "ended":
-            return "the game is over"
-        if self.kind == "analysed":
-            return "the post-game analysis is ready"
-        return self.kind.replace("_", " ")
+        # Concluded: every player has left; the site ends the game.
+        # Translators: the move log: every player has left the game, so it ends now, each
+        # board counted as it is.
+        return gettext("nobody is left playing: the game ends with every board as it stands")
+
+    def _table_text(self, words: dict) -> str:
+        """What happened at the table before the start, the start, and after the end. (These
+        name the player who acted: they have no seat.)"""
+        kind = self.kind
+        if kind == "joined":
+            # Translators: the move log, before the game starts: a player (%(player)s, a
+            # username) joined the table.
+            return gettext("%(player)s took a seat")
+        if kind == "left":
+            # Translators: the move log, before the game starts: a player (%(player)s, a
+            # username) left the table.
+            return gettext("%(player)s left the table")
+        if kind == "created":
+            # Translators: the move log: a player (%(player)s, a username) created the game
+            # (its table, where players gather before it starts).
+            return gettext("%(player)s opened the table")
+        if kind == "started":
+            # Translators: the move log: the game started, and %(player)s (a username) drafts
+            # the first tile.
+            words["player"] = self.extra  # who drafts first
+            return gettext("the game started: %(player)s drafts first")
+        if kind == "cancelled":
+            # Translators: the move log: the game's creator (%(player)s, a username) called
+            # the game off before it started.
+            return gettext("%(player)s cancelled the game")
+        if kind == "declined":
+            # Translators: the move log: a player (%(player)s, a username) invited to the game
+            # declined the invitation.
+            return gettext("%(player)s declined the invitation")
+        if kind == "ended":
+            # Translators: the move log: the game ended.
+            return gettext("the game is over")
+        if kind == "analysed":
+            # Translators: the move log: the site finished analysing the ended game (each
+            # player's best possible board), which its page now shows.
+            return gettext("the post-game analysis is ready")
+        return kind.replace("_", " ")
 
 
+# A message that begins with one of these begins with a player's name, not to be capitalised.
+NAMES_FIRST = ("%(player)s", "%(target)s")
 SERVERS_WORK = {"forced_take", "timeout", "deadline", "abandoned", "expelled", "queued"}
 # Why a seat left, by the cause of its Resign event (games/play/leaving.py).
 LEFT_BY = {Cause.PLAYER: "resigned", Cause.ABANDONED: "abandoned", Cause.EXPELLED: "expelled"}
@@ -152,9 +367,16 @@ class Turn:
 
     @property
     def label(self) -> str:
+        """The turn's heading in the move log, in the active language."""
         if self.number == LOBBY:
-            return "At the table"
-        return f"Turn {self.number}" if self.number is not None else "Finishing"
+            # Translators: a heading of the move log, over what happened at the game's table
+            # before it started (players taking seats, the start).
+            return pgettext("move log", "At the table")
+        if self.number is None:
+            return pgettext("the game's phase", "Finishing")
+        # Translators: a heading of the move log, over what happened in one turn of the
+        # drafting (a player's draft); turns are numbered from 1.
+        return gettext("Turn %(number)d") % {"number": self.number}
 
 
 @dataclass
@@ -359,25 +581,57 @@ def summary(entries: list[Entry], reader: int | None) -> str:
     return "; ".join(summary_parts(entries, reader))
 
 
+def summary_sentence(entries: list[Entry], reader: int | None) -> str:
+    """`summary` as a sentence: its first letter a capital unless it begins with a player's
+    name ("brian took...", "The server took..."), in any language (as `Entry.sentence`)."""
+    clauses = _clauses(entries, reader)
+    if not clauses:
+        return ""
+    text = "; ".join(clause for clause, _ in clauses)
+    return text if clauses[0][1] else text[:1].upper() + text[1:]
+
+
 def summary_parts(entries: list[Entry], reader: int | None) -> list[str]:
     """The clauses of `summary`, in order: each player's drafts in one, every other entry in
-    its own (the "your move" email puts one on each line)."""
-    parts: list[str] = []
-    drafts: dict[str, list[str]] = {}  # who: tiles, in order, merged into one clause
-    order: list[tuple[str, str]] = []
+    its own (the "your move" email puts one on each line); in the active language."""
+    return [clause for clause, _ in _clauses(entries, reader)]
+
+
+def _clauses(entries: list[Entry], reader: int | None) -> list[tuple[str, bool]]:
+    """The clauses of `summary`, each with whether it begins with a player's name."""
+    drafts: dict[str, list[int]] = {}  # who: tiles, in order, merged into one clause
+    order: list[tuple[str, Entry | str]] = []
     for entry in entries:
         if entry.kind in ("draft", "queued") and entry.seat != reader and not entry.stand_in:
             if entry.name not in drafts:
                 drafts[entry.name] = []
                 order.append(("draft", entry.name))
-            drafts[entry.name].append(f"a {tile_words(entry.tile)}")
+            drafts[entry.name].append(entry.tile)
         elif entry.kind not in ("joined", "created", "analysed"):
-            order.append(("entry", entry.text(reader)))
+            order.append(("entry", entry))
+    clauses = []
     for what, value in order:
         if what == "draft":
-            tiles = drafts[value]
-            listed = ", ".join(tiles[:-1]) + (" and " if len(tiles) > 1 else "") + tiles[-1]
-            parts.append(f"{value} took {listed}")
+            message, words = _drafts_message(value, drafts[value])
         else:
-            parts.append(value)
-    return parts
+            message, words = value._message(reader)
+        clauses.append((message % words if words else message, message.startswith(NAMES_FIRST)))
+    return clauses
+
+
+def _drafts_message(player: str, tiles: list[int]) -> tuple[str, dict[str, object]]:
+    if len(tiles) == 1:
+        # Translators: a summary of what happened in a game since the reader last looked: a
+        # player (%(player)s, a username) drafted a tile.
+        message = gettext("%(player)s took a %(tile)s")
+        return message, {"player": player, "tile": tile_words(tiles[0])}
+    listed = and_list(
+        # Translators: one of the tiles in a list of the tiles a player drafted ("brian took a
+        # red cross, a blue end and a pink tee").
+        pgettext("one of several tiles", "a %(tile)s") % {"tile": tile_words(tile)}
+        for tile in tiles
+    )
+    # Translators: a summary of what happened in a game since the reader last looked: a
+    # player (%(player)s, a username) drafted several tiles, %(tiles)s, a list such as "a red
+    # cross, a blue end and a pink tee".
+    return gettext("%(player)s took %(tiles)s"), {"player": player, "tiles": listed}
