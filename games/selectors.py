@@ -94,11 +94,20 @@ class SpaceView:
 
     @property
     def label(self):
+        """The tile and the space, where it is, how the tile fares and what is wrong with it."""
+        return self.words(marks=True)
+
+    @property
+    def name(self):
+        """The label without what is wrong with the tile (a control carries it as its title)."""
+        return self.words(marks=False)
+
+    def words(self, *, marks: bool) -> str:
         where = rules.space_words(self.index)
         if self.tile is None:
             return f"empty {self.colour} space, {where}"
         status = self.status.status if self.status else "ok"
-        detail = f" ({self.marks.words()})" if self.marks else ""
+        detail = f" ({self.marks.words()})" if self.marks and marks else ""
         part = STRUCTURE_WORDS.get(self.structure, "")
         return f"{self.tile.label} on {self.colour} space, {where}: {status}{detail}{part}"
 
@@ -439,8 +448,11 @@ class SpaceControl:
     # What clicking it does: "" (nothing), "select" or "deselect" (links) or an action posted
     # with `vals`.
     action: str
-    # The button's aria-label; with no button, the tile's (an empty space names itself).
+    # The button's aria-label; with no button, the tile's (an empty space names itself). A
+    # button's leaves out what is wrong with its tile: its `title` says it (a tooltip over the
+    # tile, and the button's description for screen readers).
     label: str
+    title: str = ""
     vals: tuple[tuple[str, int], ...] = ()  # the posted action's fields, in hx-vals order
     # The selected tile's menu beside it (rotate either way, return to the tray).
     menu: bool = False
@@ -492,7 +504,9 @@ def space_controls(view: GameView, seat: SeatView) -> list[SpaceControl]:
 def _space_control(
     space: SpaceView, selection: Selection | None, error: bool, last_tile: int | None
 ) -> SpaceControl:
-    label, index, tile = space.label, space.index, space.tile
+    index, tile = space.index, space.tile
+    # On the viewer's board to arrange every tile is a button, which says the marks in its title.
+    label = space.label if selection is None else space.name
     last = tile is not None and tile.id == last_tile
     if last:
         label += ", the last tile this player got"
@@ -535,6 +549,7 @@ def _space_control(
         # A tile inside a button describes itself; alone, it says where it is and how it fares.
         label=label if action or tile is not None else "",
         vals=vals,
+        title=space.marks.words() if space.marks and selection is not None else "",
         menu=action == "deselect",
     )
 

@@ -85,21 +85,25 @@ def _spaces(context, seat) -> list[tuple[str, str]]:
     view = context["view"]
     colour_blind = _colour_blind(context)
     urls = game_urls(view.game)
-    # Only a space with a button draws the game's URLs: the others are shared by every game.
+    # Only a space whose button posts a move draws the game's URLs: the others (a tile picked up
+    # or put down asks for an address live.js writes) are shared by every game.
     return [
-        _space_html(control, colour_blind, urls if control.action else None)
+        _space_html(control, colour_blind, urls if control.action not in SELECTING else None)
         for control in selectors.space_controls(view, seat)
     ]
 
 
+# A space's actions that draw no URL: nothing, or picking its tile up or putting it down.
+SELECTING = frozenset({"", "select", "deselect"})
+
+
 def tray_tiles(context, seat) -> list[str]:
     """Return the tiles of `seat`'s tray as its viewer sees them, drawn."""
-    view = context["view"]
     colour_blind = _colour_blind(context)
-    urls = game_urls(view.game)
+    # A tray tile draws no URL (live.js writes its address): shared by every game.
     return [
-        _tray_tile_html(control, colour_blind, urls if control.action else None)
-        for control in selectors.tray_controls(view, seat)
+        _tray_tile_html(control, colour_blind)
+        for control in selectors.tray_controls(context["view"], seat)
     ]
 
 
@@ -269,10 +273,9 @@ def _space_html(control, colour_blind, urls) -> tuple[str, str]:
 
 
 @memo(max_bytes=3 * MIB)
-def _tray_tile_html(control, colour_blind, urls):
+def _tray_tile_html(control, colour_blind):
     return render_to_string(
-        "games/partials/tray_tile.html",
-        {"tray_tile": control, "colour_blind": colour_blind, "urls": urls},
+        "games/partials/tray_tile.html", {"tray_tile": control, "colour_blind": colour_blind}
     )
 
 

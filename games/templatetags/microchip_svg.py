@@ -32,7 +32,7 @@ from math import cos, radians, sin
 from django import template
 from django.template.loader import render_to_string
 
-from games.markers import BROKEN, COLOUR, Marks
+from games.markers import BROKEN, COLOUR, OPEN, Marks
 from games.rules.tiles import BASE_PATHS, COLOURS, KIND_PATHS, KINDS, E, N, S, W
 from microchip_site.lru import MIB, memo
 
@@ -224,6 +224,13 @@ MARK_PLACES: dict[int, str] = {
 #: The warning triangle stands upright on every side.
 MARK_UPRIGHT: dict[int, str] = {N: "translate(50 20)", E: "translate(80 50)",
                                 S: "translate(50 80)", W: "translate(20 50)"}  # fmt: skip
+#: A side's letter in the name of a marker placed on it in the sprite ("mark-open-e").
+SIDE_LETTERS: dict[int, str] = {N: "n", E: "e", S: "s", W: "w"}
+
+
+def mark_id(kind: str, side: int) -> str:
+    """The sprite's marker of `kind` ("broken", "open") placed on `side`: "mark-broken-n"."""
+    return f"mark-{kind}-{SIDE_LETTERS[side]}"
 
 
 def _stripes(low: float = 4, high: float = 96, width: float = 7, period: float = 17) -> str:
@@ -263,7 +270,9 @@ STRIPES = _stripes()
 
 def marks_context(marks: Marks | None, tile_colour: str, colour_blind: bool) -> dict:
     """Return what ``tile.html`` draws over a tile for its marks: stripes in the space's colour
-    (and the space's shape in colour-blind mode), one icon per marked side."""
+    (and the space's shape in colour-blind mode), one icon per marked side (the sprite's, placed
+    on that side), and their words, once (`words`), as the tooltip of the icons (`said_by`
+    "icons") or, with none, of the stripes ("stripes")."""
     if marks is None:
         return {}
     context: dict = {"icons": []}
@@ -277,12 +286,14 @@ def marks_context(marks: Marks | None, tile_colour: str, colour_blind: bool) -> 
                 space=space,
                 space_fill=TILE_FILLS[space],
                 space_tint=SPACE_FILLS[space],
-                stripe_words=mark.words,
                 space_shape=shape_geometry(space, 80, 80, 8, 1.8) if colour_blind else None,
             )
         else:
-            place = MARK_PLACES[mark.side] if mark.kind == BROKEN else MARK_UPRIGHT[mark.side]
-            context["icons"].append({"kind": mark.kind, "place": place, "words": mark.words})
+            context["icons"].append(mark_id(mark.kind, mark.side))  # BROKEN or OPEN
+    if context["icons"] or context.get("space_shape"):
+        context.update(said_by="icons", words=marks.words())
+    elif context.get("stripes"):
+        context.update(said_by="stripes", words=marks.words())
     return context
 
 
@@ -328,7 +339,6 @@ def tile_context(
         "colour": colour_name,
         "paths": mask,
         "label": text,
-        "fill": TILE_FILLS[colour_name],
         "shape": shape_geometry(colour_name, 20, 20, 12, 2.2) if colour_blind else None,
         **marks_context(marks, colour_name, colour_blind),
     }
@@ -353,6 +363,11 @@ def sprite_context() -> dict:
         "spaces": [
             {"colour": colour, "fill": SPACE_FILLS[colour], "edge": TILE_FILLS[colour]}
             for colour in SPACE_FILLS
+        ],
+        "marks": [
+            {"id": mark_id(kind, side), "kind": kind, "place": places[side]}
+            for kind, places in ((BROKEN, MARK_PLACES), (OPEN, MARK_UPRIGHT))
+            for side in SIDE_LETTERS
         ],
         "stripes": STRIPES,
     }
@@ -404,10 +419,12 @@ def tile_svg(kind, colour, paths, colour_blind=False, label="", marks=None, deco
 
     `paths` is the rotated 4-bit mask (N=1, E=2, S=4, W=8). `label` replaces the default
     aria-label ("blue tee, paths north, east, south"); it is plain text and always escaped.
-    `marks` (games.markers.Marks) draws what is wrong with a placed tile over it; the label
-    should say it too (the marks' tooltips are not read by screen readers: the drawing is an
-    image). `decorative`: the tile is inside a control whose own label names it (a button), so
-    the drawing is hidden from screen readers instead of being read a second time.
+    `marks` (games.markers.Marks) draws what is wrong with a placed tile over it, with their
+    words as one tooltip over the marks; the label should say them too (the tooltip is not read
+    by screen readers: the drawing is an image). `decorative`: the tile is inside a control whose
+    own label names it (a button), so the drawing is hidden from screen readers instead of being
+    read a second time, and draws no tooltip: the control carries the marks' words (its
+    ``title``, templates/games/partials/space.html), a tooltip over the whole tile.
     """
     if marks is not None and not isinstance(marks, Marks):
         logger.warning("tile_svg: marks that are not Marks: %s", _short_repr.repr(marks))
@@ -428,6 +445,8 @@ def space_svg(colour, colour_blind=False, decorative=False):
 @memo(max_bytes=6 * MIB)
 def _tile_html(kind, colour, paths, colour_blind, label, marks, decorative=False):
     context = tile_context(kind, colour, paths, colour_blind, label, marks)
+    if decorative:  # its control says the marks' words
+        context.pop("said_by", None)
     return render_to_string("games/svg/tile.html", {**context, "decorative": decorative})
 
 

@@ -341,7 +341,19 @@
       putBack = true;
     });
   }
+  // A tile of the player's own (in the tray, my-tray-12, or on the board, my-space-7) is picked
+  // up, or put down when its button is pressed, by asking for the game with the selection
+  // ("?sel=t12", "?sel=s7", or none): its button says no address (hx-get=""), the page writes it
+  // from the button's id, and the answer puts it in the address bar (HX-Push-Url).
+  function selectionAddress(event) {
+    var button = event.detail.elt;
+    var picked = button && /^my-(tray|space)-(\d+)$/.exec(button.id || "");
+    if (event.detail.verb !== "get" || !picked || button.getAttribute("hx-get") !== "" || !game()) return;
+    var selection = button.getAttribute("aria-pressed") === "true" ? "" : picked[1].charAt(0) + picked[2];
+    event.detail.path = game().getAttribute("data-fragment-url") + (selection ? "?sel=" + selection : "");
+  }
   document.addEventListener("htmx:configRequest", function (event) {
+    selectionAddress(event);
     var version = shownVersion();
     var kind = event.detail.parameters && event.detail.parameters.type;
     var move = game() && event.detail.path === game().getAttribute("data-act-url");
