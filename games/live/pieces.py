@@ -88,13 +88,15 @@ def _spaces(context, seat) -> list[tuple[str, str]]:
     # Only a space whose button posts a move draws the game's URLs: the others (a tile picked up
     # or put down asks for an address live.js writes) are shared by every game.
     return [
-        _space_html(control, colour_blind, urls if control.action not in SELECTING else None)
+        _space_html(control, colour_blind, urls if _posts(control) else None)
         for control in selectors.space_controls(view, seat)
     ]
 
 
-# A space's actions that draw no URL: nothing, or picking its tile up or putting it down.
-SELECTING = frozenset({"", "select", "deselect"})
+def _posts(control) -> bool:
+    """Whether a space's button, or its tile's menu, posts a move (and draws the game's URLs):
+    not nothing, nor picking its tile up or putting it down."""
+    return control.menu or control.action not in ("", "select", "deselect")
 
 
 def tray_tiles(context, seat) -> list[str]:
@@ -247,10 +249,17 @@ def _with_id(html: str, look: str, piece_id: str) -> Piece:
     return Piece(piece_id, look, mark_safe(tagged + html[at:]))
 
 
-def action_json(action: str, fields) -> str:
-    """The hx-vals of a game action, as games.templatetags.game_extras.action_vals writes it:
-    without the version, which the page sends in a header."""
-    return json.dumps({"type": action, **dict(fields)})
+def action_json(action: str, fields=()) -> SafeString:
+    """The hx-vals of a game action (also games.templatetags.game_extras.action_vals'): without
+    the version, which the page sends in a header. Compact, for an attribute in single quotes
+    (``hx-vals='{"type":"undo"}'``): its double quotes stay as they are, instead of six bytes
+    each."""
+    text = json.dumps({"type": action, **dict(fields)}, separators=(",", ":"))
+    return mark_safe(text.translate(_IN_SINGLE_QUOTES))
+
+
+# What may not stand for itself in an attribute in single quotes.
+_IN_SINGLE_QUOTES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "'": "&#x27;"})
 
 
 # A board's 25 spaces are most of a page's markup and nearly all of them are drawn the same way

@@ -286,7 +286,7 @@ def marks_context(marks: Marks | None, tile_colour: str, colour_blind: bool) -> 
                 space=space,
                 space_fill=TILE_FILLS[space],
                 space_tint=SPACE_FILLS[space],
-                space_shape=shape_geometry(space, 80, 80, 8, 1.8) if colour_blind else None,
+                space_shape=colour_blind,  # the sprite's badge, cb-badge-<space>
             )
         else:
             context["icons"].append(mark_id(mark.kind, mark.side))  # BROKEN or OPEN
@@ -339,15 +339,16 @@ def tile_context(
         "colour": colour_name,
         "paths": mask,
         "label": text,
-        "shape": shape_geometry(colour_name, 20, 20, 12, 2.2) if colour_blind else None,
+        "shape": colour_blind,  # the sprite's, cb-tile-<colour>
         **marks_context(marks, colour_name, colour_blind),
     }
 
 
-def sprite_context() -> dict:
+def sprite_context(colour_blind: bool = False) -> dict:
     """Return the context of ``games/svg/sprite.html``: the drawing of every tile's paths and of
     every empty space, once a page (a tile or space refers to its own: `tile.html`,
-    `space.html`)."""
+    `space.html`), and with `colour_blind` the shapes of each colour: in a tile's corner, in the
+    middle of a space, and on the badge of a tile on a space of another colour."""
     kinds = {mask: kind for kind, kind_masks in KIND_MASKS.items() for mask in kind_masks}
     return {
         "paths": [
@@ -370,6 +371,19 @@ def sprite_context() -> dict:
             for side in SIDE_LETTERS
         ],
         "stripes": STRIPES,
+        "shapes": [
+            {
+                "colour": colour,
+                "tile": shape_geometry(colour, 20, 20, 12, 2.2),
+                "space": shape_geometry(colour, 50, 50, 17, 2.5),
+                "badge": shape_geometry(colour, 80, 80, 8, 1.8),
+                "fill": TILE_FILLS[colour],
+                "tint": SPACE_FILLS[colour],
+            }
+            for colour in COLOUR_NAMES
+        ]
+        if colour_blind
+        else [],
     }
 
 
@@ -393,23 +407,24 @@ def space_context(colour: object, colour_blind: bool = False) -> dict:
         "label": f"empty {colour_name} space",
         "fill": SPACE_FILLS[colour_name],
         "edge": TILE_FILLS[colour_name],
-        "shape": shape_geometry(colour_name, 50, 50, 17, 2.5) if colour_blind else None,
+        "shape": colour_blind,  # the sprite's, cb-space-<colour>
     }
 
 
 @register.simple_tag
-def tile_sprite():
-    """Draw what every tile of a page refers to: ``{% tile_sprite %}``, once a page (base.html).
+def tile_sprite(colour_blind=False):
+    """Draw what every tile of a page refers to: ``{% tile_sprite colour_blind=... %}``, once a
+    page (base.html), with the colour-blind shapes when the page's tiles are drawn with them.
 
-    A tile is its colour and a reference to the drawing of its paths (``<use>``): a board's
-    spaces, sent again on every change, carry a few dozen bytes for it instead of half a
-    kilobyte (issue 21)."""
-    return _sprite_html()
+    A tile is its colour and a reference to its drawing (``<use>``), and each of its marks and
+    its colour-blind shape another: a board's spaces, sent again on every change, carry a few
+    dozen bytes for it instead of half a kilobyte (issue 21)."""
+    return _sprite_html(bool(colour_blind))
 
 
-@functools.lru_cache(maxsize=1)
-def _sprite_html():
-    return render_to_string("games/svg/sprite.html", sprite_context())
+@functools.lru_cache(maxsize=2)
+def _sprite_html(colour_blind):
+    return render_to_string("games/svg/sprite.html", sprite_context(colour_blind))
 
 
 @register.simple_tag
