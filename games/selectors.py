@@ -521,7 +521,7 @@ def _space_control(
         label = f"Place the selected tile on the {label}{fits}"
     elif selection.space is not None and space.selected:
         # Its menu does the rotating and returning; the tile itself puts it down again.
-        action, label = "deselect", f"Put down the {label} (R rotates it)"
+        action, label = "deselect", f"Put down the {label}"
     elif selection.space is not None and tile is not None:
         action, vals = "swap", (("space_a", selection.space), ("space_b", index))
         label = f"Swap the selected tile with the {label}"
@@ -530,7 +530,7 @@ def _space_control(
         fits = " (fits)" if space.legal_rotation is not None else ""
         label = f"Move the selected tile to the {label}{fits}"
     elif tile is not None:
-        action, label = "select", f"Select the {label} (R rotates it)"
+        action, label = "select", f"Select the {label}"
     else:
         action = ""
     status = space.status

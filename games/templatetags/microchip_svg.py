@@ -334,7 +334,8 @@ def tile_context(
         text = f"{colour_name} {kind_name}, {noun} {', '.join(names)}"
     return {
         "known": True,
-        "classes": f"tile tile--{colour_name} tile--{kind_name}",
+        # Its kind is its paths' (the sprite's tile-<paths> says them): no class of its own.
+        "classes": f"tile tile--{colour_name}",
         "kind": kind_name,
         "colour": colour_name,
         "paths": mask,
