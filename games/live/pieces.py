@@ -5,11 +5,12 @@ Every move draws boards and the pool again, for the mover and for every other op
 almost every space and tile looks as it did before (the same tile, the same marker, the same
 button). So games/selectors.py works out what each one shows (`SpaceControl`, `TrayControl`,
 `PoolControl`), and each is drawn by its own small partial, cached here on that control plus
-the few things the partial adds: the game's URLs (only when it draws them) and the colour-blind
-setting. The key is everything the partial is given, so a cached part can never show another
-game's links or another viewer's controls. No control carries the game's version: the page's
-version travels with each request in a header (X-Page-Version, games/static/games/live.js), so a
-part drawn for one version serves the next.
+the colour-blind setting. The key is everything the partial is given, so a cached part can never
+show another viewer's controls. No control carries the game's version: the page's version
+travels with each request in a header (X-Page-Version, games/static/games/live.js), so a part
+drawn for one version serves the next. Nor the game's address: a space's, a tray tile's or a pool
+tile's button says none (hx-post="", hx-get=""), the page writes it (live.js), so the same part
+serves every game.
 
 A board, a tray and the pool are drawn as pieces (`Piece`): each space, the seat's head, its
 tray, its board actions, each column of the pool. Each piece carries an id and its look (a
@@ -82,27 +83,16 @@ def board_rows(context, seat) -> list[list[str]]:
 
 def _spaces(context, seat) -> list[tuple[str, str]]:
     """The (markup, look) of each space of `seat`'s board as its viewer sees it."""
-    view = context["view"]
     colour_blind = _colour_blind(context)
-    urls = game_urls(view.game)
-    # Only a space whose button posts a move draws the game's URLs: the others (a tile picked up
-    # or put down asks for an address live.js writes) are shared by every game.
     return [
-        _space_html(control, colour_blind, urls if _posts(control) else None)
-        for control in selectors.space_controls(view, seat)
+        _space_html(control, colour_blind)
+        for control in selectors.space_controls(context["view"], seat)
     ]
-
-
-def _posts(control) -> bool:
-    """Whether a space's button, or its tile's menu, posts a move (and draws the game's URLs):
-    not nothing, nor picking its tile up or putting it down."""
-    return control.menu or control.action not in ("", "select", "deselect")
 
 
 def tray_tiles(context, seat) -> list[str]:
     """Return the tiles of `seat`'s tray as its viewer sees them, drawn."""
     colour_blind = _colour_blind(context)
-    # A tray tile draws no URL (live.js writes its address): shared by every game.
     return [
         _tray_tile_html(control, colour_blind)
         for control in selectors.tray_controls(context["view"], seat)
@@ -111,15 +101,10 @@ def tray_tiles(context, seat) -> list[str]:
 
 def pool_columns(context) -> list[list[str]]:
     """Return the tiles of the pool as the viewer sees them, drawn, column by column."""
-    view = context["view"]
     colour_blind = _colour_blind(context)
-    urls = game_urls(view.game)
     return [
-        [
-            _pool_tile_html(control, colour_blind, urls if control.draftable else None)
-            for control in column
-        ]
-        for column in selectors.pool_controls(view)
+        [_pool_tile_html(control, colour_blind) for control in column]
+        for column in selectors.pool_controls(context["view"])
     ]
 
 
@@ -266,8 +251,8 @@ _IN_SINGLE_QUOTES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "'": 
 # move after move; sized for a few hundred boards being played at once in one process, bounded
 # by bytes so that a process that runs for weeks reaches its ceiling early (microchip_site/lru.py).
 @memo(max_bytes=12 * MIB)
-def _space_html(control, colour_blind, urls) -> tuple[str, str]:
-    context = {"space": control, "colour_blind": colour_blind, "urls": urls}
+def _space_html(control, colour_blind) -> tuple[str, str]:
+    context = {"space": control, "colour_blind": colour_blind}
     if control.vals:
         context["vals"] = action_json(control.action, control.vals)
     if control.menu:
@@ -298,8 +283,8 @@ def _pool_column(tiles: tuple[str, ...], draw: int, drawn_from: bool, next_draw:
 
 
 @memo(max_bytes=3 * MIB)
-def _pool_tile_html(control, colour_blind, urls):
-    context = {"pool_tile": control, "colour_blind": colour_blind, "urls": urls}
+def _pool_tile_html(control, colour_blind):
+    context = {"pool_tile": control, "colour_blind": colour_blind}
     if control.draftable:
         context["vals"] = action_json("draft", (("tile_id", control.tile.id),))
     return render_to_string("games/partials/pool_tile.html", context)

@@ -341,19 +341,27 @@
       putBack = true;
     });
   }
-  // A tile of the player's own (in the tray, my-tray-12, or on the board, my-space-7) is picked
-  // up, or put down when its button is pressed, by asking for the game with the selection
-  // ("?sel=t12", "?sel=s7", or none): its button says no address (hx-get=""), the page writes it
-  // from the button's id, and the answer puts it in the address bar (HX-Push-Url).
-  function selectionAddress(event) {
+  // The game's buttons say no address of their own (hx-post="", hx-get=""): the page writes it.
+  // A move (a tile placed, moved, turned...; a draft) is posted to the game's (#game's
+  // data-act-url). A tile of the player's own (in the tray, my-tray-12, or on the board,
+  // my-space-7) is picked up, or put down when its button is pressed, by asking for the game with
+  // the selection ("?sel=t12", "?sel=s7", or none), which its button's id says; the answer puts
+  // it in the address bar (HX-Push-Url).
+  function gameAddress(event) {
     var button = event.detail.elt;
-    var picked = button && /^my-(tray|space)-(\d+)$/.exec(button.id || "");
-    if (event.detail.verb !== "get" || !picked || button.getAttribute("hx-get") !== "" || !game()) return;
+    var element = game();
+    if (event.detail.path !== "" || !element || !button || !element.contains(button)) return;
+    if (event.detail.verb === "post") {
+      event.detail.path = element.getAttribute("data-act-url");
+      return;
+    }
+    var picked = /^my-(tray|space)-(\d+)$/.exec(button.id || "");
+    if (event.detail.verb !== "get" || !picked) return;
     var selection = button.getAttribute("aria-pressed") === "true" ? "" : picked[1].charAt(0) + picked[2];
-    event.detail.path = game().getAttribute("data-fragment-url") + (selection ? "?sel=" + selection : "");
+    event.detail.path = element.getAttribute("data-fragment-url") + (selection ? "?sel=" + selection : "");
   }
   document.addEventListener("htmx:configRequest", function (event) {
-    selectionAddress(event);
+    gameAddress(event);
     var version = shownVersion();
     var kind = event.detail.parameters && event.detail.parameters.type;
     var move = game() && event.detail.path === game().getAttribute("data-act-url");
