@@ -134,12 +134,16 @@ class SeatDrawing:
     rows: list[list[Piece]]
     tray_title: Piece
     tray: Piece
-    actions: Piece | None  # the board's buttons and hint, for its owner while they arrange
+    # For its owner while they arrange: the board's Undo and Redo (which most arrangements
+    # change, alone), its other buttons, and the hint under them.
+    history: Piece | None = None
+    actions: Piece | None = None
+    hint: Piece | None = None
 
     def pieces(self) -> list[Piece]:
         pieces = [self.head, *(space for row in self.rows for space in row)]
         pieces += [self.tray_title, self.tray]
-        return pieces + ([self.actions] if self.actions else [])
+        return pieces + [piece for piece in (self.history, self.actions, self.hint) if piece]
 
 
 @dataclass(frozen=True)
@@ -178,7 +182,14 @@ def seat_drawing(context, seat) -> SeatDrawing:
         rows=[spaces[row : row + 5] for row in range(0, 25, 5)],
         tray_title=_piece(_render("tray_title", parts), f"{prefix}-tray-title"),
         tray=_piece(_render("tray_list", {"tiles": tiles}), f"{prefix}-tray-tiles"),
-        actions=_piece(_render("board_actions", parts), f"{prefix}-actions") if arranging else None,
+        **(
+            {
+                name: _piece(_render(f"board_{name}", parts), f"{prefix}-{name}")
+                for name in ("history", "actions", "hint")
+            }
+            if arranging
+            else {}
+        ),
     )
 
 
