@@ -438,9 +438,10 @@ def tile_svg(kind, colour, paths, colour_blind=False, label="", marks=None, deco
     `marks` (games.markers.Marks) draws what is wrong with a placed tile over it, with their
     words as one tooltip over the marks; the label should say them too (the tooltip is not read
     by screen readers: the drawing is an image). `decorative`: the tile is inside a control whose
-    own label names it (a button), so the drawing is hidden from screen readers instead of being
-    read a second time, and draws no tooltip: the control carries the marks' words (its
-    ``title``, templates/games/partials/space.html), a tooltip over the whole tile.
+    own label names it (a button): the drawing has no role, label or tooltip of its own (the
+    control's children are presentational, so it is not read a second time), and the control
+    carries the marks' words (its ``title``, templates/games/partials/space.html), a tooltip
+    over the whole tile.
     """
     if marks is not None and not isinstance(marks, Marks):
         logger.warning("tile_svg: marks that are not Marks: %s", _short_repr.repr(marks))
