@@ -131,6 +131,7 @@ class SeatDrawing:
 
     look: str
     head: Piece
+    score: Piece
     rows: list[list[Piece]]
     tray_title: Piece
     tray: Piece
@@ -141,7 +142,7 @@ class SeatDrawing:
     hint: Piece | None = None
 
     def pieces(self) -> list[Piece]:
-        pieces = [self.head, *(space for row in self.rows for space in row)]
+        pieces = [self.head, self.score, *(space for row in self.rows for space in row)]
         pieces += [self.tray_title, self.tray]
         return pieces + [piece for piece in (self.history, self.actions, self.hint) if piece]
 
@@ -179,6 +180,7 @@ def seat_drawing(context, seat) -> SeatDrawing:
     return SeatDrawing(
         look=_look(f"{seat.number} {seat.is_viewer} {seat.user.username} {arranging}"),
         head=seat_head(context, seat),
+        score=_piece(_render("seat_score", {"seat": seat}), f"{prefix}-score"),
         rows=[spaces[row : row + 5] for row in range(0, 25, 5)],
         tray_title=_piece(_render("tray_title", parts), f"{prefix}-tray-title"),
         tray=_piece(_render("tray_list", {"tiles": tiles}), f"{prefix}-tray-tiles"),
@@ -194,7 +196,8 @@ def seat_drawing(context, seat) -> SeatDrawing:
 
 
 def seat_head(context, seat) -> Piece:
-    """The head of `seat`'s drawing alone: whose board, the turn's marker, the clock, the score."""
+    """The head of `seat`'s drawing alone: whose board, the turn's marker, the clock (its score is
+    the next piece)."""
     return _piece(_render("seat_head", {"seat": seat}), f"seat-{seat.number}-head")
 
 
@@ -279,9 +282,8 @@ def _space_html(control, colour_blind) -> tuple[str, str]:
 
 @memo(max_bytes=3 * MIB)
 def _tray_tile_html(control, colour_blind):
-    return render_to_string(
-        "games/partials/tray_tile.html", {"tray_tile": control, "colour_blind": colour_blind}
-    )
+    context = {"tray_tile": control, "colour_blind": colour_blind}
+    return mark_safe(render_to_string("games/partials/tray_tile.html", context).strip())
 
 
 # A draft changes one or two of the pool's columns: the others are drawn again only to be
