@@ -511,6 +511,7 @@ def _space_control(
     if last:
         label += ", the last tile this player got"
     vals = ()
+    # With a tile picked up, "it" in a space's label is that tile (its own button is pressed).
     if selection is None:  # not the viewer's board to arrange: a drawing only
         action = ""
     elif selection.tray_tile is not None and tile is None:
@@ -518,17 +519,17 @@ def _space_control(
         rotation = space.legal_rotation or 0
         vals = (("tile_id", selection.tray_tile), ("space", index), ("rotation", rotation))
         fits = " (fits)" if space.legal_rotation is not None else ""
-        label = f"Place the selected tile on the {label}{fits}"
+        label = f"Place it on the {label}{fits}"
     elif selection.space is not None and space.selected:
         # Its menu does the rotating and returning; the tile itself puts it down again.
         action, label = "deselect", f"Put down the {label}"
     elif selection.space is not None and tile is not None:
         action, vals = "swap", (("space_a", selection.space), ("space_b", index))
-        label = f"Swap the selected tile with the {label}"
+        label = f"Swap it with the {label}"
     elif selection.space is not None:
         action, vals = "move", (("from_space", selection.space), ("to_space", index))
         fits = " (fits)" if space.legal_rotation is not None else ""
-        label = f"Move the selected tile to the {label}{fits}"
+        label = f"Move it to the {label}{fits}"
     elif tile is not None:
         action, label = "select", f"Select the {label}"
     else:
