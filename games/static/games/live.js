@@ -341,16 +341,17 @@
       putBack = true;
     });
   }
-  // The game's buttons say no address of their own (hx-post="", hx-get=""): the page writes it.
-  // A move (a tile placed, moved, turned...; a draft) is posted to the game's (#game's
-  // data-act-url). A tile of the player's own (in the tray, my-tray-12, or on the board,
-  // my-space-7) is picked up, or put down when its button is pressed, by asking for the game with
-  // the selection ("?sel=t12", "?sel=s7", or none), which its button's id says; the answer puts
-  // it in the address bar (HX-Push-Url).
+  // The game's buttons say no address of their own (hx-post="", hx-get=""; htmx would ask the
+  // page's own): the page writes it. A move (a tile placed, moved, turned...; a draft) is posted
+  // to the game's (#game's data-act-url). A tile of the player's own (in the tray, my-tray-12, or
+  // on the board, my-space-7) is picked up, or put down when its button is pressed, by asking for
+  // the game with the selection ("?sel=t12", "?sel=s7", or none), which its button's id says;
+  // the answer puts it in the address bar (HX-Push-Url).
   function gameAddress(event) {
     var button = event.detail.elt;
     var element = game();
-    if (event.detail.path !== "" || !element || !button || !element.contains(button)) return;
+    if (!element || !button || !button.getAttribute || !element.contains(button)) return;
+    if (button.getAttribute("hx-" + event.detail.verb) !== "") return; // an address of its own
     if (event.detail.verb === "post") {
       event.detail.path = element.getAttribute("data-act-url");
       return;
