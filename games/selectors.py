@@ -94,11 +94,20 @@ class SpaceView:
 
     @property
     def label(self):
+        """The tile and the space, where it is, how the tile fares and what is wrong with it."""
+        return self.words(marks=True)
+
+    @property
+    def name(self):
+        """The label without what is wrong with the tile (a control carries it as its title)."""
+        return self.words(marks=False)
+
+    def words(self, *, marks: bool) -> str:
         where = rules.space_words(self.index)
         if self.tile is None:
             return f"empty {self.colour} space, {where}"
         status = self.status.status if self.status else "ok"
-        detail = f" ({self.marks.words()})" if self.marks else ""
+        detail = f" ({self.marks.words()})" if self.marks and marks else ""
         part = STRUCTURE_WORDS.get(self.structure, "")
         return f"{self.tile.label} on {self.colour} space, {where}: {status}{detail}{part}"
 
@@ -439,8 +448,11 @@ class SpaceControl:
     # What clicking it does: "" (nothing), "select" or "deselect" (links) or an action posted
     # with `vals`.
     action: str
-    # The button's aria-label; with no button, the tile's (an empty space names itself).
+    # The button's aria-label; with no button, the tile's (an empty space names itself). A
+    # button's leaves out what is wrong with its tile: its `title` says it (a tooltip over the
+    # tile, and the button's description for screen readers).
     label: str
+    title: str = ""
     vals: tuple[tuple[str, int], ...] = ()  # the posted action's fields, in hx-vals order
     # The selected tile's menu beside it (rotate either way, return to the tray).
     menu: bool = False
@@ -492,11 +504,14 @@ def space_controls(view: GameView, seat: SeatView) -> list[SpaceControl]:
 def _space_control(
     space: SpaceView, selection: Selection | None, error: bool, last_tile: int | None
 ) -> SpaceControl:
-    label, index, tile = space.label, space.index, space.tile
+    index, tile = space.index, space.tile
+    # On the viewer's board to arrange every tile is a button, which says the marks in its title.
+    label = space.label if selection is None else space.name
     last = tile is not None and tile.id == last_tile
     if last:
         label += ", the last tile this player got"
     vals = ()
+    # With a tile picked up, "it" in a space's label is that tile (its own button is pressed).
     if selection is None:  # not the viewer's board to arrange: a drawing only
         action = ""
     elif selection.tray_tile is not None and tile is None:
@@ -504,19 +519,19 @@ def _space_control(
         rotation = space.legal_rotation or 0
         vals = (("tile_id", selection.tray_tile), ("space", index), ("rotation", rotation))
         fits = " (fits)" if space.legal_rotation is not None else ""
-        label = f"Place the selected tile on the {label}{fits}"
+        label = f"Place it on the {label}{fits}"
     elif selection.space is not None and space.selected:
         # Its menu does the rotating and returning; the tile itself puts it down again.
-        action, label = "deselect", f"Put down the {label} (R rotates it)"
+        action, label = "deselect", f"Put down the {label}"
     elif selection.space is not None and tile is not None:
         action, vals = "swap", (("space_a", selection.space), ("space_b", index))
-        label = f"Swap the selected tile with the {label}"
+        label = f"Swap it with the {label}"
     elif selection.space is not None:
         action, vals = "move", (("from_space", selection.space), ("to_space", index))
         fits = " (fits)" if space.legal_rotation is not None else ""
-        label = f"Move the selected tile to the {label}{fits}"
+        label = f"Move it to the {label}{fits}"
     elif tile is not None:
-        action, label = "select", f"Select the {label} (R rotates it)"
+        action, label = "select", f"Select the {label}"
     else:
         action = ""
     status = space.status
@@ -535,6 +550,7 @@ def _space_control(
         # A tile inside a button describes itself; alone, it says where it is and how it fares.
         label=label if action or tile is not None else "",
         vals=vals,
+        title=space.marks.words() if space.marks and selection is not None else "",
         menu=action == "deselect",
     )
 

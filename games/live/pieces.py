@@ -5,11 +5,12 @@ Every move draws boards and the pool again, for the mover and for every other op
 almost every space and tile looks as it did before (the same tile, the same marker, the same
 button). So games/selectors.py works out what each one shows (`SpaceControl`, `TrayControl`,
 `PoolControl`), and each is drawn by its own small partial, cached here on that control plus
-the few things the partial adds: the game's URLs (only when it draws them) and the colour-blind
-setting. The key is everything the partial is given, so a cached part can never show another
-game's links or another viewer's controls. No control carries the game's version: the page's
-version travels with each request in a header (X-Page-Version, games/static/games/live.js), so a
-part drawn for one version serves the next.
+the colour-blind setting. The key is everything the partial is given, so a cached part can never
+show another viewer's controls. No control carries the game's version: the page's version
+travels with each request in a header (X-Page-Version, games/static/games/live.js), so a part
+drawn for one version serves the next. Nor the game's address: a space's, a tray tile's or a pool
+tile's button says none (hx-post="", hx-get=""), the page writes it (live.js), so the same part
+serves every game.
 
 A board, a tray and the pool are drawn as pieces (`Piece`): each space, the seat's head, its
 tray, its board actions, each column of the pool. Each piece carries an id and its look (a
@@ -82,38 +83,28 @@ def board_rows(context, seat) -> list[list[str]]:
 
 def _spaces(context, seat) -> list[tuple[str, str]]:
     """The (markup, look) of each space of `seat`'s board as its viewer sees it."""
-    view = context["view"]
     colour_blind = _colour_blind(context)
-    urls = game_urls(view.game)
-    # Only a space with a button draws the game's URLs: the others are shared by every game.
     return [
-        _space_html(control, colour_blind, urls if control.action else None)
-        for control in selectors.space_controls(view, seat)
+        _space_html(control, colour_blind)
+        for control in selectors.space_controls(context["view"], seat)
     ]
 
 
 def tray_tiles(context, seat) -> list[str]:
     """Return the tiles of `seat`'s tray as its viewer sees them, drawn."""
-    view = context["view"]
     colour_blind = _colour_blind(context)
-    urls = game_urls(view.game)
     return [
-        _tray_tile_html(control, colour_blind, urls if control.action else None)
-        for control in selectors.tray_controls(view, seat)
+        _tray_tile_html(control, colour_blind)
+        for control in selectors.tray_controls(context["view"], seat)
     ]
 
 
 def pool_columns(context) -> list[list[str]]:
     """Return the tiles of the pool as the viewer sees them, drawn, column by column."""
-    view = context["view"]
     colour_blind = _colour_blind(context)
-    urls = game_urls(view.game)
     return [
-        [
-            _pool_tile_html(control, colour_blind, urls if control.draftable else None)
-            for control in column
-        ]
-        for column in selectors.pool_controls(view)
+        [_pool_tile_html(control, colour_blind) for control in column]
+        for column in selectors.pool_controls(context["view"])
     ]
 
 
@@ -140,15 +131,20 @@ class SeatDrawing:
 
     look: str
     head: Piece
+    score: Piece
     rows: list[list[Piece]]
     tray_title: Piece
     tray: Piece
-    actions: Piece | None  # the board's buttons and hint, for its owner while they arrange
+    # For its owner while they arrange: the board's Undo and Redo (which most arrangements
+    # change, alone), its other buttons, and the hint under them.
+    history: Piece | None = None
+    actions: Piece | None = None
+    hint: Piece | None = None
 
     def pieces(self) -> list[Piece]:
-        pieces = [self.head, *(space for row in self.rows for space in row)]
+        pieces = [self.head, self.score, *(space for row in self.rows for space in row)]
         pieces += [self.tray_title, self.tray]
-        return pieces + ([self.actions] if self.actions else [])
+        return pieces + [piece for piece in (self.history, self.actions, self.hint) if piece]
 
 
 @dataclass(frozen=True)
@@ -184,15 +180,24 @@ def seat_drawing(context, seat) -> SeatDrawing:
     return SeatDrawing(
         look=_look(f"{seat.number} {seat.is_viewer} {seat.user.username} {arranging}"),
         head=seat_head(context, seat),
+        score=_piece(_render("seat_score", {"seat": seat}), f"{prefix}-score"),
         rows=[spaces[row : row + 5] for row in range(0, 25, 5)],
         tray_title=_piece(_render("tray_title", parts), f"{prefix}-tray-title"),
         tray=_piece(_render("tray_list", {"tiles": tiles}), f"{prefix}-tray-tiles"),
-        actions=_piece(_render("board_actions", parts), f"{prefix}-actions") if arranging else None,
+        **(
+            {
+                name: _piece(_render(f"board_{name}", parts), f"{prefix}-{name}")
+                for name in ("history", "actions", "hint")
+            }
+            if arranging
+            else {}
+        ),
     )
 
 
 def seat_head(context, seat) -> Piece:
-    """The head of `seat`'s drawing alone: whose board, the turn's marker, the clock, the score."""
+    """The head of `seat`'s drawing alone: whose board, the turn's marker, the clock (its score is
+    the next piece)."""
     return _piece(_render("seat_head", {"seat": seat}), f"seat-{seat.number}-head")
 
 
@@ -243,18 +248,25 @@ def _with_id(html: str, look: str, piece_id: str) -> Piece:
     return Piece(piece_id, look, mark_safe(tagged + html[at:]))
 
 
-def action_json(action: str, fields) -> str:
-    """The hx-vals of a game action, as games.templatetags.game_extras.action_vals writes it:
-    without the version, which the page sends in a header."""
-    return json.dumps({"type": action, **dict(fields)})
+def action_json(action: str, fields=()) -> SafeString:
+    """The hx-vals of a game action (also games.templatetags.game_extras.action_vals'): without
+    the version, which the page sends in a header. Compact, for an attribute in single quotes
+    (``hx-vals='{"type":"undo"}'``): its double quotes stay as they are, instead of six bytes
+    each."""
+    text = json.dumps({"type": action, **dict(fields)}, separators=(",", ":"))
+    return mark_safe(text.translate(_IN_SINGLE_QUOTES))
+
+
+# What may not stand for itself in an attribute in single quotes.
+_IN_SINGLE_QUOTES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "'": "&#x27;"})
 
 
 # A board's 25 spaces are most of a page's markup and nearly all of them are drawn the same way
 # move after move; sized for a few hundred boards being played at once in one process, bounded
 # by bytes so that a process that runs for weeks reaches its ceiling early (microchip_site/lru.py).
 @memo(max_bytes=12 * MIB)
-def _space_html(control, colour_blind, urls) -> tuple[str, str]:
-    context = {"space": control, "colour_blind": colour_blind, "urls": urls}
+def _space_html(control, colour_blind) -> tuple[str, str]:
+    context = {"space": control, "colour_blind": colour_blind}
     if control.vals:
         context["vals"] = action_json(control.action, control.vals)
     if control.menu:
@@ -269,11 +281,9 @@ def _space_html(control, colour_blind, urls) -> tuple[str, str]:
 
 
 @memo(max_bytes=3 * MIB)
-def _tray_tile_html(control, colour_blind, urls):
-    return render_to_string(
-        "games/partials/tray_tile.html",
-        {"tray_tile": control, "colour_blind": colour_blind, "urls": urls},
-    )
+def _tray_tile_html(control, colour_blind):
+    context = {"tray_tile": control, "colour_blind": colour_blind}
+    return mark_safe(render_to_string("games/partials/tray_tile.html", context).strip())
 
 
 # A draft changes one or two of the pool's columns: the others are drawn again only to be
@@ -286,8 +296,8 @@ def _pool_column(tiles: tuple[str, ...], draw: int, drawn_from: bool, next_draw:
 
 
 @memo(max_bytes=3 * MIB)
-def _pool_tile_html(control, colour_blind, urls):
-    context = {"pool_tile": control, "colour_blind": colour_blind, "urls": urls}
+def _pool_tile_html(control, colour_blind):
+    context = {"pool_tile": control, "colour_blind": colour_blind}
     if control.draftable:
         context["vals"] = action_json("draft", (("tile_id", control.tile.id),))
     return render_to_string("games/partials/pool_tile.html", context)

@@ -1,6 +1,7 @@
 """Game pages. Each view is thin: it parses the request, calls one function of games/play/actions.py
 or games/selectors.py, and renders the same partials as every other way of drawing the game."""
 
+import re
 from functools import wraps
 
 from django.contrib import messages
@@ -53,6 +54,9 @@ from games.state_store import load_state, read_game
 REFUSAL_STATUS = {StaleVersion.code: 409, "not_a_player": 403, "bad_request": 400}
 # The selection kept after an action, so a rotated tile stays selected for the next turn of it.
 KEEP_SELECTION = {"rotate"}
+# A click on one of the player's tiles (its button's id, htmx's HX-Trigger): picked up or put
+# down, the game's address says so (templates/games/partials/space.html, tray_tile.html).
+TILE_BUTTON = re.compile(r"my-(?:tray|space)-\d+")
 
 
 @login_required
@@ -257,6 +261,10 @@ def game_fragment(request, game_id):
         response = _selection_parts(request, view, looks)
     else:
         response = render(request, "games/partials/game.html", {"view": view})
+    if request.htmx and TILE_BUTTON.fullmatch(request.htmx.trigger or ""):
+        # The tile's button asks without an address of its own (live.js writes it): the answer
+        # puts the selection in the address bar, as hx-push-url did.
+        response["HX-Push-Url"] = _game_url(game, view.selection)
     return _drawing(response, view.game)
 
 

@@ -1,4 +1,3 @@
-import json
 from datetime import UTC
 
 from django import template
@@ -6,6 +5,7 @@ from django.utils import formats
 from django.utils.html import format_html, urlize
 from django.utils.safestring import mark_safe
 
+from games.live.pieces import action_json
 from microchip_site import words
 
 register = template.Library()
@@ -13,11 +13,11 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def action_vals(context, action_type, **fields):
-    """Return the hx-vals JSON of a game action. Not the version: the page's version travels with
+    """Return the hx-vals JSON of a game action, for an attribute in single quotes
+    (``hx-vals='{% action_vals "undo" %}'``). Not the version: the page's version travels with
     every request it makes (X-Page-Version, games/static/games/live.js), so a button drawn for one
     version serves the next."""
-    values = {"type": action_type, **fields}
-    return format_html("{}", json.dumps(values))
+    return action_json(action_type, fields.items())
 
 
 @register.filter

@@ -32,7 +32,7 @@ from math import cos, radians, sin
 from django import template
 from django.template.loader import render_to_string
 
-from games.markers import BROKEN, COLOUR, Marks
+from games.markers import BROKEN, COLOUR, OPEN, Marks
 from games.rules.tiles import BASE_PATHS, COLOURS, KIND_PATHS, KINDS, E, N, S, W
 from microchip_site.lru import MIB, memo
 
@@ -224,6 +224,13 @@ MARK_PLACES: dict[int, str] = {
 #: The warning triangle stands upright on every side.
 MARK_UPRIGHT: dict[int, str] = {N: "translate(50 20)", E: "translate(80 50)",
                                 S: "translate(50 80)", W: "translate(20 50)"}  # fmt: skip
+#: A side's letter in the name of a marker placed on it in the sprite ("mark-open-e").
+SIDE_LETTERS: dict[int, str] = {N: "n", E: "e", S: "s", W: "w"}
+
+
+def mark_id(kind: str, side: int) -> str:
+    """The sprite's marker of `kind` ("broken", "open") placed on `side`: "mark-broken-n"."""
+    return f"mark-{kind}-{SIDE_LETTERS[side]}"
 
 
 def _stripes(low: float = 4, high: float = 96, width: float = 7, period: float = 17) -> str:
@@ -263,7 +270,9 @@ STRIPES = _stripes()
 
 def marks_context(marks: Marks | None, tile_colour: str, colour_blind: bool) -> dict:
     """Return what ``tile.html`` draws over a tile for its marks: stripes in the space's colour
-    (and the space's shape in colour-blind mode), one icon per marked side."""
+    (and the space's shape in colour-blind mode), one icon per marked side (the sprite's, placed
+    on that side), and their words, once (`words`), as the tooltip of the icons (`said_by`
+    "icons") or, with none, of the stripes ("stripes")."""
     if marks is None:
         return {}
     context: dict = {"icons": []}
@@ -277,12 +286,14 @@ def marks_context(marks: Marks | None, tile_colour: str, colour_blind: bool) -> 
                 space=space,
                 space_fill=TILE_FILLS[space],
                 space_tint=SPACE_FILLS[space],
-                stripe_words=mark.words,
-                space_shape=shape_geometry(space, 80, 80, 8, 1.8) if colour_blind else None,
+                space_shape=colour_blind,  # the sprite's badge, cb-badge-<space>
             )
         else:
-            place = MARK_PLACES[mark.side] if mark.kind == BROKEN else MARK_UPRIGHT[mark.side]
-            context["icons"].append({"kind": mark.kind, "place": place, "words": mark.words})
+            context["icons"].append(mark_id(mark.kind, mark.side))  # BROKEN or OPEN
+    if context["icons"] or context.get("space_shape"):
+        context.update(said_by="icons", words=marks.words())
+    elif context.get("stripes"):
+        context.update(said_by="stripes", words=marks.words())
     return context
 
 
@@ -323,21 +334,22 @@ def tile_context(
         text = f"{colour_name} {kind_name}, {noun} {', '.join(names)}"
     return {
         "known": True,
-        "classes": f"tile tile--{colour_name} tile--{kind_name}",
+        # Its kind is its paths' (the sprite's tile-<paths> says them): no class of its own.
+        "classes": f"tile tile--{colour_name}",
         "kind": kind_name,
         "colour": colour_name,
         "paths": mask,
         "label": text,
-        "fill": TILE_FILLS[colour_name],
-        "shape": shape_geometry(colour_name, 20, 20, 12, 2.2) if colour_blind else None,
+        "shape": colour_blind,  # the sprite's, cb-tile-<colour>
         **marks_context(marks, colour_name, colour_blind),
     }
 
 
-def sprite_context() -> dict:
+def sprite_context(colour_blind: bool = False) -> dict:
     """Return the context of ``games/svg/sprite.html``: the drawing of every tile's paths and of
     every empty space, once a page (a tile or space refers to its own: `tile.html`,
-    `space.html`)."""
+    `space.html`), and with `colour_blind` the shapes of each colour: in a tile's corner, in the
+    middle of a space, and on the badge of a tile on a space of another colour."""
     kinds = {mask: kind for kind, kind_masks in KIND_MASKS.items() for mask in kind_masks}
     return {
         "paths": [
@@ -354,7 +366,25 @@ def sprite_context() -> dict:
             {"colour": colour, "fill": SPACE_FILLS[colour], "edge": TILE_FILLS[colour]}
             for colour in SPACE_FILLS
         ],
+        "marks": [
+            {"id": mark_id(kind, side), "kind": kind, "place": places[side]}
+            for kind, places in ((BROKEN, MARK_PLACES), (OPEN, MARK_UPRIGHT))
+            for side in SIDE_LETTERS
+        ],
         "stripes": STRIPES,
+        "shapes": [
+            {
+                "colour": colour,
+                "tile": shape_geometry(colour, 20, 20, 12, 2.2),
+                "space": shape_geometry(colour, 50, 50, 17, 2.5),
+                "badge": shape_geometry(colour, 80, 80, 8, 1.8),
+                "fill": TILE_FILLS[colour],
+                "tint": SPACE_FILLS[colour],
+            }
+            for colour in COLOUR_NAMES
+        ]
+        if colour_blind
+        else [],
     }
 
 
@@ -378,23 +408,24 @@ def space_context(colour: object, colour_blind: bool = False) -> dict:
         "label": f"empty {colour_name} space",
         "fill": SPACE_FILLS[colour_name],
         "edge": TILE_FILLS[colour_name],
-        "shape": shape_geometry(colour_name, 50, 50, 17, 2.5) if colour_blind else None,
+        "shape": colour_blind,  # the sprite's, cb-space-<colour>
     }
 
 
 @register.simple_tag
-def tile_sprite():
-    """Draw what every tile of a page refers to: ``{% tile_sprite %}``, once a page (base.html).
+def tile_sprite(colour_blind=False):
+    """Draw what every tile of a page refers to: ``{% tile_sprite colour_blind=... %}``, once a
+    page (base.html), with the colour-blind shapes when the page's tiles are drawn with them.
 
-    A tile is its colour and a reference to the drawing of its paths (``<use>``): a board's
-    spaces, sent again on every change, carry a few dozen bytes for it instead of half a
-    kilobyte (issue 21)."""
-    return _sprite_html()
+    A tile is its colour and a reference to its drawing (``<use>``), and each of its marks and
+    its colour-blind shape another: a board's spaces, sent again on every change, carry a few
+    dozen bytes for it instead of half a kilobyte (issue 21)."""
+    return _sprite_html(bool(colour_blind))
 
 
-@functools.lru_cache(maxsize=1)
-def _sprite_html():
-    return render_to_string("games/svg/sprite.html", sprite_context())
+@functools.lru_cache(maxsize=2)
+def _sprite_html(colour_blind):
+    return render_to_string("games/svg/sprite.html", sprite_context(colour_blind))
 
 
 @register.simple_tag
@@ -404,10 +435,13 @@ def tile_svg(kind, colour, paths, colour_blind=False, label="", marks=None, deco
 
     `paths` is the rotated 4-bit mask (N=1, E=2, S=4, W=8). `label` replaces the default
     aria-label ("blue tee, paths north, east, south"); it is plain text and always escaped.
-    `marks` (games.markers.Marks) draws what is wrong with a placed tile over it; the label
-    should say it too (the marks' tooltips are not read by screen readers: the drawing is an
-    image). `decorative`: the tile is inside a control whose own label names it (a button), so
-    the drawing is hidden from screen readers instead of being read a second time.
+    `marks` (games.markers.Marks) draws what is wrong with a placed tile over it, with their
+    words as one tooltip over the marks; the label should say them too (the tooltip is not read
+    by screen readers: the drawing is an image). `decorative`: the tile is inside a control whose
+    own label names it (a button): the drawing has no role, label or tooltip of its own (the
+    control's children are presentational, so it is not read a second time), and the control
+    carries the marks' words (its ``title``, templates/games/partials/space.html), a tooltip
+    over the whole tile.
     """
     if marks is not None and not isinstance(marks, Marks):
         logger.warning("tile_svg: marks that are not Marks: %s", _short_repr.repr(marks))
@@ -428,6 +462,8 @@ def space_svg(colour, colour_blind=False, decorative=False):
 @memo(max_bytes=6 * MIB)
 def _tile_html(kind, colour, paths, colour_blind, label, marks, decorative=False):
     context = tile_context(kind, colour, paths, colour_blind, label, marks)
+    if decorative:  # its control says the marks' words
+        context.pop("said_by", None)
     return render_to_string("games/svg/tile.html", {**context, "decorative": decorative})
 
 

@@ -48,6 +48,7 @@ def test_a_phone_plays_by_touch_without_scrolling_sideways(open_page, two_player
     page.wait_for_selector(f'#my-space-{space}[aria-label^="Select"]', timeout=TIMEOUT)
     page.locator(f"#my-space-{space}").tap()  # select the placed tile: its menu opens
     page.wait_for_selector(f"#my-space-{space}[aria-pressed=true]", timeout=TIMEOUT)
+    assert page.url.endswith(f"/games/{game.pk}/?sel=s{space}")
     rotation = game_state(game.pk)[1].boards[0].cells[space].rotation
     page.locator("#tile-menu-clockwise").tap()
     settled(page)
@@ -63,6 +64,7 @@ def test_a_phone_plays_by_touch_without_scrolling_sideways(open_page, two_player
     page.keyboard.press("Escape")  # put it down
     page.wait_for_selector('.seat.mine [aria-pressed="true"]', state="detached", timeout=TIMEOUT)
     settled(page)
+    assert page.url.endswith(f"/games/{game.pk}/")
     assert no_horizontal_scroll(page)
 
 
@@ -90,11 +92,13 @@ def test_the_game_is_played_with_the_keyboard_alone(open_page, two_player_game):
     page.keyboard.press("Enter")  # select it
     page.wait_for_selector(f"#my-tray-{tile}[aria-pressed=true]", timeout=TIMEOUT)
     settled(page)
+    # The address says it (its button has none: live.js writes it, the answer pushes it).
+    assert page.url.endswith(f"/games/{game.pk}/?sel=t{tile}")
     _, state = game_state(game.pk)
     space = (legal_spots(state.boards[0], tile) or [(12, 0)])[0][0]
     focus_by_tabbing(f"my-space-{space}")
     page.keyboard.press("Enter")  # place it
-    page.wait_for_selector(f'#my-space-{space}[data-rotate="{space}"]', timeout=TIMEOUT)
+    page.wait_for_selector(f"#my-space-{space}.tile-button", timeout=TIMEOUT)  # a placed tile
     settled(page)
     assert game_state(game.pk)[1].boards[0].cells[space] is not None
     rotation = game_state(game.pk)[1].boards[0].cells[space].rotation
@@ -127,12 +131,16 @@ def test_colour_blind_shapes_appear_only_when_preferred(open_page, two_player_ga
     game, first = two_player_game
     page = open_page(first)
     page.goto(f"/games/{game.pk}/")
-    assert page.locator(".cb-shape").count() == 0
+    # Each tile and space refers to its colour's shape in the page's sprite, which has them only
+    # then.
+    assert page.locator('use[href^="#cb-"]').count() == 0
+    assert page.locator("#cb-tile-blue").count() == 0
     first.colour_blind = True
     first.save(update_fields=["colour_blind"])
     page.reload()
-    assert page.locator(".seat.mine .cb-shape").count() == 25
-    assert page.locator(".pool .cb-shape").count() >= 40
+    assert page.locator('.seat.mine use[href^="#cb-"]').count() == 25
+    assert page.locator('.pool use[href^="#cb-tile-"]').count() >= 40
+    assert page.locator(".tile-sprite #cb-tile-blue .cb-shape").count() == 1
 
 
 def test_the_markers_are_visible_on_a_phone_and_pass_axe(open_page, two_player_game):
@@ -154,9 +162,10 @@ def test_the_markers_are_visible_on_a_phone_and_pass_axe(open_page, two_player_g
         if page is theirs:  # on a phone another player's board opens from its heading
             page.locator(f"#board-toggle-{seat}").click()
             page.wait_for_selector(f"#board-toggle-{seat}[aria-expanded=true]", timeout=TIMEOUT)
-        for name in ("tile-stripes", "mark-broken", "mark-open"):
-            assert page.locator(f"{board} .{name}").first.is_visible(), name
-        icons = page.locator(f"{board} .mark")
+        # The marks are the sprite's, each placed on its side: a <use> of it.
+        for name in (".tile-stripes", 'use[href^="#mark-broken-"]', 'use[href^="#mark-open-"]'):
+            assert page.locator(f"{board} {name}").first.is_visible(), name
+        icons = page.locator(f'{board} use[href^="#mark-"]')
         assert icons.count() >= 4  # north and south of the tile above, north of the one below, open
         for i in range(icons.count()):
             icon = icons.nth(i)
@@ -169,21 +178,30 @@ def test_the_markers_are_visible_on_a_phone_and_pass_axe(open_page, two_player_g
             rim = 3 - 0.25
             assert tile["x"] + rim <= box["x"] <= tile["x"] + tile["width"] - rim - box["width"]
             assert tile["y"] + rim <= box["y"] <= tile["y"] + tile["height"] - rim - box["height"]
-            # Nothing is drawn over it: the pointer there finds the icon (and its tooltip).
+            # Nothing is drawn over it: the pointer there finds the icon, and the tile's one
+            # tooltip, which says every mark: its button's title (the player's own board) or its
+            # drawing's (another's).
+            tooltip = """use => {
+                const button = use.closest("button[title]");
+                const marks = use.closest(".tile-marks");
+                return button ? button.title : marks && marks.querySelector("title").textContent;
+            }"""
             found = page.evaluate(
-                """([x, y]) => {
+                f"""([x, y]) => {{
                     const hit = document.elementFromPoint(x, y);
-                    const mark = hit && hit.closest('.mark');
-                    return mark ? mark.querySelector("title").textContent
-                        : hit && hit.outerHTML.slice(0, 200);
-                }""",
+                    const icon = hit && hit.closest('use[href^="#mark-"]');
+                    return icon ? ({tooltip})(icon) : hit && hit.outerHTML.slice(0, 200);
+                }}""",
                 [box["x"] + box["width"] / 2, box["y"] + box["height"] / 4],
             )
-            assert found == icon.locator("title").text_content()
+            assert found and found == icon.evaluate(tooltip)
         # The tile above: broken on its north side (off the board) and on its south side.
         above = page.locator(f"{board} .space-box[data-tile='{top.tile_id}']")
-        assert above.locator(".mark-broken").count() == broken_sides  # 2, or 3 in a corner
-        said = above.locator("[aria-label]").first.get_attribute("aria-label")
+        assert above.locator('use[href^="#mark-broken-"]').count() == broken_sides  # 2 or 3
+        # What a screen reader hears: the label, and on the player's own board the button's
+        # description (its title).
+        labelled = above.locator("[aria-label]").first
+        said = f"{labelled.get_attribute('aria-label')} {labelled.get_attribute('title') or ''}"
         assert "broken connection on its north side: the path runs off the board" in said
         serious, results = serious_violations(page)
         assert serious == [], results.generate_report()
@@ -201,14 +219,14 @@ def test_the_markers_are_visible_on_a_phone_and_pass_axe(open_page, two_player_g
         or menu_box["x"] + menu_box["width"] <= tile_box["x"] + 1
     )
     assert beside, (menu_box, tile_box)  # not over the tile
-    for name in ("tile-stripes", "mark-broken", "mark-open"):
-        assert desk.locator(f".seat.mine .{name}").first.is_visible(), name
+    for name in (".tile-stripes", 'use[href^="#mark-broken-"]', 'use[href^="#mark-open-"]'):
+        assert desk.locator(f".seat.mine {name}").first.is_visible(), name
     screenshot(desk, "game-in-progress")
 
     first.colour_blind = True
     first.save(update_fields=["colour_blind"])
     mine.reload()
-    assert mine.locator(".seat.mine .tile-space-badge .cb-shape").first.is_visible()
+    assert mine.locator('.seat.mine use[href^="#cb-badge-"]').first.is_visible()
     serious, results = serious_violations(mine)
     assert serious == [], results.generate_report()
     assert mine.errors == [] and theirs.errors == []

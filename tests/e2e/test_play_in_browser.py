@@ -93,7 +93,8 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
     ).is_visible()
     stripes = first.locator(f"#my-space-{wrong} .tile-stripes")  # the space's colour shows
     assert stripes.count() == 1 and stripes.is_visible()
-    assert "wrong colour: a " in first.locator(f"#my-space-{wrong}").get_attribute("aria-label")
+    # What is wrong is the button's title: its tooltip, and its description.
+    assert "wrong colour: a " in first.locator(f"#my-space-{wrong}").get_attribute("title")
     select(first, f"my-space-{wrong}")
     click_and_wait(first, f"#tile-menu-return-{tray_tile}", game_id)
     for user in users:

@@ -103,18 +103,24 @@ def test_the_owner_selects_tiles_and_everyone_else_sees_a_labelled_drawing(game,
     spectator = players[4]
     theirs = selectors.game_view(game, spectator)
     placed = a_placed_space(mine)
-    urls = (reverse("games:fragment", args=[game.pk]), reverse("games:game", args=[game.pk]))
 
     own = seat_html(mine, mine.viewer_seat, owner)
     seen = seat_html(theirs, theirs.seats[0], spectator)
 
     button = by_id(own)[f"my-space-{placed}"]
-    assert button["class"] == "tile-button" and button["data-rotate"] == str(placed)
-    assert button["hx-get"] == f"{urls[0]}?sel=s{placed}"
-    assert button["hx-push-url"] == f"{urls[1]}?sel=s{placed}"
+    assert button["class"] == "tile-button" and "data-rotate" not in button  # its id says
+    # Its address is written by the page from its id (live.js); the answer pushes it.
+    assert button["hx-get"] == "" and "hx-push-url" not in button
     space = mine.viewer_seat.spaces[placed]
     last = ", the last tile this player got" if space.tile.id == mine.viewer_seat.last_tile else ""
-    assert button["aria-label"] == f"Select the {space.label}{last} (R rotates it)"
+    # Its label names the tile and the space; what is wrong with it is its title (a tooltip and
+    # its description), and the keys are the board's description.
+    assert button["aria-label"] == f"Select the {space.name}{last}"
+    assert button.get("title", "") == (space.marks.words() if space.marks else "")
+    board = by_id(own)["seat-0-board"]
+    keys = by_id(own)[board["aria-describedby"]]
+    assert "visually-hidden" in keys["class"]
+    assert "R rotates the focused tile" in own
     assert not elements(own, "button", id=f"my-space-{an_empty_space(mine)}")
     # The same board, drawn for someone else after the owner's drawing was cached: no controls.
     assert "my-space-" not in seen and "hx-get" not in seen and "hx-post" not in seen
@@ -131,10 +137,6 @@ def test_a_selected_tile_opens_its_menu_and_the_others_swap_or_move_whatever_the
     view = selectors.game_view(game, owner, selectors.Selection(space=placed))
     other = next(s.index for s in view.viewer_seat.spaces if s.tile and s.index != placed)
     empty = an_empty_space(view)
-    act, fragment, page = (
-        reverse(f"games:{name}", args=[game.pk]) for name in ("act", "fragment", "game")
-    )
-
     html = seat_html(view, view.viewer_seat, owner)
     drawn = by_id(html)
 
@@ -145,8 +147,8 @@ def test_a_selected_tile_opens_its_menu_and_the_others_swap_or_move_whatever_the
     )
     # Tapped again, the selected tile is put down (its menu closes); R still turns it.
     assert selected["aria-pressed"] == "true" and selected["aria-label"].startswith("Put down the ")
-    assert selected["hx-get"] == fragment and selected["hx-push-url"] == page
-    assert selected["data-rotate"] == str(placed) and "hx-vals" not in selected
+    assert selected["hx-get"] == "" and "hx-push-url" not in selected
+    assert "hx-vals" not in selected
     tile = view.viewer_seat.spaces[placed].tile
     name = f"{tile.colour} {tile.kind}"
     menu = {
@@ -157,11 +159,12 @@ def test_a_selected_tile_opens_its_menu_and_the_others_swap_or_move_whatever_the
     for button_id, action in menu.items():
         button = drawn[button_id]
         assert json.loads(button["hx-vals"]) == action
-        assert button["hx-post"] == act and f"the {name}" in button["aria-label"]
+        # Posted to the game's address, which the page writes (live.js).
+        assert button["hx-post"] == "" and f"the {name}" in button["aria-label"]
     assert elements(html, "div", role="group", **{"aria-label": f"The selected {name}"})
     assert json.loads(swap["hx-vals"]) == {"type": "swap", "space_a": placed, "space_b": other}
     assert json.loads(move["hx-vals"]) == {"type": "move", "from_space": placed, "to_space": empty}
-    assert move["class"] == "space-button" and "data-rotate" not in move
+    assert move["class"] == "space-button" and move["hx-post"] == swap["hx-post"] == ""
 
     # The next version of the same board and selection draws the same: the page's version
     # travels in a header (X-Page-Version), so the drawing serves both (issue 21).
@@ -227,9 +230,7 @@ def test_a_selected_tray_tile_can_be_placed_on_every_empty_space_and_the_fitting
     assert len(elements(html, "div", role="gridcell")) == 25
     assert len([a for a in elements(html, "div") if " legal" in a.get("class", "")]) == len(legal)
     deselect = drawn[f"my-tray-{tile}"]
-    assert deselect["aria-pressed"] == "true" and deselect["hx-get"] == reverse(
-        "games:fragment", args=[game.pk]
-    )
+    assert deselect["aria-pressed"] == "true" and deselect["hx-get"] == ""
     assert elements(html, "li", **{"class": "tile-box selected pending"})
 
 
@@ -246,25 +247,30 @@ def test_colour_blind_shapes_follow_each_viewer_not_the_cache(game, players):
     own = selectors.game_view(game, owner)
     owners = seat_html(own, own.viewer_seat, owner)
 
-    assert "cb-shape" in shapes and "cb-shape" not in plain and "cb-shape" in owners
-    assert shapes.replace("cb-shape", "") != plain
+    assert "#cb-" in shapes and "#cb-" not in plain and "#cb-tile-" in owners
+    assert shapes.replace("cb-", "") != plain
 
 
-def test_each_game_links_to_itself_even_when_its_boards_look_alike(start_game, players):
+def test_a_boards_buttons_link_to_no_game_so_every_game_shares_their_drawings(start_game):
+    """A tile's or space's button says no address: the page writes its game's (live.js), so the
+    same drawing serves every game (issue 21); the game's own addresses are on #game."""
     first, second = start_game(2), start_game(2)
-    # The same deal cannot be arranged, so compare the tray buttons of the same tile drafted.
-    drawn = {}
     for game in (first, second):
         drafter = owner_of(game, 0)
         tile = game.pool["columns"][-1][0]
+        view = selectors.game_view(game, drafter)
+        assert by_id(pool_html(view, drafter))[f"draw-{tile}"]["hx-post"] == ""
         actions.play(game_id=game.pk, user=drafter, action=rules.Draft(tile), seen_version=None)
         game.refresh_from_db()
-        view = selectors.game_view(game, drafter)
-        drawn[game.pk] = by_id(seat_html(view, view.viewer_seat, drafter))[f"my-tray-{tile}"]
-
-    for game in (first, second):
-        fragment = reverse("games:fragment", args=[game.pk])
-        assert drawn[game.pk]["hx-get"].startswith(f"{fragment}?sel=t")
+        view = selectors.game_view(game, drafter, selectors.Selection(tray_tile=tile))
+        context = {"view": view, "user": drafter}
+        drawn = pieces.tray_tiles(context, view.viewer_seat) + [
+            space for row in pieces.board_rows(context, view.viewer_seat) for space in row
+        ]
+        assert "/games/" not in "".join(drawn)
+        buttons = elements("".join(drawn), "button")
+        assert len(buttons) == 26  # the tray's tile, and a place on every space
+        assert all(button.get("hx-post", button.get("hx-get")) == "" for button in buttons)
 
 
 def test_a_refused_move_marks_its_space_on_the_viewers_own_board_only(game, players):
@@ -317,9 +323,7 @@ def test_a_space_drawing_escapes_its_label():
         legal=False, error=False, structure="", last=False, action="select",
         label='<b onclick="x">&</b>',
     )  # fmt: skip
-    urls = pieces.GameUrls('/a?"<', "/f", "/g")
-
-    html, _ = pieces._space_html(control, False, urls)
+    html, _ = pieces._space_html(control, False)
 
     assert "<b " not in html
     assert 'aria-label="&lt;b onclick=&quot;x&quot;&gt;&amp;&lt;/b&gt;"' in html
@@ -332,23 +336,22 @@ def test_the_drawing_of_a_tile_follows_its_rotation(start_game):
         rotation: pieces._pool_tile_html(
             selectors.PoolControl(selectors.tile_view(tile, rotation), False, False),
             False,
-            None,
         )
         for rotation in range(4)
     }
     masks = {str(TILE_PATHS[tile][rotation]) for rotation in range(4)}
     paths = {
-        use["href"].removeprefix("#tile-paths-")
+        use["href"].removeprefix("#tile-")
         for html in drawn.values()
         for use in elements(html, "use")
-        if use["href"].startswith("#tile-paths-")
+        if use["href"].startswith("#tile-")
     }
     assert paths == masks
 
 
 # --- the markers on placed tiles ---------------------------------------------------------------
 
-SIDE_AT = {(50, 20): N, (80, 50): E, (50, 80): S, (20, 50): W}  # where each side's icon sits
+SIDE_OF = {"n": N, "e": E, "s": S, "w": W}  # the sprite's icon placed on each side: mark-open-e
 
 
 def drawn_spaces(view, seat, user):
@@ -361,17 +364,24 @@ def having(element, name):
     return [el for el in element.iter() if name in (el.get("class") or "").split()]
 
 
-def marked_sides(space, name):
-    """The sides of the icons of class `name` on a drawn space, as a mask."""
-    centres = [re.match(r"translate\((\d+) (\d+)\)", icon.get("transform")).groups()
-               for icon in having(space, name)]  # fmt: skip
-    return sum(SIDE_AT[int(x), int(y)] for x, y in centres)
+def marked_sides(space, kind):
+    """The sides of a drawn space's icons of `kind` ("broken", "open"), as a mask."""
+    found = [re.fullmatch(f"#mark-{kind}-([nesw])", use.get("href")) for use in space.iter("use")]
+    return sum(SIDE_OF[icon.group(1)] for icon in found if icon)
 
 
 def words_of(space):
-    """What the space says to a screen reader: its button's label, or its tile's."""
+    """What the space says to a screen reader: its button's label, or its tile's, and its
+    button's description (its title: what is wrong with its tile)."""
     labelled = [el for el in space.iter() if el.get("aria-label")]
-    return labelled[0].get("aria-label")
+    return " ".join(filter(None, (labelled[0].get("aria-label"), labelled[0].get("title"))))
+
+
+def tooltip_of(space):
+    """The words a pointer shows over the space's tile: its button's title, or the one title
+    of its drawing."""
+    titled = [el.get("title") for el in space.iter("button") if el.get("title")]
+    return titled + [title.text for title in space.iter("title")]
 
 
 def test_the_markers_show_on_the_spaces_and_sides_that_are_wrong_for_everyone(game, players):
@@ -385,25 +395,28 @@ def test_the_markers_show_on_the_spaces_and_sides_that_are_wrong_for_everyone(ga
         spaces = drawn_spaces(view, view.seats[0], viewer)
         striped = [i for i, space in enumerate(spaces) if having(space, "tile-stripes")]
         assert striped == bits(found.wrong_colour) and striped
-        broken = [i for i, space in enumerate(spaces) if having(space, "mark-broken")]
+        broken = [i for i, space in enumerate(spaces) if marked_sides(space, "broken")]
         assert broken == bits(found.off_board | found.mismatch)
-        opened = [i for i, space in enumerate(spaces) if having(space, "mark-open")]
+        opened = [i for i, space in enumerate(spaces) if marked_sides(space, "open")]
         assert opened == bits(found.open_path)
         # The tile above runs off the board (its north side) and disagrees with the tile below
         # (its south side, and the north side of the tile below).
-        assert marked_sides(spaces[top.space], "mark-broken") & N
-        assert marked_sides(spaces[top.space], "mark-broken") & S
-        assert marked_sides(spaces[below.space], "mark-broken") & N
+        assert marked_sides(spaces[top.space], "broken") & N
+        assert marked_sides(spaces[top.space], "broken") & S
+        assert marked_sides(spaces[below.space], "broken") & N
         for index in (top.space, below.space):
             space, marks = spaces[index], board_marks(board)[index]
-            # Each mark's tooltip says it of its side; the label says them all, the sides of a
-            # kind together ("paths open to the east and south").
-            titles = [title.text for title in space.iter("title")]
-            assert titles == [mark.words for mark in marks.each()]
-            assert f": illegal ({marks.words()})" in words_of(space)
-            for title in titles:  # the words name what each mark is
-                assert re.match(r"wrong colour: a \w+ tile on a \w+ space$|broken connection "
-                                r"on its \w+ side: |path open to the \w+$", title)  # fmt: skip
+            # One tooltip says every mark, the sides of a kind together ("paths open to the east
+            # and south"); so does what a screen reader hears: the label (another's board) or
+            # the button's description (the owner's, the label leaving them out).
+            assert tooltip_of(space) == [marks.words()]
+            if viewer == owner:
+                assert ": illegal" in words_of(space) and words_of(space).endswith(marks.words())
+            else:
+                assert f": illegal ({marks.words()})" in words_of(space)
+            for words in marks.words().split("; "):  # the words name what each mark is
+                assert re.match(r"wrong colour: a \w+ tile on a \w+ space$|broken connections? "
+                                r"on its |paths? open to the ", words)  # fmt: skip
         said = words_of(spaces[top.space])
         # North alone, or with east or west at a corner (a tile there may run off both edges).
         off = (
@@ -429,7 +442,7 @@ def test_the_replay_draws_the_same_markers(game, players):
     assert [i for i, space in enumerate(spaces) if having(space, "tile-stripes")] == bits(
         found.wrong_colour
     )
-    assert [i for i, space in enumerate(spaces) if having(space, "mark-broken")] == bits(
+    assert [i for i, space in enumerate(spaces) if marked_sides(space, "broken")] == bits(
         found.off_board | found.mismatch
     )
 
@@ -438,7 +451,7 @@ def test_the_game_page_says_and_draws_the_markers(client, game):
     mark_every_way(game, 0)
     client.force_login(owner_of(game, 1))
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
-    assert page.count('class="tile-stripes') >= 1 and 'class="mark mark-broken"' in page
+    assert page.count('class="tile-stripes') >= 1 and '<use href="#mark-broken-n"/>' in page
     assert "broken connection on its north side: the path runs off the board" in page
     assert 'class="marker ' not in page  # the old corner badges are gone
 
@@ -455,12 +468,12 @@ def test_spaces_that_differ_only_in_their_markers_never_share_a_drawing():
         replace(control, marks=Marks("red", "blue", 1, open=N)),
         replace(control, marks=None, status="ok"),
     ]
-    drawn = [pieces._space_html(c, False, None)[0] for c in (control, *others)]
+    drawn = [pieces._space_html(c, False)[0] for c in (control, *others)]
     assert len(set(drawn)) == 5
-    assert 'class="mark mark-open"' in drawn[0] and "mark-broken" not in drawn[0]
-    assert 'class="mark mark-broken"' in drawn[1]
+    assert '"#mark-open-n"' in drawn[0] and "mark-broken" not in drawn[0]
+    assert '"#mark-broken-n"' in drawn[1] and '"#mark-broken-n"' in drawn[2]
     assert "tile-stripes" in drawn[3]
-    assert "tile-stripes" not in drawn[4] and 'class="mark ' not in drawn[4]
+    assert "tile-stripes" not in drawn[4] and "#mark-" not in drawn[4]
 
 
 def test_the_analysis_boards_draw_the_same_markers(players):
@@ -474,6 +487,6 @@ def test_the_analysis_boards_draw_the_same_markers(players):
                 best_score=-2, best_board=built, best_optimal=True)  # fmt: skip
     view = SimpleNamespace(seats=[SimpleNamespace(seat=seat)])  # analysis_rows reads this
     html = render_to_string("games/partials/analysis.html", {"view": view, "user": players[0]})
-    assert html.count('class="mark mark-open"') == 2  # built and best
+    assert html.count('<use href="#mark-open-n"/>') == 2  # built and best
     assert html.count("<title>path open to the north</title>") == 2
     assert "mark-broken" not in html and "tile-stripes" not in html

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from games import rules
 from games.rules.greedy import best_placement, choose_draft
+from games.rules.tiles import TILE_PATHS
 from tests.live.measuring import Page
 
 from .playing import current_state
@@ -74,8 +75,8 @@ def test_a_placement_answers_with_the_movers_board_and_status_only(players):
 
     html = response.content.decode()
     assert top_level_ids(html) == {"game-status", f"seat-{drafter}"}
-    tile = rules.TILES[placement.tile_id]
-    assert f"tile--{tile.kind.value}" in html  # the placed tile is drawn on the board
+    paths = TILE_PATHS[placement.tile_id][placement.rotation]
+    assert f'<use href="#tile-{paths}"/>' in html  # the placed tile is drawn on the board
 
 
 @pytest.mark.parametrize("behind", [None, 2])
@@ -126,9 +127,38 @@ def test_picking_a_tile_up_on_an_up_to_date_page_answers_with_the_spaces_it_may_
     # Each space it may go to, as a button that places it there; nothing of the other seat.
     places = re.findall(r'id="seat-(\d+)-space-\d+"[^>]*>\s*<button[^>]*space-button', html)
     assert places and set(places) == {str(drafter)}
-    assert "&quot;type&quot;: &quot;place&quot;" in html
+    assert 'hx-vals=\'{"type":"place",' in html  # compact, in single quotes
     assert f"seat-{1 - drafter}-" not in html
     assert len(html) < len(pick_up(client, game, tile, {}).content) / 2
+    # Asked for by the page itself (a drag, a push's redraw), it leaves the address to the page.
+    assert "HX-Push-Url" not in response
+
+
+@pytest.mark.parametrize(
+    ("trigger", "pushed"),
+    [
+        ("my-tray-{tile}", "?sel=t{tile}"),
+        ("my-space-3", "?sel=t{tile}"),
+        ("game", None),
+        (None, None),
+    ],
+)
+def test_a_click_on_a_tile_puts_the_selection_in_the_address(players, trigger, pushed):
+    """A tile's button says no address (live.js writes it from its id): the answer to a click on
+    it (htmx names the button, HX-Trigger) pushes the game's address with the selection."""
+    game, _, client, page, tile = _picking_up(players)
+    headers = {"HTTP_X_PAGE_VERSION": str(game.version), "HTTP_X_PAGE_LOOKS": page.header()}
+    if trigger:
+        headers["HTTP_HX_TRIGGER"] = trigger.format(tile=tile)
+
+    response = pick_up(client, game, tile, headers)
+
+    game_url = reverse("games:game", args=[game.pk])
+    expected = game_url + pushed.format(tile=tile) if pushed else None
+    assert response.get("HX-Push-Url") == expected
+    # Put down: the address without a selection.
+    put_down = client.get(reverse("games:fragment", args=[game.pk]), **HTMX, **headers)
+    assert put_down.get("HX-Push-Url") == (game_url if pushed else None)
 
 
 @pytest.mark.parametrize("page", ["behind", "no looks"])

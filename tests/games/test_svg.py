@@ -26,7 +26,8 @@ MARKED = Template(
     "{% load microchip_svg %}{% tile_svg kind colour paths colour_blind=cb marks=marks %}"
 )
 
-SPRITE = ET.fromstring(Template("{% load microchip_svg %}{% tile_sprite %}").render(Context()))
+SPRITE_TAG = Template("{% load microchip_svg %}{% tile_sprite colour_blind=cb %}")
+SPRITE = ET.fromstring(SPRITE_TAG.render(Context({"cb": True})))
 
 SIDE_AT = {(50, 1): N, (99, 50): E, (50, 99): S, (1, 50): W}
 SIDE_WORDS = {N: "north", E: "east", S: "south", W: "west"}
@@ -52,10 +53,16 @@ def marked(kind, colour, paths, marks, cb=False):
 
 def svg(markup):
     """Parse the markup as XML (it must be well formed) and return the root element, with each
-    `<use>` replaced by what it refers to in the page's sprite, as a browser draws it."""
+    `<use>` replaced by what it refers to in the page's sprite (in colour-blind mode), as a
+    browser draws it: a group's drawing, or a symbol's (its own 100 x 100 box, the tile's)."""
     root = ET.fromstring(markup)
     assert root.tag == "svg"
-    for parent in list(root.iter()):
+    expand(root)
+    return root
+
+
+def expand(parent):
+    while any(child.tag == "use" for child in parent):
         children = []
         for child in parent:
             if child.tag == "use":  # in its place, what it refers to, which inherits its fill
@@ -67,7 +74,13 @@ def svg(markup):
             else:
                 children.append(child)
         parent[:] = children
-    return root
+    for child in parent:
+        expand(child)
+
+
+def uses(markup):
+    """What the markup refers to in the sprite, in order (without the "#")."""
+    return re.findall(r'<use href="#([a-z0-9-]+)"', markup)
 
 
 def sprite_part(href):
@@ -80,13 +93,25 @@ def test_the_sprite_is_drawn_once_a_page_and_has_every_tiles_paths(client):
     page = client.get("/").content.decode()
     assert page.count('class="tile-sprite"') == 1
     masks = {mask for kind in KINDS for mask in KIND_PATHS[kind]}
-    assert {el.get("id") for el in SPRITE.iter() if el.get("id")} == {"tile-face"} | {
-        f"tile-paths-{mask}" for mask in masks
-    } | {f"space-{colour.value}" for colour in COLOURS} | {
-        "mark-broken",
-        "mark-open",
-        "tile-stripes",
+    colours = [colour.value for colour in COLOURS]
+    placed = {f"mark-{kind}-{side}" for kind in ("broken", "open") for side in "nesw"}
+    plain = {"tile-face", "mark-broken", "mark-open", "tile-stripes"} | placed
+    plain |= {f"tile-paths-{mask}" for mask in masks} | {f"tile-{mask}" for mask in masks}
+    plain |= {f"space-{colour}" for colour in colours}
+    plain |= {f"icon-{name}" for name in ("anticlockwise", "return", "clockwise")}
+    plain_sprite = ET.fromstring(SPRITE_TAG.render(Context({"cb": False})))
+    assert {el.get("id") for el in plain_sprite.iter() if el.get("id")} == plain
+    # Colour-blind mode adds each colour's shape: in a tile's corner, a space's middle, a badge.
+    shapes = {f"cb-{where}-{colour}" for where in ("tile", "space", "badge") for colour in colours}
+    assert {el.get("id") for el in SPRITE.iter() if el.get("id")} == plain | shapes
+    # What a tile, a space, a placed mark or a shape refers to is a symbol, its own 100 x 100 box.
+    boxed = [el for el in SPRITE.iter() if el.tag == "symbol"]
+    assert {el.get("id") for el in boxed} >= placed | shapes | {f"tile-{mask}" for mask in masks}
+    assert {el.get("viewBox") for el in boxed if not el.get("id").startswith("icon-")} == {
+        "0 0 100 100"
     }
+    # The page's sprite follows its reader's setting (base.html).
+    assert 'id="cb-tile-blue"' not in page
 
 
 def by_class(root, name):
@@ -118,7 +143,11 @@ def test_every_kind_and_rotation_draws_exactly_its_connections(kind, rotation, m
     assert sum(ends) == mask
     # Every segment starts or ends at the centre: the paths meet there.
     assert "50 50" in by_class(root, "tile-trace")[0].get("d")
-    assert f'href="#tile-paths-{mask}"' in tile(kind, "blue", mask)  # the sprite's, by mask
+    assert uses(tile(kind, "blue", mask)) == [f"tile-{mask}"]  # the sprite's, by mask
+    assert uses(ET.tostring(sprite_part(f"#tile-{mask}"), encoding="unicode")) == [
+        "tile-face",
+        f"tile-paths-{mask}",
+    ]
 
 
 @pytest.mark.parametrize("kind", [k.value for k in KINDS])
@@ -160,8 +189,11 @@ def test_a_straight_is_one_line_and_a_corner_one_bend():
 
 def test_the_tile_is_a_scalable_rounded_square_of_its_colour():
     root = svg(tile("tee", "yellow", N | E | S))
-    assert root.get("viewBox") == "0 0 100 100"
-    assert root.get("class").split() == ["tile", "tile--yellow", "tile--tee"]
+    # The sprite's symbol is its 100 x 100 box: the tile needs none of its own.
+    assert root.get("viewBox") is None
+    assert sprite_part(f"#tile-{N | E | S}").get("viewBox") == "0 0 100 100"
+    # Its colour (tiles.css); its kind is its paths'.
+    assert root.get("class").split() == ["tile", "tile--yellow"]
     # Its size is its box's, from the stylesheet every page has (base.html), not sent with it.
     css = (Path(settings.BASE_DIR) / "games/static/games/tiles.css").read_text()
     sizing = re.search(r"\.tile,\s*\.space\s*\{([^}]*)\}", css).group(1)
@@ -169,8 +201,10 @@ def test_the_tile_is_a_scalable_rounded_square_of_its_colour():
     (bg,) = by_class(root, "tile-bg")
     assert bg.tag == "rect"
     assert bg.get("rx")
-    assert bg.get("fill") == "currentColor"  # the tile's colour, given on the tile
-    assert root.get("color") == TILE_FILLS["yellow"] == "#e0b020"
+    assert bg.get("fill") == "currentColor"  # the tile's colour, given on the tile by its class
+    assert root.get("color") is None
+    assert re.search(r"\.tile--yellow \{ color: var\(--tile-yellow, #e0b020\); \}", css)
+    assert TILE_FILLS["yellow"] == "#e0b020"
     (trace,) = by_class(root, "tile-trace")
     assert trace.get("stroke") is None  # inherits the white of its group
     assert by_class(root, "tile-traces")[0].get("stroke") == "#ffffff"
@@ -266,7 +300,8 @@ def test_an_empty_space_is_a_light_tint_of_its_colour(colour):
     root = svg(space(colour))
     assert root.get("role") == "img"
     assert root.get("aria-label") == f"empty {colour} space"
-    assert root.get("viewBox") == "0 0 100 100"
+    assert root.get("viewBox") is None  # the sprite's symbol's
+    assert uses(space(colour)) == [f"space-{colour}"]
     assert root.get("class").split() == ["space", f"space--{colour}"]
     (fill,) = by_class(root, "space-fill")
     assert fill.get("fill") == SPACE_FILLS[colour]
@@ -376,6 +411,8 @@ def test_the_markup_is_csp_friendly_and_self_contained(markup):
     assert not re.search(r"\sid=", lowered)  # no ids to clash when many tiles share a page
     root = svg(markup)
     assert root.get("width") is None and "px" not in lowered  # sized by its box (tiles.css)
+    # Its own 100 x 100 box only when it draws on it itself (an unknown tile or space).
+    assert (root.get("viewBox") is not None) == ("unknown" in markup or "tile-stripes" in markup)
 
 
 def test_numbers_are_not_localized():
@@ -439,16 +476,26 @@ def centre_of(mark):
     return int(x), int(y)
 
 
+def tooltip(root):
+    """The words of a drawing's marks: its one tooltip, over what is drawn over the tile."""
+    (marks,) = by_class(root, "tile-marks")
+    return title_of(marks)
+
+
 @pytest.mark.parametrize(("tile_colour", "space_colour"), [("red", "blue"), ("yellow", "pink")])
 def test_a_wrong_colour_stripes_the_tile_in_the_spaces_colour_under_its_paths(
     tile_colour, space_colour
 ):
-    root = svg(marked("tee", tile_colour, 7, Marks(tile_colour, space_colour, 7)))
+    markup = marked("tee", tile_colour, 7, Marks(tile_colour, space_colour, 7))
+    root = svg(markup)
     (stripes,) = by_class(root, "tile-stripes")
     assert f"space--{space_colour}" in stripes.get("class")  # tiles.css: var(--space-colour)
     assert stripes.find("path").get("fill") == TILE_FILLS[space_colour]
+    # With no icon, the stripes carry the tooltip.
     assert title_of(stripes) == f"wrong colour: a {tile_colour} tile on a {space_colour} space"
     # Over the tile's colour, under its white paths: both colours show and the paths read.
+    assert uses(markup) == ["tile-face", "tile-stripes", "tile-paths-7"]
+    assert root.get("viewBox") == "0 0 100 100"  # the stripes' own box
     order = [next(iter(c), "") for c in children_classes(root)]
     assert order.index("tile-fill") < order.index("tile-stripes") < order.index("tile-shadow")
     assert order.index("tile-stripes") < order.index("tile-traces")
@@ -463,7 +510,8 @@ def test_the_stripes_show_the_spaces_shape_in_colour_blind_mode():
     root = svg(marked("end", "red", 1, Marks("red", "blue", 1), cb=True))
     (badge,) = by_class(root, "tile-space-badge")
     assert [s.get("class") for s in by_class(badge, "cb-shape")] == ["cb-shape cb-shape--triangle"]
-    assert title_of(badge) == "wrong colour: a red tile on a blue space"
+    assert tooltip(root) == "wrong colour: a red tile on a blue space"
+    assert badge in by_class(root, "tile-marks")[0]  # under the tooltip, over the paths
     x, y = shape_centre(by_class(badge, "cb-shape")[0])
     assert abs(x - 80) < 1 and abs(y - 80) < 1  # the bottom-right corner
     # The tile's own shape is still there, in its corner.
@@ -477,14 +525,21 @@ def test_no_stripes_on_a_tile_of_its_spaces_colour():
     assert not by_class(root, "tile-stripes") and not by_class(root, "tile-space-badge")
 
 
+SIDE_LETTER = {N: "n", E: "e", S: "s", W: "w"}
+
+
 @pytest.mark.parametrize("side", [N, E, S, W])
 def test_a_broken_connection_gets_the_broken_circuit_icon_on_its_side(side):
-    root = svg(marked("cross", "blue", 15, Marks("blue", "blue", 15, off=side)))
-    (icon,) = by_class(root, "mark-broken")
+    markup = marked("cross", "blue", 15, Marks("blue", "blue", 15, off=side))
+    # The sprite's icon, placed on that side: one reference.
+    assert uses(markup) == ["tile-15", f"mark-broken-{SIDE_LETTER[side]}"]
+    root = svg(markup)
+    (icon,) = by_class(root, "mark")
+    assert icon.get("class").split() == ["mark", "mark-broken"]
     assert centre_of(icon) == MARK_AT[side]
     # Its wire runs across the side it marks: upright on north and south, turned on east/west.
     assert ("rotate(90)" in icon.get("transform")) == (side in (E, W))
-    assert title_of(icon) == (
+    assert tooltip(root) == (
         f"broken connection on its {SIDE_WORDS[side]} side: the path runs off the board"
     )
     (face,) = by_class(icon, "mark-face")
@@ -497,10 +552,13 @@ def test_a_broken_connection_gets_the_broken_circuit_icon_on_its_side(side):
 
 @pytest.mark.parametrize("side", [N, E, S, W])
 def test_an_open_path_gets_the_warning_triangle_on_its_side(side):
-    root = svg(marked("end", "pink", side, Marks("pink", "pink", side, open=side)))
-    (icon,) = by_class(root, "mark-open")
+    markup = marked("end", "pink", side, Marks("pink", "pink", side, open=side))
+    assert uses(markup) == [f"tile-{side}", f"mark-open-{SIDE_LETTER[side]}"]
+    root = svg(markup)
+    (icon,) = by_class(root, "mark")
+    assert icon.get("class").split() == ["mark", "mark-open"]
     assert centre_of(icon) == MARK_AT[side] and "rotate" not in icon.get("transform")
-    assert title_of(icon) == f"path open to the {SIDE_WORDS[side]}"
+    assert tooltip(root) == f"path open to the {SIDE_WORDS[side]}"
     assert not by_class(root, "mark-broken")
 
 
@@ -514,9 +572,33 @@ def test_every_marker_at_once_one_per_side_above_everything_else():
         ("mark mark-broken", MARK_AT[S]),
         ("mark mark-open", MARK_AT[W]),
     ]
-    assert [title_of(icon) for icon in icons] == [mark.words for mark in marks.each()[1:]]
-    assert list(root)[-4:] == icons  # drawn last, over the paths and the shapes
-    assert len(marked("cross", "red", 15, marks, cb=True)) < 4000
+    # One tooltip for them all: every mark's words, the sides of a kind together.
+    assert tooltip(root) == marks.words()
+    assert "wrong colour" in tooltip(root) and "open to the west" in tooltip(root)
+    # Drawn last, over the paths and the shapes.
+    (over,) = by_class(root, "tile-marks")
+    assert list(root)[-1] is over and list(over)[-4:] == icons
+    assert len(marked("cross", "red", 15, marks, cb=True)) < 1000
+
+
+def test_a_tile_inside_a_control_says_nothing_itself():
+    """Inside a labelled button (the player's own board): no role, label or tooltip of its own,
+    nothing to hide; the button's label names it and its title says the marks."""
+    marks = Marks("red", "red", 15, off=N, open=W)
+    markup = DECORATIVE.render(Context({"marks": marks}))
+    assert markup == (
+        '<svg class="tile tile--red"><use href="#tile-15"/><use href="#mark-broken-n"/>'
+        '<use href="#mark-open-w"/></svg>'
+    )
+    assert "<title" not in markup and "aria" not in markup and "role" not in markup
+    space_markup = Template("{% load microchip_svg %}{% space_svg 'red' decorative=True %}")
+    drawn = space_markup.render(Context())
+    assert drawn == '<svg class="space space--red"><use href="#space-red"/></svg>'
+
+
+DECORATIVE = Template(
+    "{% load microchip_svg %}{% tile_svg 'cross' 'red' 15 marks=marks decorative=True %}"
+)
 
 
 def test_marks_that_are_not_marks_draw_nothing_and_log_a_warning(caplog):

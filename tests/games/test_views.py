@@ -192,7 +192,7 @@ def test_selecting_a_tray_tile_lights_the_spaces_where_it_fits(players, monkeypa
     page = first.get(reverse("games:game", args=[game.pk]) + f"?sel=t{tile}").content.decode()
 
     assert page.count("(fits)") == len(fitting_spaces(seed))
-    assert page.count("Place the selected tile") == 25
+    assert page.count("Place it on the ") == 25
     assert "Confirm draft" in page and "Undo" in page
 
 

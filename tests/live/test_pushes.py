@@ -77,8 +77,8 @@ async def test_a_move_over_http_reaches_every_player_drawn_as_their_own_page_dra
         "hx-post" not in section(pushes[n]["html"], f"seat-{mover}") for n in pushes if n != mover
     )
     chloe = next(seat.number for seat in seats if seat.user_id == players[2].pk)
-    assert "cb-shape" in pushes[chloe]["html"]
-    assert all("cb-shape" not in pushes[n]["html"] for n in pushes if n != chloe)
+    assert 'href="#cb-tile-' in pushes[chloe]["html"]  # the shapes of her page's sprite
+    assert all("#cb-" not in pushes[n]["html"] for n in pushes if n != chloe)
     for socket in sockets.values():
         await socket.disconnect()
 

@@ -12,8 +12,8 @@
  * a place too: the server refuses it and says why, as it does any refused move. A pointer that
  * moves less than a few pixels makes no drag: its click goes through as always.
  *
- * Only the viewer's own tiles, while they may arrange, have the ids my-space-N (with
- * data-rotate) and my-tray-N: those are the draggable ones (touch-action: none, game.css).
+ * Only the viewer's own tiles, while they may arrange, are buttons (.tile-button) with the ids
+ * my-space-N and my-tray-N: those are the draggable ones (touch-action: none, game.css).
  */
 (function () {
   "use strict";
@@ -34,7 +34,7 @@
     var box = button.closest("[data-tile]");
     var tile = box ? Number(box.getAttribute("data-tile")) : NaN;
     var space = /^my-space-(\d+)$/.exec(button.id);
-    if (space && button.hasAttribute("data-rotate")) return { space: Number(space[1]), tile: tile };
+    if (space) return { space: Number(space[1]), tile: tile };
     if (/^my-tray-\d+$/.test(button.id)) return { tile: tile };
     return null;
   }

@@ -5,6 +5,9 @@
 (function () {
   "use strict";
 
+  // A tile on the player's own board, while they may arrange it: its button (games/partials/space.html).
+  var PLACED = '.tile-button[id^="my-space-"]';
+
   // A swap replaces the focused button with its redrawn twin (same id). htmx refocuses it after
   // its own answers, but a live push can land first or after; so put the focus back on the
   // element with the id that last had it, whenever a swap leaves the focus on nothing.
@@ -91,15 +94,15 @@
     var active = document.activeElement;
     var menu = active && active.closest(".tile-menu");
     var tile = menu
-      ? menu.closest(".space-box").querySelector("[data-rotate]")
-      : active && active.closest("[data-rotate]");
+      ? menu.closest(".space-box").querySelector(PLACED)
+      : active && active.closest(PLACED);
     var game = document.getElementById("game");
     if (!tile || !game || !window.htmx) return;
     event.preventDefault();
     // R turns clockwise, Shift+R anticlockwise (three quarter turns clockwise). The request is
     // the game's, not the tile's: a tile's own hx-vals (a swap, with another tile selected) would
     // override these.
-    var values = { type: "rotate", space: tile.dataset.rotate, version: game.dataset.version };
+    var values = { type: "rotate", space: tile.id.slice("my-space-".length), version: game.dataset.version };
     values.quarter_turns = event.shiftKey ? 3 : 1;
     htmx.ajax("POST", game.dataset.actUrl, { source: game, target: "#game", swap: "outerHTML", values: values });
   });

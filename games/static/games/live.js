@@ -341,7 +341,28 @@
       putBack = true;
     });
   }
+  // The game's buttons say no address of their own (hx-post="", hx-get=""; htmx would ask the
+  // page's own): the page writes it. A move (a tile placed, moved, turned...; a draft) is posted
+  // to the game's (#game's data-act-url). A tile of the player's own (in the tray, my-tray-12, or
+  // on the board, my-space-7) is picked up, or put down when its button is pressed, by asking for
+  // the game with the selection ("?sel=t12", "?sel=s7", or none), which its button's id says;
+  // the answer puts it in the address bar (HX-Push-Url).
+  function gameAddress(event) {
+    var button = event.detail.elt;
+    var element = game();
+    if (!element || !button || !button.getAttribute || !element.contains(button)) return;
+    if (button.getAttribute("hx-" + event.detail.verb) !== "") return; // an address of its own
+    if (event.detail.verb === "post") {
+      event.detail.path = element.getAttribute("data-act-url");
+      return;
+    }
+    var picked = /^my-(tray|space)-(\d+)$/.exec(button.id || "");
+    if (event.detail.verb !== "get" || !picked) return;
+    var selection = button.getAttribute("aria-pressed") === "true" ? "" : picked[1].charAt(0) + picked[2];
+    event.detail.path = element.getAttribute("data-fragment-url") + (selection ? "?sel=" + selection : "");
+  }
   document.addEventListener("htmx:configRequest", function (event) {
+    gameAddress(event);
     var version = shownVersion();
     var kind = event.detail.parameters && event.detail.parameters.type;
     var move = game() && event.detail.path === game().getAttribute("data-act-url");

@@ -7,7 +7,15 @@ import re
 
 _LOOK = re.compile(r'id="([a-z0-9-]+)" data-look="([0-9a-f]{8})"')
 _PART = re.compile(r"pool|seat-\d+")
-_SEAT_PIECES = {"-head": (1, 0), "-tray-title": (3, 0), "-tray-tiles": (4, 0), "-actions": (5, 0)}
+_SEAT_PIECES = {
+    "-head": (1, 0),
+    "-score": (1, 1),
+    "-tray-title": (3, 0),
+    "-tray-tiles": (4, 0),
+    "-history": (5, 0),
+    "-actions": (6, 0),
+    "-hint": (7, 0),
+}
 
 
 class PageLooks:
