@@ -11,7 +11,7 @@ def test_a_new_player_registers_confirms_the_email_and_changes_a_setting(open_pa
     page.fill("input[name=username]", "Zoe")
     page.fill("input[name=password1]", "a-long-Passphrase-42")
     page.fill("input[name=password2]", "a-long-Passphrase-42")
-    page.locator("form button[type=submit]").click()
+    page.locator("main form button[type=submit]").click()  # not the footer's language form
     page.wait_for_url("**/accounts/confirm-email/")
 
     # The default set-up prints the email on the server's console.

@@ -286,7 +286,7 @@ def test_a_reported_message_reaches_the_admin_whose_mute_takes_the_chat_form_awa
         label="Mute the reported players in table talks, and resolve"
     )
     staff.get_by_role("button", name="Go").click()
-    staff.locator(".messagelist").get_by_text("1 report(s) resolved").wait_for(timeout=TIMEOUT)
+    staff.locator(".messagelist").get_by_text("1 report resolved").wait_for(timeout=TIMEOUT)
     brian.refresh_from_db()
     report.refresh_from_db()
     assert brian.chat_muted and report.resolved_at is not None
