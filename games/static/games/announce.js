@@ -2,7 +2,8 @@
  * Every change to the game said politely to screen readers: the newest entry of the move log
  * when a push or an answer brings a new one ("brian took a red cross from column 4"), "Your
  * move" when the turn comes to the player, and their queued draft when it changes. One live
- * region outside the redrawn game area, so a redraw never repeats what it said.
+ * region outside the redrawn game area, so a redraw never repeats what it said. Its own words
+ * come from Django's JavaScript catalog (gettext), in the page's language.
  */
 (function () {
   "use strict";
@@ -40,14 +41,15 @@
     var words = [];
     var queue = queueWords();
     if (queue !== null && lastQueue !== null && queue !== lastQueue) {
-      words.push(queue ? "Your queue: " + queue : "Your queue is empty");
+      // Translators: said to a screen reader; "tiles" is the queued tiles in words, in order.
+      words.push(queue ? interpolate(gettext("Your queue: %(tiles)s"), { tiles: queue }, true) : gettext("Your queue is empty"));
     }
     if (queue !== null) lastQueue = queue;
     var entry = newest();
     if (entry && lastNumber !== null && entry.number > lastNumber) words.push(entry.text);
     if (entry) lastNumber = Math.max(lastNumber || 0, entry.number);
     var turn = isMyTurn();
-    if (turn && myTurn === false) words.push("Your move");
+    if (turn && myTurn === false) words.push(gettext("Your move"));
     myTurn = turn;
     say(words);
   }

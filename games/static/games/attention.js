@@ -19,10 +19,11 @@
 
   var OPT_IN = "microchip:notifications"; // "on" once the player turned them on, on this device
   var GENERIC_DELAY_MS = 800; // a notice with the game's name usually follows a badge at once
+  // The words are the page's language's (Django's JavaScript catalog, loaded before this file).
   var TITLES = {
-    your_turn: "Your move",
-    finish: "Finish your board",
-    game_over: "Game over",
+    your_turn: gettext("Your move"),
+    finish: gettext("Finish your board"),
+    game_over: gettext("Game over"),
   };
 
   var baseTitle = document.title;
@@ -41,8 +42,16 @@
   function showTurns() {
     var turns = turnsIn(document) || 0;
     var chat = parseInt(document.body.getAttribute("data-chat-unread"), 10) || 0; // chat.js
-    var title = (chat > 0 ? chat + (chat === 1 ? " new message · " : " new messages · ") : "") + baseTitle;
-    title = turns > 0 ? "(" + turns + ") Your move · " + title : title;
+    var title = baseTitle;
+    if (chat > 0) {
+      // Translators: the start of the tab's title, before " · " and the page's title.
+      var messages = ngettext("%(count)s new message", "%(count)s new messages", chat);
+      title = interpolate(messages, { count: chat }, true) + " · " + title;
+    }
+    if (turns > 0) {
+      // Translators: the start of the tab's title: how many games wait for the player's move.
+      title = interpolate(gettext("(%(count)s) Your move"), { count: turns }, true) + " · " + title;
+    }
     if (document.title !== title) document.title = title;
     var href = turns > 0 ? turnIcon : plainIcon;
     if (icon && href && icon.getAttribute("href") !== href) icon.setAttribute("href", href);
@@ -95,8 +104,12 @@
     if (turns !== null && before !== null && turns > before) {
       clearTimeout(genericTimer);
       genericTimer = setTimeout(function () {
-        var body = turns === 1 ? "A game waits for your move." : turns + " games wait for your move.";
-        notify("Your move", body, null, "turns");
+        var body = interpolate(
+          ngettext("A game waits for your move.", "%(count)s games wait for your move.", turns),
+          { count: turns },
+          true
+        );
+        notify(TITLES.your_turn, body, null, "turns");
       }, GENERIC_DELAY_MS);
     }
   }
@@ -109,9 +122,11 @@
     resultsShown = true;
     if (!document.hidden || !enabled()) return;
     var heading = document.querySelector("#game .game-title");
-    var name = heading ? heading.textContent.trim() : "The game";
+    var name = heading ? heading.textContent.trim() : "";
     var url = window.location.pathname;
-    notify(TITLES.game_over, name + " is over.", url, "game:" + url);
+    // Translators: a notification's text; "game" is the name of the game, as its players typed it.
+    var body = name ? interpolate(gettext("%(game)s is over."), { game: name }, true) : gettext("The game is over.");
+    notify(TITLES.game_over, body, url, "game:" + url);
   });
 
   document.body.addEventListener("live:user", function (event) {
@@ -127,16 +142,17 @@
     if (!toggle) return;
     if (!supported()) {
       toggle.hidden = true;
-      state.textContent = "This browser cannot show notifications.";
+      state.textContent = gettext("This browser cannot show notifications.");
     } else if (Notification.permission === "denied") {
       toggle.hidden = true;
-      state.textContent = "This browser blocks notifications from this site (see its site settings).";
+      state.textContent = gettext("This browser blocks notifications from this site (see its site settings).");
     } else if (enabled()) {
-      toggle.textContent = "Turn off notifications in this browser";
-      state.textContent = "On: a hidden tab of this site notifies you.";
+      toggle.textContent = gettext("Turn off notifications in this browser");
+      state.textContent = gettext("On: a hidden tab of this site notifies you.");
     } else {
-      toggle.textContent = "Turn on notifications in this browser";
-      state.textContent = "Off.";
+      toggle.textContent = gettext("Turn on notifications in this browser");
+      // Translators: the state of a setting that is turned off.
+      state.textContent = pgettext("setting", "Off.");
     }
   }
   if (toggle) {

@@ -113,7 +113,7 @@
     // Not htmx's `successful`: the site's htmx settings (base.html) swap 4xx answers, so htmx
     // calls a refusal (422, 403, 429) a success.
     if (!xhr || !xhr.status || xhr.status >= 400) {
-      showError(xhr && xhr.status ? xhr.responseText : "The message could not be sent: try again.");
+      showError(xhr && xhr.status ? xhr.responseText : gettext("The message could not be sent: try again."));
       return;
     }
     showError("");

@@ -7,14 +7,27 @@
  * counts it down every second, stands still in a pause and runs again after it, without asking
  * the server. Pushes redraw the clocks with every change of the turn or of a vacation. Times
  * drawn for every viewer alike are in UTC (time[data-local]): they are put in the reader's time.
+ * Both in the page's language: the words of Django's JavaScript catalog (ngettext), the dates
+ * of the browser's Intl for the page's <html lang>.
  */
 (function () {
   "use strict";
 
   var UNITS = [["day", 86400], ["hour", 3600], ["minute", 60]];
 
+  // As microchip_site/words.py _count: each unit's own call, so that makemessages finds them.
   function count(number, unit) {
-    return number + " " + unit + (number === 1 ? "" : "s");
+    var words;
+    if (unit === "day") {
+      words = ngettext("%(number)s day", "%(number)s days", number);
+    } else if (unit === "hour") {
+      words = ngettext("%(number)s hour", "%(number)s hours", number);
+    } else if (unit === "minute") {
+      words = ngettext("%(number)s minute", "%(number)s minutes", number);
+    } else {
+      words = ngettext("%(number)s second", "%(number)s seconds", number);
+    }
+    return interpolate(words, { number: number }, true);
   }
 
   // As microchip_site/words.py duration_words: the two largest units, to the minute.
@@ -27,7 +40,9 @@
       seconds -= number * pair[1];
       if (number) parts.push(count(number, pair[0]));
     });
-    return parts.slice(0, 2).join(" ");
+    if (parts.length < 2) return parts[0];
+    // Translators: a length of time in two units, the larger first: "2 days 6 hours".
+    return interpolate(pgettext("duration", "%(larger)s %(smaller)s"), { larger: parts[0], smaller: parts[1] }, true);
   }
 
   function pausesOf(clock) {
@@ -63,16 +78,27 @@
     });
   }
 
-  // As the pages say times ("Mon 7 Dec, 16:37"), in the browser's time zone.
+  // As the pages say times ("Mon 7 Dec, 16:37" in English), in the browser's time zone and the
+  // page's language.
   var LOCAL = {
     weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
   };
+
+  // The page's language (<html lang>: "en-gb", "es", "fr", "de"), as the browser knows it.
+  function pageLanguage() {
+    var lang = document.documentElement.getAttribute("lang") || "en-GB";
+    try {
+      return Intl.DateTimeFormat.supportedLocalesOf([lang]).length ? lang : "en-GB";
+    } catch (error) {
+      return "en-GB"; // not a language tag
+    }
+  }
 
   function localise() {
     document.querySelectorAll("time[data-local]").forEach(function (time) {
       var moment = new Date(time.getAttribute("datetime"));
       if (isNaN(moment.getTime())) return;
-      time.textContent = moment.toLocaleString("en-GB", LOCAL);
+      time.textContent = moment.toLocaleString(pageLanguage(), LOCAL);
       time.title = moment.toString();
       time.removeAttribute("data-local");
     });

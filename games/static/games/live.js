@@ -459,19 +459,28 @@
 
   // A request the server could not answer (500, 503 while its database is out of reach) or that
   // never reached it: the page says so where the player looks, and that a move was not saved
-  // (nothing changed: the same move may be made again).
+  // (nothing changed: the same move may be made again). Each a whole sentence, for the
+  // translations (Django's JavaScript catalog): [after a move, after anything else].
   var TROUBLE = {
-    503: "The site is having trouble reaching its database",
-    500: "Something went wrong on the server",
-    0: "The site could not be reached",
+    503: [
+      gettext("The site is having trouble reaching its database: your move was not saved. Try again in a few seconds."),
+      gettext("The site is having trouble reaching its database. Try again in a few seconds."),
+    ],
+    500: [
+      gettext("Something went wrong on the server: your move was not saved. Try again in a few seconds."),
+      gettext("Something went wrong on the server. Try again in a few seconds."),
+    ],
+    0: [
+      gettext("The site could not be reached: your move was not saved. Try again in a few seconds."),
+      gettext("The site could not be reached. Try again in a few seconds."),
+    ],
   };
   function sayTrouble(event) {
     var xhr = event.detail.xhr;
     var status = xhr ? xhr.status : 0;
     if (status && status < 500) return; // a refusal: its answer says why
     var config = event.detail.requestConfig;
-    var words = TROUBLE[status] || TROUBLE[500];
-    words += config && config.verb === "post" ? ": your move was not saved. Try again in a few seconds." : ". Try again in a few seconds.";
+    var words = (TROUBLE[status] || TROUBLE[500])[config && config.verb === "post" ? 0 : 1];
     var where = document.querySelector("#game-status .action-bar") || document.getElementById("main");
     if (!where) return;
     var line = document.getElementById("site-trouble");

@@ -3,7 +3,8 @@
  * Turning it on asks the browser's permission, registers the service worker (/sw.js, the whole
  * site's scope), subscribes with the site's VAPID public key (#push[data-key]) and posts the
  * subscription to the site; turning it off unsubscribes and tells the site. The page's
- * X-CSRFToken (the hx-headers of <body>) goes with each post.
+ * X-CSRFToken (the hx-headers of <body>) goes with each post. Its words come from Django's
+ * JavaScript catalog (gettext), in the page's language.
  */
 (function () {
   "use strict";
@@ -13,7 +14,7 @@
   var button = document.getElementById("push-toggle");
   var state = document.getElementById("push-state");
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    state.textContent = "This browser cannot receive push notifications.";
+    state.textContent = gettext("This browser cannot receive push notifications.");
     return;
   }
 
@@ -32,7 +33,9 @@
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
       body: JSON.stringify(data),
     }).then(function (response) {
-      if (!response.ok) throw new Error("the site answered " + response.status);
+      // Translators: why push notifications could not be turned on, shown after "Could not turn
+      // them on: "; "status" is an HTTP status code, such as 500.
+      if (!response.ok) throw new Error(interpolate(gettext("the site answered %(status)s"), { status: response.status }, true));
     });
   }
 
@@ -58,13 +61,20 @@
     button.disabled = false;
     if (Notification.permission === "denied") {
       button.hidden = true;
-      state.textContent = "This browser blocks notifications from this site (see its site settings).";
+      state.textContent = gettext("This browser blocks notifications from this site (see its site settings).");
     } else if (subscription) {
-      button.textContent = "Turn off push notifications in this browser";
-      state.textContent = "On: this browser gets push notifications, even with no tab open.";
+      button.textContent = gettext("Turn off push notifications in this browser");
+      state.textContent = gettext("On: this browser gets push notifications, even with no tab open.");
     } else {
-      button.textContent = "Turn on push notifications in this browser";
-      state.textContent = problem ? "Could not turn them on: " + problem + "." : "Off.";
+      button.textContent = gettext("Turn on push notifications in this browser");
+      if (problem) {
+        // Translators: push notifications could not be turned on; "problem" says why, in the
+        // browser's words or the site's ("the site answered 500").
+        state.textContent = interpolate(gettext("Could not turn them on: %(problem)s."), { problem: problem }, true);
+      } else {
+        // Translators: the state of a setting that is turned off.
+        state.textContent = pgettext("setting", "Off.");
+      }
     }
     box.setAttribute("data-subscribed", subscription ? "true" : "false");
   }
