@@ -11,13 +11,29 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
+
 from games.rules.analysis import side_markers
 from games.rules.board import Board
-from games.rules.tiles import SIDES, TILE_COLOUR, E, N, S, W
+from games.rules.tiles import COLOUR_NAMES, SIDES, TILE_COLOUR, Colour, E, N, S, W
+from microchip_site.words import and_list
 
-SIDE_WORDS = {N: "north", E: "east", S: "south", W: "west"}
+SIDE_WORDS = {
+    # Translators: a side of a tile, in a list of the sides its paths run to ("north, east").
+    N: gettext_lazy("north"),
+    E: gettext_lazy("east"),
+    S: gettext_lazy("south"),
+    W: gettext_lazy("west"),
+}
 # Where the touching tile is, seen from the tile.
-BEYOND = {N: "above", E: "to the right", S: "below", W: "to the left"}
+BEYOND = {
+    # Translators: where a touching tile is, seen from a tile: "the tile above", "the tiles
+    # above and to the right".
+    N: pgettext_lazy("where a touching tile is", "above"),
+    E: pgettext_lazy("where a touching tile is", "to the right"),
+    S: pgettext_lazy("where a touching tile is", "below"),
+    W: pgettext_lazy("where a touching tile is", "to the left"),
+}
 
 COLOUR = "colour"
 BROKEN = "broken"
@@ -72,34 +88,64 @@ class Marks(NamedTuple):
         return "; ".join(parts)
 
     def _colour_words(self) -> str:
-        return f"wrong colour: a {self.colour} tile on a {self.space} space"
+        # Translators: what is wrong with a placed tile: its colour is not its space's ("a red
+        # tile on a blue space").
+        return gettext("wrong colour: a %(tile)s tile on a %(space)s space") % {
+            "tile": _colour(self.colour),
+            "space": _colour(self.space),
+        }
 
     def _broken_words(self, sides: int) -> str:
         """Words for `sides`, all off the board, all paths meeting blanks, or all blank sides
         meeting paths."""
         listed = [side for side in SIDES if sides & side]
-        one = len(listed) == 1
-        s = "" if one else "s"
-        where = f"broken connection{s} on its {_and(SIDE_WORDS[x] for x in listed)} side{s}"
-        beyond = f"the tile{s} {_and(BEYOND[x] for x in listed)}"
+        count = len(listed)
+        words = {
+            "sides": and_list(SIDE_WORDS[x] for x in listed),
+            "beyond": and_list(BEYOND[x] for x in listed),
+        }
         if sides & self.off:
-            return f"{where}: {'the path runs' if one else 'the paths run'} off the board"
-        if sides & self.paths:
-            why = "it meets the blank side" if one else "they meet blank sides"
+            # Translators: what is wrong with a placed tile: a path of it on this side (or
+            # these sides: "north and east") runs off the board.
+            message = ngettext(
+                "broken connection on its %(sides)s side: the path runs off the board",
+                "broken connections on its %(sides)s sides: the paths run off the board",
+                count,
+            )
+        elif sides & self.paths:
+            # Translators: what is wrong with a placed tile: a path of it meets the blank side
+            # of the tile beside it ("above", "to the right", "above and below").
+            message = ngettext(
+                "broken connection on its %(sides)s side: it meets the blank side of the tile "
+                "%(beyond)s",
+                "broken connections on its %(sides)s sides: they meet blank sides of the tiles "
+                "%(beyond)s",
+                count,
+            )
         else:
-            why = "its blank side meets a path" if one else "its blank sides meet paths"
-        return f"{where}: {why} of {beyond}"
+            # Translators: what is wrong with a placed tile: a blank side of it meets a path of
+            # the tile beside it ("above", "to the right", "above and below").
+            message = ngettext(
+                "broken connection on its %(sides)s side: its blank side meets a path of the "
+                "tile %(beyond)s",
+                "broken connections on its %(sides)s sides: its blank sides meet paths of the "
+                "tiles %(beyond)s",
+                count,
+            )
+        return message % words
 
 
 def _open_words(sides: int) -> str:
     listed = [SIDE_WORDS[side] for side in SIDES if sides & side]
-    return f"path{'' if len(listed) == 1 else 's'} open to the {_and(listed)}"
+    # Translators: what is wrong with a placed tile: its paths on these sides ("north and
+    # east") point at empty spaces.
+    message = ngettext("path open to the %(sides)s", "paths open to the %(sides)s", len(listed))
+    return message % {"sides": and_list(listed)}
 
 
-def _and(words) -> str:
-    """ "north", "north and east", "north, east and south"."""
-    words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def _colour(colour: str) -> str:
+    """A colour's name in the active language."""
+    return gettext(COLOUR_NAMES[Colour(colour)])
 
 
 def board_marks(board: Board) -> list[Marks | None]:

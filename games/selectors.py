@@ -23,6 +23,7 @@ from django.db.models import (
 )
 from django.db.models.functions import RowNumber
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from accounts import blocking, following, vacations
 from accounts.models import Block, User
@@ -39,10 +40,16 @@ from games.models import (
 )
 from games.rules import ahead
 from games.rules.analysis import SpaceStatus
-from games.rules.tiles import TILE_PATHS, TILES, paths_to_letters
+from games.rules.tiles import COLOUR_NAMES, TILE_PATHS, TILES, paths_to_letters
 from games.state_store import load_state, read_game
 
-SIDE_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
+SIDE_NAMES = {
+    # Translators: a side of a tile, in a list of the sides its paths run to ("north, east").
+    "N": gettext_lazy("north"),
+    "E": gettext_lazy("east"),
+    "S": gettext_lazy("south"),
+    "W": gettext_lazy("west"),
+}
 
 
 @dataclass(frozen=True)
@@ -58,9 +65,16 @@ class TileView:
         return TILES[self.id].value
 
     @property
+    def name(self) -> str:
+        """The tile's name in the active language: "red cross"."""
+        return moves.tile_words(self.id)
+
+    @property
     def label(self):
-        sides = ", ".join(SIDE_NAMES[letter] for letter in paths_to_letters(self.paths))
-        return f"{self.colour} {self.kind}, paths {sides}"
+        sides = ", ".join(str(SIDE_NAMES[letter]) for letter in paths_to_letters(self.paths))
+        # Translators: a tile as a screen reader names it: its name and the sides its paths run
+        # to ("red corner, paths north, east"); "paths" however many there are.
+        return gettext("%(tile)s, paths %(sides)s") % {"tile": self.name, "sides": sides}
 
 
 def tile_view(tile_id: int, rotation: int = 0) -> TileView:
@@ -103,16 +117,58 @@ class SpaceView:
         return self.words(marks=False)
 
     def words(self, *, marks: bool) -> str:
-        where = rules.space_words(self.index)
+        where = space_words(self.index)
+        colour = colour_words(self.colour)
         if self.tile is None:
-            return f"empty {self.colour} space, {where}"
-        status = self.status.status if self.status else "ok"
-        detail = f" ({self.marks.words()})" if self.marks and marks else ""
-        part = STRUCTURE_WORDS.get(self.structure, "")
-        return f"{self.tile.label} on {self.colour} space, {where}: {status}{detail}{part}"
+            # Translators: an empty space of a player's board, as a screen reader names it:
+            # "empty red space, row 2, column 3" (the space's colour).
+            return gettext("empty %(colour)s space, %(where)s") % {"colour": colour, "where": where}
+        status = STATUS_WORDS[self.status.status if self.status else "ok"]
+        # Translators: a placed tile as a screen reader names it: the tile ("red corner, paths
+        # north, east"), the colour of its space, where it is, and how it fares ("ok",
+        # "warning", "illegal").
+        text = gettext("%(tile)s on %(colour)s space, %(where)s: %(status)s") % {
+            "tile": self.tile.label,
+            "colour": colour,
+            "where": where,
+            "status": status,
+        }
+        if self.marks and marks:
+            # Translators: a placed tile's words followed by what is wrong with it.
+            text = pgettext("marks of a tile", "%(tile)s (%(marks)s)") % {
+                "tile": text,
+                "marks": self.marks.words(),
+            }
+        if self.structure in STRUCTURE_WORDS:
+            text = STRUCTURE_WORDS[self.structure] % {"tile": text}
+        return text
 
 
-STRUCTURE_WORDS = {"chip": ", in the chip", "closed": ", in a closed structure"}
+def space_words(space: int) -> str:
+    """A space in the active language: "row 2, column 3"."""
+    return rules.space_name(space).say(gettext, ngettext)
+
+
+def colour_words(colour: str) -> str:
+    """A colour's name in the active language: "red"."""
+    return gettext(COLOUR_NAMES[rules.Colour(colour)])
+
+
+STRUCTURE_WORDS = {
+    # Translators: a placed tile's words, and that it is part of the chip (the structure of
+    # tiles that scores).
+    "chip": pgettext_lazy("tile in a structure", "%(tile)s, in the chip"),
+    # Translators: a placed tile's words, and that it is part of a closed structure (one whose
+    # paths all end on tiles of it) that is not the chip.
+    "closed": pgettext_lazy("tile in a structure", "%(tile)s, in a closed structure"),
+}
+STATUS_WORDS = {
+    # Translators: how a placed tile fares, in its words for a screen reader: "ok", "warning"
+    # (something is wrong that placing more tiles may mend), "illegal".
+    "ok": pgettext_lazy("status of a placed tile", "ok"),
+    "warning": pgettext_lazy("status of a placed tile", "warning"),
+    "illegal": pgettext_lazy("status of a placed tile", "illegal"),
+}
 
 
 @dataclass(frozen=True)
@@ -162,9 +218,9 @@ class SeatView:
     is_current: bool
     pending_tile: int | None
     illegal_count: int
-    # With the table's strict-finish option, the spaces whose tiles have an open path (in
-    # words): they keep the player from finishing.
-    open_paths: str = ""
+    # With the table's strict-finish option, the spaces whose tiles have an open path: they
+    # keep the player from finishing (`open_paths` says them).
+    open_spaces: tuple[int, ...] = ()
     # Whether the player has arranging steps to undo or redo (rules GameState.undo/redo).
     can_undo: bool = False
     can_redo: bool = False
@@ -178,6 +234,11 @@ class SeatView:
     # Why the player left the game ("resigned", "abandoned", "expelled": Seat.Left), as of the
     # state drawn; "" while they play. The server plays the seat of a player who left.
     left: str = ""
+
+    @property
+    def open_paths(self) -> str:
+        """`open_spaces` in words, in the active language (a view is drawn in many)."""
+        return "; ".join(space_words(space) for space in self.open_spaces)
 
     @property
     def left_words(self) -> str:
@@ -259,7 +320,7 @@ class GameView:
 
     @property
     def since_visit_words(self) -> str:
-        return sentence(moves.summary(self.since_visit, self.reader)) if self.since_visit else ""
+        return moves.summary_sentence(self.since_visit, self.reader) if self.since_visit else ""
 
     @property
     def news_tiles(self) -> str:
@@ -339,10 +400,14 @@ class GameView:
         staying = [seat for seat in self.seats if not seat.left and seat is not me]
         people = [seat for seat in staying if not seat.user.is_bot]
         if len(staying) == 1:
-            return f"Resign? The game ends now and {staying[0].user.username} wins."
+            return gettext("Resign? The game ends now and %(player)s wins.") % {
+                "player": staying[0].user.username
+            }
         if not people:
-            return "Resign? No other person is playing: the game ends now, with you ranked last."
-        return (
+            return gettext(
+                "Resign? No other person is playing: the game ends now, with you ranked last."
+            )
+        return gettext(
             "Resign? The server's easy player takes over your seat for the rest of the game, "
             "and you are ranked after every player who stays."
         )
@@ -509,7 +574,8 @@ def _space_control(
     label = space.label if selection is None else space.name
     last = tile is not None and tile.id == last_tile
     if last:
-        label += ", the last tile this player got"
+        # Translators: a placed tile's words, and that it is the one the player got last.
+        label = gettext("%(tile)s, the last tile this player got") % {"tile": label}
     vals = ()
     # With a tile picked up, "it" in a space's label is that tile (its own button is pressed).
     if selection is None:  # not the viewer's board to arrange: a drawing only
@@ -518,20 +584,27 @@ def _space_control(
         action = "place"
         rotation = space.legal_rotation or 0
         vals = (("tile_id", selection.tray_tile), ("space", index), ("rotation", rotation))
-        fits = " (fits)" if space.legal_rotation is not None else ""
-        label = f"Place it on the {label}{fits}"
+        # Translators: the label of an empty space with a tile picked up from the tray ("it").
+        if space.legal_rotation is not None:
+            label = gettext("Place it on the %(space)s (fits)") % {"space": label}
+        else:
+            label = gettext("Place it on the %(space)s") % {"space": label}
     elif selection.space is not None and space.selected:
         # Its menu does the rotating and returning; the tile itself puts it down again.
-        action, label = "deselect", f"Put down the {label}"
+        action, label = "deselect", gettext("Put down the %(tile)s") % {"tile": label}
     elif selection.space is not None and tile is not None:
         action, vals = "swap", (("space_a", selection.space), ("space_b", index))
-        label = f"Swap it with the {label}"
+        # Translators: the label of a placed tile with another placed tile picked up ("it").
+        label = gettext("Swap it with the %(tile)s") % {"tile": label}
     elif selection.space is not None:
         action, vals = "move", (("from_space", selection.space), ("to_space", index))
-        fits = " (fits)" if space.legal_rotation is not None else ""
-        label = f"Move it to the {label}{fits}"
+        # Translators: the label of an empty space with a placed tile picked up ("it").
+        if space.legal_rotation is not None:
+            label = gettext("Move it to the %(space)s (fits)") % {"space": label}
+        else:
+            label = gettext("Move it to the %(space)s") % {"space": label}
     elif tile is not None:
-        action, label = "select", f"Select the {label}"
+        action, label = "select", gettext("Select the %(tile)s") % {"tile": label}
     else:
         action = ""
     status = space.status
@@ -687,7 +760,6 @@ def seat_view(
     number, board, pending = seat.number, state.boards[seat.number], state.pending
     blockers = state.finish_blockers(number)
     illegal = rules.illegal_mask(board)
-    open_paths = [rules.space_words(space) for space in rules.bits(blockers & ~illegal)]
     return SeatView(
         seat=seat,
         spaces=spaces,
@@ -698,7 +770,7 @@ def seat_view(
         is_current=is_current,
         pending_tile=pending.tile_id if pending and pending.seat == number else None,
         illegal_count=illegal.bit_count(),
-        open_paths="; ".join(open_paths),
+        open_spaces=tuple(rules.bits(blockers & ~illegal)),
         can_undo=bool(state.undo_of(number)),
         can_redo=bool(state.redo_of(number)),
         online=online,
@@ -1073,7 +1145,9 @@ class AheadView:
     @property
     def queue_words(self) -> str:
         """The queue in words, for screen readers: "1. red cross, 2. blue tee"."""
-        return ", ".join(f"{item.rank}. {item.tile.colour} {item.tile.kind}" for item in self.queue)
+        # Translators: a tile in a player's queue of drafts, by its rank: "1. red cross".
+        said = pgettext_lazy("a queued tile", "%(rank)s. %(tile)s")
+        return ", ".join(said % {"rank": item.rank, "tile": item.tile.name} for item in self.queue)
 
 
 def ahead_view(game: Game, state: rules.GameState, seat: Seat, error: str = "") -> AheadView:
@@ -1204,23 +1278,13 @@ def log_row(entry: moves.Entry, reader: int | None) -> LogRow:
     return LogRow(
         number=entry.number,
         when=entry.when,
-        text=sentence(entry.text(reader)),
+        text=entry.sentence(reader),
         kind=entry.kind,
         # Another player's queued draft reads as their draft (their queue is private).
         servers=entry.kind in moves.SERVERS_WORK
         and (entry.kind != "queued" or entry.seat == reader),
         mine=reader is not None and entry.seat == reader,
     )
-
-
-def sentence(text: str) -> str:
-    """`text` as a sentence's start: "You took...", "The server...", but a player's name as
-    they wrote it ("brian took...")."""
-    first = text.split(" ", 1)[0]
-    return text[:1].upper() + text[1:] if first in OWN_WORDS else text
-
-
-OWN_WORDS = {"you", "your", "the"}
 
 
 def log_page(log: moves.Log, reader: int | None, page: int = 1) -> LogPage:

@@ -39,6 +39,7 @@ from typing import NamedTuple
 
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
+from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from games import selectors
@@ -83,27 +84,27 @@ def board_rows(context, seat) -> list[list[str]]:
 
 def _spaces(context, seat) -> list[tuple[str, str]]:
     """The (markup, look) of each space of `seat`'s board as its viewer sees it."""
-    colour_blind = _colour_blind(context)
+    colour_blind, language = _colour_blind(context), translation.get_language()
     return [
-        _space_html(control, colour_blind)
+        _space_html(control, colour_blind, language)
         for control in selectors.space_controls(context["view"], seat)
     ]
 
 
 def tray_tiles(context, seat) -> list[str]:
     """Return the tiles of `seat`'s tray as its viewer sees them, drawn."""
-    colour_blind = _colour_blind(context)
+    colour_blind, language = _colour_blind(context), translation.get_language()
     return [
-        _tray_tile_html(control, colour_blind)
+        _tray_tile_html(control, colour_blind, language)
         for control in selectors.tray_controls(context["view"], seat)
     ]
 
 
 def pool_columns(context) -> list[list[str]]:
     """Return the tiles of the pool as the viewer sees them, drawn, column by column."""
-    colour_blind = _colour_blind(context)
+    colour_blind, language = _colour_blind(context), translation.get_language()
     return [
-        [_pool_tile_html(control, colour_blind) for control in column]
+        [_pool_tile_html(control, colour_blind, language) for control in column]
         for column in selectors.pool_controls(context["view"])
     ]
 
@@ -205,8 +206,9 @@ def pool_drawing(context) -> PoolDrawing:
     """Draw the pool for the viewer in pieces: ``{% pool_drawing as drawn %}``."""
     view = context["view"]
     next_draw = view.next_draw_column
+    language = translation.get_language()
     columns = [
-        _pool_column(tuple(tiles), draw, draw == view.draw_column, draw == next_draw)
+        _pool_column(tuple(tiles), draw, draw == view.draw_column, draw == next_draw, language)
         for draw, tiles in enumerate(pool_columns(context))
     ]
     return PoolDrawing(
@@ -264,8 +266,10 @@ _IN_SINGLE_QUOTES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "'": 
 # A board's 25 spaces are most of a page's markup and nearly all of them are drawn the same way
 # move after move; sized for a few hundred boards being played at once in one process, bounded
 # by bytes so that a process that runs for weeks reaches its ceiling early (microchip_site/lru.py).
+# Each of these caches is keyed by the language too (`language`, the active one, in which the
+# part is drawn): a part drawn in German is never served to an English reader.
 @memo(max_bytes=12 * MIB)
-def _space_html(control, colour_blind) -> tuple[str, str]:
+def _space_html(control, colour_blind, language) -> tuple[str, str]:
     context = {"space": control, "colour_blind": colour_blind}
     if control.vals:
         context["vals"] = action_json(control.action, control.vals)
@@ -281,7 +285,7 @@ def _space_html(control, colour_blind) -> tuple[str, str]:
 
 
 @memo(max_bytes=3 * MIB)
-def _tray_tile_html(control, colour_blind):
+def _tray_tile_html(control, colour_blind, language):
     context = {"tray_tile": control, "colour_blind": colour_blind}
     return mark_safe(render_to_string("games/partials/tray_tile.html", context).strip())
 
@@ -290,13 +294,15 @@ def _tray_tile_html(control, colour_blind):
 # found the same, so each column's piece is kept by what it shows. Its key holds its tiles'
 # markup (shared with `_pool_tile_html`'s), so it keeps up to about twice its weighed bytes.
 @memo(max_bytes=3 * MIB)
-def _pool_column(tiles: tuple[str, ...], draw: int, drawn_from: bool, next_draw: bool) -> Piece:
+def _pool_column(
+    tiles: tuple[str, ...], draw: int, drawn_from: bool, next_draw: bool, language: str
+) -> Piece:
     context = {"tiles": tiles, "draw": draw, "drawn_from": drawn_from, "next": next_draw}
     return _piece(_render("pool_column", context), f"pool-column-{draw}")
 
 
 @memo(max_bytes=3 * MIB)
-def _pool_tile_html(control, colour_blind):
+def _pool_tile_html(control, colour_blind, language):
     context = {"pool_tile": control, "colour_blind": colour_blind}
     if control.draftable:
         context["vals"] = action_json("draft", (("tile_id", control.tile.id),))

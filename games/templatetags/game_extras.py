@@ -2,8 +2,9 @@ from datetime import UTC
 
 from django import template
 from django.utils import formats
-from django.utils.html import format_html, urlize
+from django.utils.html import conditional_escape, format_html, urlize
 from django.utils.safestring import mark_safe
+from django.utils.translation import ngettext
 
 from games.live.pieces import action_json
 from microchip_site import words
@@ -65,9 +66,25 @@ def winner_line(seats) -> str:
         return ""
     names = [format_html("<strong>{}</strong>", _seat(seat).user.username) for seat in first]
     score = _seat(first[0]).score
-    points = f"{score} point{'' if score in (1, -1) else 's'}"
-    verb = "wins" if len(first) == 1 else "share 1st place"
-    return format_html("{} {} with {}", mark_safe(words.and_list(names)), verb, points)
+    if len(first) == 1:
+        # Translators: who won a game, at the head of its results: "ada wins with 23 points".
+        message = ngettext(
+            "%(players)s wins with %(score)s point",
+            "%(players)s wins with %(score)s points",
+            abs(score),
+        )
+    else:
+        # Translators: who won a game, at the head of its results, when two or more tie:
+        # "ada and brian share 1st place with 23 points".
+        message = ngettext(
+            "%(players)s share 1st place with %(score)s point",
+            "%(players)s share 1st place with %(score)s points",
+            abs(score),
+        )
+    # Safe: the message is escaped, and the names were (format_html).
+    return mark_safe(
+        conditional_escape(message) % {"players": words.and_list(names), "score": score}
+    )
 
 
 def _seat(seat):

@@ -31,9 +31,24 @@ from math import cos, radians, sin
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games.markers import BROKEN, COLOUR, OPEN, Marks
-from games.rules.tiles import BASE_PATHS, COLOURS, KIND_PATHS, KINDS, E, N, S, W
+from games.rules.tiles import (
+    BASE_PATHS,
+    COLOURS,
+    KIND_PATHS,
+    KINDS,
+    TILE_NAMES,
+    Colour,
+    E,
+    Kind,
+    N,
+    S,
+    W,
+)
+from games.rules.tiles import COLOUR_NAMES as COLOUR_WORDS
 from microchip_site.lru import MIB, memo
 
 register = template.Library()
@@ -43,8 +58,14 @@ _short_repr = reprlib.Repr()
 _short_repr.maxstring = 40
 _short_repr.maxother = 40
 
-#: Side bit -> readable name, in N, E, S, W order.
-SIDE_NAMES: tuple[tuple[int, str], ...] = ((N, "north"), (E, "east"), (S, "south"), (W, "west"))
+#: Side bit -> readable name, in N, E, S, W order (in the active language when said).
+SIDE_NAMES: tuple[tuple[int, str], ...] = (
+    # Translators: the sides of a tile that its paths reach, e.g. "paths north, east".
+    (N, gettext_lazy("north")),
+    (E, gettext_lazy("east")),
+    (S, gettext_lazy("south")),
+    (W, gettext_lazy("west")),
+)
 #: Where a path leaves the tile: the middle of each side (x, y), on the tile's edge.
 SIDE_ENDS: dict[int, tuple[str, str]] = {
     N: ("50", "1"),
@@ -184,7 +205,7 @@ def trace_path(mask: int) -> str:
 
 def side_names(mask: int) -> list[str]:
     """Return the readable names of the sides in `mask`, in N, E, S, W order."""
-    return [name for side, name in SIDE_NAMES if mask & side]
+    return [str(name) for side, name in SIDE_NAMES if mask & side]
 
 
 @register.filter(is_safe=False)
@@ -324,14 +345,18 @@ def tile_context(
         return {
             "known": False,
             "classes": "tile tile--unknown",
-            "label": "unknown tile",
+            "label": gettext("unknown tile"),
             "fill": UNKNOWN_TILE_FILL,
         }
     names = side_names(mask)
     text = _plain(label)
     if not text:
-        noun = "path" if len(names) == 1 else "paths"
-        text = f"{colour_name} {kind_name}, {noun} {', '.join(names)}"
+        # Translators: a tile's drawing as a screen reader names it: its name and the sides
+        # its paths run to ("red corner, paths north, east").
+        text = ngettext("%(tile)s, path %(sides)s", "%(tile)s, paths %(sides)s", len(names)) % {
+            "tile": gettext(TILE_NAMES[Colour(colour_name), Kind(kind_name)]),
+            "sides": ", ".join(names),
+        }
     return {
         "known": True,
         # Its kind is its paths' (the sprite's tile-<paths> says them): no class of its own.
@@ -396,7 +421,7 @@ def space_context(colour: object, colour_blind: bool = False) -> dict:
         return {
             "known": False,
             "classes": "space space--unknown",
-            "label": "unknown space",
+            "label": gettext("unknown space"),
             "fill": UNKNOWN_SPACE_FILL,
             "edge": UNKNOWN_SPACE_EDGE,
             "shape": None,
@@ -405,7 +430,9 @@ def space_context(colour: object, colour_blind: bool = False) -> dict:
         "known": True,
         "classes": f"space space--{colour_name}",
         "colour": colour_name,
-        "label": f"empty {colour_name} space",
+        # Translators: an empty space of a board as a screen reader names it: "empty red space".
+        "label": gettext("empty %(colour)s space")
+        % {"colour": gettext(COLOUR_WORDS[Colour(colour_name)])},
         "fill": SPACE_FILLS[colour_name],
         "edge": TILE_FILLS[colour_name],
         "shape": colour_blind,  # the sprite's, cb-space-<colour>
@@ -447,20 +474,24 @@ def tile_svg(kind, colour, paths, colour_blind=False, label="", marks=None, deco
         logger.warning("tile_svg: marks that are not Marks: %s", _short_repr.repr(marks))
         marks = None
     return _tile_html(_hashable(kind), _hashable(colour), _hashable(paths), bool(colour_blind),
-                      _plain(label), marks, bool(decorative))  # fmt: skip
+                      _plain(label), marks, bool(decorative),
+                      translation.get_language())  # fmt: skip
 
 
 @register.simple_tag
 def space_svg(colour, colour_blind=False, decorative=False):
     """Draw an empty board space: ``{% space_svg colour colour_blind=False decorative=False %}``
     (`decorative`: inside a control whose label names it, as `tile_svg`'s)."""
-    return _space_html(_hashable(colour), bool(colour_blind), bool(decorative))
+    return _space_html(
+        _hashable(colour), bool(colour_blind), bool(decorative), translation.get_language()
+    )
 
 
 # A page draws the same few dozen tiles and spaces over and over (every board, every push), and
-# each drawing depends only on its arguments: draw each once per process.
+# each drawing depends only on its arguments and the language of its words (its label, its marks'
+# tooltip): draw each once per process and language.
 @memo(max_bytes=6 * MIB)
-def _tile_html(kind, colour, paths, colour_blind, label, marks, decorative=False):
+def _tile_html(kind, colour, paths, colour_blind, label, marks, decorative, language):
     context = tile_context(kind, colour, paths, colour_blind, label, marks)
     if decorative:  # its control says the marks' words
         context.pop("said_by", None)
@@ -468,7 +499,7 @@ def _tile_html(kind, colour, paths, colour_blind, label, marks, decorative=False
 
 
 @functools.lru_cache(maxsize=512)
-def _space_html(colour, colour_blind, decorative=False):
+def _space_html(colour, colour_blind, decorative, language):
     context = space_context(colour, colour_blind)
     return render_to_string("games/svg/space.html", {**context, "decorative": decorative})
 

@@ -3,6 +3,7 @@ the post-game analysis rows of a game view."""
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import gettext, pgettext
 
 from games.history.analysis import analysis_rows as rows_of
 
@@ -14,12 +15,16 @@ def bot_badge(user) -> str:
     """Return the badge that marks a computer player or a bot account (empty for a person)."""
     level = getattr(user, "bot_level", None)
     if level:
-        title = f"computer player ({level})"
+        # Translators: the tooltip of the badge beside a computer player's name, with its level
+        # ("easy", "medium", "hard").
+        title = gettext("computer player (%(level)s)") % {"level": level}
     elif getattr(user, "bot_owner_id", None):  # accounts/api_bots.py: a program plays it
-        title = "bot account, played by a program"
+        title = gettext("bot account, played by a program")
     else:
         return ""
-    return format_html(' <span class="bot-badge" title="{}">bot</span>', title)
+    # Translators: the badge beside the name of a player that a computer or a program plays.
+    badge = pgettext("badge of a computer player", "bot")
+    return format_html(' <span class="bot-badge" title="{}">{}</span>', title, badge)
 
 
 @register.simple_tag

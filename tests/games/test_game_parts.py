@@ -323,7 +323,7 @@ def test_a_space_drawing_escapes_its_label():
         legal=False, error=False, structure="", last=False, action="select",
         label='<b onclick="x">&</b>',
     )  # fmt: skip
-    html, _ = pieces._space_html(control, False)
+    html, _ = pieces._space_html(control, False, "en-gb")
 
     assert "<b " not in html
     assert 'aria-label="&lt;b onclick=&quot;x&quot;&gt;&amp;&lt;/b&gt;"' in html
@@ -336,6 +336,7 @@ def test_the_drawing_of_a_tile_follows_its_rotation(start_game):
         rotation: pieces._pool_tile_html(
             selectors.PoolControl(selectors.tile_view(tile, rotation), False, False),
             False,
+            "en-gb",
         )
         for rotation in range(4)
     }
@@ -468,7 +469,7 @@ def test_spaces_that_differ_only_in_their_markers_never_share_a_drawing():
         replace(control, marks=Marks("red", "blue", 1, open=N)),
         replace(control, marks=None, status="ok"),
     ]
-    drawn = [pieces._space_html(c, False)[0] for c in (control, *others)]
+    drawn = [pieces._space_html(c, False, "en-gb")[0] for c in (control, *others)]
     assert len(set(drawn)) == 5
     assert '"#mark-open-n"' in drawn[0] and "mark-broken" not in drawn[0]
     assert '"#mark-broken-n"' in drawn[1] and '"#mark-broken-n"' in drawn[2]
