@@ -74,3 +74,8 @@ def test_the_site_speaks_each_language_on_its_pages(client):
     with translation.override("en-gb"):
         assert "Leaderboard" in client.get("/leaderboard/").content.decode()
     assert Path(translations.po_path("es", "django")).with_suffix(".mo").exists()
+
+
+def test_no_template_word_is_left_unmarked():
+    found = [f"{item.template}:{item.line}: {item.text}" for item in translations.unmarked_words()]
+    assert found == [], "\n".join(found[:40])
