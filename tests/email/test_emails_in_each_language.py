@@ -4,9 +4,12 @@ ended; each email's subject, text and HTML are in its reader's language, whoever
 
 from datetime import timedelta
 
+import pytest
 from django.core import mail
 from django.utils import translation
 
+from games.models import OutboxEmail
+from games.notices.emails import notice_message
 from games.play import actions
 from tests.games.playing import play_to_the_end
 
@@ -41,3 +44,31 @@ def test_every_email_of_a_game_is_in_its_readers_language(players, committed):
             assert message.subject not in english, (language, message.subject)
             assert message.body.strip(), language
     assert {language for _, language in sent} == {"es", "fr", "de", "en-gb"}
+
+
+@pytest.mark.parametrize("language", ["es", "fr", "de"])
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        ("reminder", {}),
+        ("timeout", {"tile": 7, "confirmed": False}),
+        ("handed_over", {"reason": "abandoned", "in_row": 3, "total": 3}),
+    ],
+)
+def test_the_emails_of_the_clock_are_in_their_readers_language(start_game, kind, data, language):
+    game = start_game(2)
+    seat = game.seats.get(number=game.current_seat)
+    reader = seat.user
+    english = notice_message(
+        OutboxEmail(kind=kind, user=reader, game=game, version=game.version, data=data)
+    )
+    assert english is not None, kind
+    reader.language = language
+    reader.save(update_fields=["language"])
+    with translation.override("en-gb"):  # whoever's process sends it
+        message = notice_message(
+            OutboxEmail(kind=kind, user=reader, game=game, version=game.version, data=data)
+        )
+    assert f'<html lang="{language}">' in message.alternatives[0][0]
+    assert message.subject != english.subject
+    assert message.body != english.body
