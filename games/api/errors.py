@@ -7,13 +7,13 @@ codes for an illegal action, and a few of the API's (`unauthorized`, `scope`, `n
 """
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from ninja import Schema
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as RequestInvalid
 
 from games.play.errors import ActionRefused, StaleVersion
-from games.play.rate_limits import API_READS, rate_in_words
-from microchip_site.words import wait_words
+from games.play.rate_limits import API_READS, refusal_words
 
 from .auth import ReadsLimited, ScopeMissing
 
@@ -75,7 +75,7 @@ def install(api) -> None:
     def unauthorized(request, error):
         body = {
             "code": "unauthorized",
-            "message": "Send a valid, unrevoked token: Authorization: Bearer <token>.",
+            "message": _("Send a valid, unrevoked token: Authorization: Bearer <token>."),
         }
         return answer(request, 401, body, {"WWW-Authenticate": 'Bearer realm="api"'})
 
@@ -83,7 +83,8 @@ def install(api) -> None:
     def scope_missing(request, error: ScopeMissing):
         body = {
             "code": "scope",
-            "message": f"This token may not do that: it needs the {error.scope} scope.",
+            "message": _("This token may not do that: it needs the %(scope)s scope.")
+            % {"scope": error.scope},
         }
         return answer(request, 403, body)
 
@@ -91,28 +92,28 @@ def install(api) -> None:
     def reads_limited(request, error: ReadsLimited):
         body = {
             "code": "rate_limited",
-            "message": f"Too many API reads in a short time (at most "
-            f"{rate_in_words(API_READS.rate)}): follow the stream instead of polling. "
-            f"Try again in {wait_words(error.wait)}.",
+            "message": refusal_words(API_READS, error.wait),
             "retry_after": error.wait,
         }
         return answer(request, 429, body, {"Retry-After": str(error.wait)})
 
     @api.exception_handler(RequestInvalid)
     def invalid(request, error: RequestInvalid):
-        problems = "; ".join(_problem(each) for each in error.errors) or "The request is invalid."
+        problems = "; ".join(_problem(each) for each in error.errors) or _(
+            "The request is invalid."
+        )
         return answer(request, 422, {"code": "bad_request", "message": problems})
 
     @api.exception_handler(Http404)
     def not_found(request, error):
-        return answer(request, 404, {"code": "not_found", "message": str(error) or "Not found."})
+        return answer(request, 404, {"code": "not_found", "message": str(error) or _("Not found.")})
 
     @api.exception_handler(HttpError)
     def http_error(request, error: HttpError):
         code = "bad_request" if error.status_code == 400 else "error"
         message = str(error)
         if message == "Cannot parse request body":
-            message = "The body must be a JSON object (Content-Type: application/json)."
+            message = _("The body must be a JSON object (Content-Type: application/json).")
         return answer(request, error.status_code, {"code": code, "message": message})
 
 
@@ -122,5 +123,5 @@ def _problem(error: dict) -> str:
     return f"{where}: {message}" if where else message
 
 
-def not_found(what: str = "No such game.") -> ApiRefusal:
-    return ApiRefusal(404, "not_found", what)
+def not_found(what: str | None = None) -> ApiRefusal:
+    return ApiRefusal(404, "not_found", what or _("No such game."))

@@ -17,11 +17,10 @@ from games.play.rate_limits import (
     INVITATIONS,
     SEAT_CHANGES,
     Limit,
-    rate_in_words,
+    refusal_words,
     seconds_to_wait,
 )
 from games.state_store import read_game
-from microchip_site.words import wait_words
 
 from . import schemas, shapes
 from .auth import PLAY
@@ -280,13 +279,7 @@ def _limit(request, limit: Limit, *, count: bool = True) -> None:
     """The site's own rate limit for this kind of request, counted for the same player."""
     wait = seconds_to_wait(request, limit, count=count)
     if wait is not None:
-        raise ApiRefusal(
-            429,
-            "rate_limited",
-            f"Too many {limit.things} in a short time (at most {rate_in_words(limit.rate)}). "
-            f"Try again in {wait_words(wait)}; nothing was changed.",
-            retry_after=wait,
-        )
+        raise ApiRefusal(429, "rate_limited", refusal_words(limit, wait), retry_after=wait)
 
 
 def _run(game_id: int | None, change):

@@ -4,6 +4,7 @@ and analysis, the leaderboard, a player's public profile and games. A read token
 from typing import Literal
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 from ninja import Field as F
 from ninja import Query, Router, Schema
 
@@ -101,7 +102,7 @@ def replay(request, game_id: int):
     """A finished game: its deal, every event, and the post-game analysis once it has run."""
     found, seats = _viewable(request, game_id)
     if not found.is_over or found.seed is None:
-        raise ApiRefusal(409, "not_ended", "The replay is there once the game has ended.")
+        raise ApiRefusal(409, "not_ended", _("The replay is there once the game has ended."))
     start, rule_events = rules_events(found)
     names = {seat.number: seat.user.username for seat in seats}
     analysis = [
@@ -148,7 +149,11 @@ def player_games(request, username: str, page: Query[Page]):
     """A player's started games that the caller may see, running ones first."""
     target = _player(username)
     if not privacy.shows_games_to(target, request.auth.user):
-        raise ApiRefusal(403, "forbidden", f"{target.username} does not show their games.")
+        raise ApiRefusal(
+            403,
+            "forbidden",
+            _("%(player)s does not show their games.") % {"player": target.username},
+        )
     seats = archive.archive_seats(target, viewer=request.auth.user)
     count = seats.count()
     listed = seats[page.offset : page.offset + page.limit]
@@ -165,7 +170,11 @@ def rating_history(request, username: str, page: Query[Page]):
     """A player's rating after each rated game, oldest first (the chart on their profile)."""
     target = _player(username)
     if not privacy.shows_games_to(target, request.auth.user):
-        raise ApiRefusal(403, "forbidden", f"{target.username} does not show their rating.")
+        raise ApiRefusal(
+            403,
+            "forbidden",
+            _("%(player)s does not show their rating.") % {"player": target.username},
+        )
     changes = RatingChange.objects.filter(user=target).order_by("created_at", "id")
     return [
         {
@@ -225,7 +234,7 @@ def _in_order(game: Game) -> list[Seat]:
 def _player(username: str) -> User:
     found = User.objects.named(username).filter(is_active=True).first()
     if found is None:
-        raise not_found(f"There is no player called {username}.")
+        raise not_found(_("There is no player called %(name)s.") % {"name": username})
     return found
 
 

@@ -41,6 +41,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from ninja import Query, Router
 
 from games.live import pushes
@@ -192,7 +194,12 @@ async def stream(
         raise ApiRefusal(
             429,
             "too_many_streams",
-            f"At most {streams_per_player()} streams at once: close one first.",
+            ngettext(
+                "At most %(count)d stream at once: close one first.",
+                "At most %(count)d streams at once: close one first.",
+                streams_per_player(),
+            )
+            % {"count": streams_per_player()},
         )
     lines = Stream(token.user_id, token.pk, resume, timeout, slot).lines()
     response = StreamingHttpResponse(lines, content_type=CONTENT_TYPE)
@@ -207,11 +214,13 @@ def _parse_since(since: str) -> dict[int, int]:
         game, colon, version = part.partition(":")
         if not (colon and game.isdigit() and version.isdigit()):
             raise ApiRefusal(
-                422, "bad_request", "since: write <game>:<version>,... with whole numbers."
+                422, "bad_request", _("since: write <game>:<version>,... with whole numbers.")
             )
         resume[int(game)] = int(version)
     if len(resume) > MAX_SINCE:
-        raise ApiRefusal(422, "bad_request", f"since: at most {MAX_SINCE} games.")
+        raise ApiRefusal(
+            422, "bad_request", _("since: at most %(count)d games.") % {"count": MAX_SINCE}
+        )
     return resume
 
 

@@ -233,9 +233,14 @@ def _read(key: str) -> int:
     return int(caches["default"].get(key) or 0)
 
 
+def refusal_words(limit: Limit, wait: int) -> str:
+    """Why the request past `limit` was refused, and when to come back, in the reader's words."""
+    return str(limit.refusal) % {"rate": rate_in_words(limit.rate), "wait": wait_words(wait)}
+
+
 def too_many(request, limit: Limit, wait: int, game_id=None):
     """The 429 answer: a line for the game page's htmx, else a page that says when to retry."""
-    message = str(limit.refusal) % {"rate": rate_in_words(limit.rate), "wait": wait_words(wait)}
+    message = refusal_words(limit, wait)
     if request.htmx and limit in (CHAT, PEOPLE):
         # In words where the answer goes: under the message being written, which stays for the
         # retry (chat.js), or in place of a profile's buttons.
