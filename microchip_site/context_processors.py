@@ -1,5 +1,7 @@
 from django.conf import settings
 
+from microchip_site.translations import scripts_catalogue_version
+
 
 def site(request):
-    return {"site_name": settings.SITE_NAME}
+    return {"site_name": settings.SITE_NAME, "catalogue_version": scripts_catalogue_version()}

@@ -7,6 +7,8 @@ Compiling is polib's, in Python: a machine that runs the site needs no GNU gette
 CI have it; docs/i18n.md).
 """
 
+import functools
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +40,16 @@ def catalogues():
             path = po_path(language, domain)
             if path.exists():
                 yield language, domain, path
+
+
+@functools.cache
+def scripts_catalogue_version() -> str:
+    """A short digest of the scripts' compiled catalogues: the JavaScript catalog's address and
+    cache key carry it, so a release with new words is never served the old ones from a cache."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(settings.LOCALE_PATHS[0]).glob("*/LC_MESSAGES/djangojs.mo")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def compile_all() -> list[Path]:

@@ -10,6 +10,7 @@ from games.notices import views as push_views
 from games.play import views as game_views
 
 from . import converters, views  # noqa: F401 (converters registers <name:...>, <id:...>)
+from .translations import scripts_catalogue_version
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -29,8 +30,15 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("language/", account_views.choose_language, name="choose_language"),
-    # The scripts' words in the page's language (a day in the cache: its key names the language).
-    path("jsi18n/", cache_page(86400)(JavaScriptCatalog.as_view()), name="javascript_catalog"),
+    # The scripts' words in the page's language: a day in the cache, whose key names the language
+    # and the catalogues' version (the page's address for it carries both).
+    path(
+        "jsi18n/",
+        cache_page(86400, key_prefix=f"jsi18n-{scripts_catalogue_version()}")(
+            JavaScriptCatalog.as_view()
+        ),
+        name="javascript_catalog",
+    ),
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
 ]

@@ -2,6 +2,8 @@
 translated and none fuzzy, each compiled .mo says what its .po says, and no word in the
 templates is left without a mark (microchip_site/translations.py, docs/i18n.md)."""
 
+import json
+import re
 from pathlib import Path
 
 import polib
@@ -79,3 +81,15 @@ def test_the_site_speaks_each_language_on_its_pages(client):
 def test_no_template_word_is_left_unmarked():
     found = [f"{item.template}:{item.line}: {item.text}" for item in translations.unmarked_words()]
     assert found == [], "\n".join(found[:40])
+
+
+@pytest.mark.django_db
+def test_the_scripts_catalogue_speaks_the_pages_language_at_a_versioned_address(client):
+    page = client.get("/leaderboard/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    address = re.search(r'src="(/jsi18n/\?l=es&amp;v=(\w+))"', page)
+    assert address and address.group(2) == translations.scripts_catalogue_version()
+    catalogue = client.get(address.group(1).replace("&amp;", "&"), HTTP_ACCEPT_LANGUAGE="es")
+    scripts = polib.pofile(str(translations.po_path("es", "djangojs")))
+    spanish = next(entry.msgstr for entry in scripts if entry.msgid == "Your queue is empty")
+    assert spanish and spanish != "Your queue is empty"
+    assert json.dumps(spanish)[1:-1] in catalogue.content.decode()  # as the catalogue writes it
