@@ -498,7 +498,7 @@ def _tile_html(kind, colour, paths, colour_blind, label, marks, decorative, lang
     return render_to_string("games/svg/tile.html", {**context, "decorative": decorative})
 
 
-@functools.lru_cache(maxsize=512)
+@memo(max_bytes=1 * MIB)
 def _space_html(colour, colour_blind, decorative, language):
     context = space_context(colour, colour_blind)
     return render_to_string("games/svg/space.html", {**context, "decorative": decorative})
