@@ -71,7 +71,6 @@ KEPT_AFTER_WINDOW = 5
 class Limit:
     group: str  # the counter's name in the cache
     setting: str  # the setting that holds the rate, e.g. "20/h"
-    things: str  # what is counted, in words
     # The refusal, in the reader's language: %(rate)s the limit, %(wait)s the time to wait.
     refusal: str = ""
     every_method: bool = False  # count reads (GET) too, not only POSTs
@@ -84,7 +83,6 @@ class Limit:
 ACTIONS = Limit(
     "games.act",
     "ACTION_RATE_LIMIT",
-    "moves",
     gettext_lazy(
         # Translators: %(rate)s is a rate such as "240 a minute", %(wait)s a time such as
         # "5 minutes".
@@ -95,7 +93,6 @@ ACTIONS = Limit(
 GAME_CREATION = Limit(
     "games.create",
     "GAME_CREATE_RATE_LIMIT",
-    "new games",
     gettext_lazy(
         "Too many new games in a short time (at most %(rate)s). Try again in %(wait)s; nothing "
         "was changed."
@@ -104,7 +101,6 @@ GAME_CREATION = Limit(
 INVITATIONS = Limit(
     "games.invite",
     "INVITE_RATE_LIMIT",
-    "invitations",
     gettext_lazy(
         "Too many invitations in a short time (at most %(rate)s). Try again in %(wait)s; "
         "nothing was changed."
@@ -113,7 +109,6 @@ INVITATIONS = Limit(
 SEAT_CHANGES = Limit(
     "games.seats",
     "SEAT_CHANGE_RATE_LIMIT",
-    "seat changes",
     gettext_lazy(
         "Too many seat changes in a short time (at most %(rate)s). Try again in %(wait)s; "
         "nothing was changed."
@@ -122,7 +117,6 @@ SEAT_CHANGES = Limit(
 CHAT = Limit(
     "games.chat",
     "CHAT_RATE_LIMIT",
-    "messages",
     gettext_lazy(
         "Too many messages in a short time (at most %(rate)s). Try again in %(wait)s; nothing "
         "was changed."
@@ -131,7 +125,6 @@ CHAT = Limit(
 REPORTS = Limit(
     "games.report",
     "REPORT_RATE_LIMIT",
-    "reports",
     gettext_lazy(
         "Too many reports in a short time (at most %(rate)s). Try again in %(wait)s; nothing "
         "was changed."
@@ -140,7 +133,6 @@ REPORTS = Limit(
 PEOPLE = Limit(
     "accounts.people",
     "PEOPLE_RATE_LIMIT",
-    "follows and blocks",
     gettext_lazy(
         "Too many follows and blocks in a short time (at most %(rate)s). Try again in "
         "%(wait)s; nothing was changed."
@@ -149,7 +141,6 @@ PEOPLE = Limit(
 API_READS = Limit(
     "api.read",
     "API_READ_RATE_LIMIT",
-    "API reads",
     gettext_lazy(
         "Too many API reads in a short time (at most %(rate)s). Try again in %(wait)s; nothing "
         "was changed."

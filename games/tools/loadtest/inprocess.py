@@ -124,7 +124,7 @@ def report(game_id: int, user_ids: list[int], count: int):
                 return caches["default"].get("session-like")
 
             def rate_limit():
-                return seconds_to_wait(request, Limit("inproc", "ACTION_RATE_LIMIT", "moves"))
+                return seconds_to_wait(request, Limit("inproc", "ACTION_RATE_LIMIT"))
 
             def watching():
                 return presence.watching(game_id, user_ids)
