@@ -147,13 +147,7 @@ def profile(request, username: str):
 @router.get("/players/{username}/games", response={200: GamesPage, **REFUSALS}, tags=["players"])
 def player_games(request, username: str, page: Query[Page]):
     """A player's started games that the caller may see, running ones first."""
-    target = _player(username)
-    if not privacy.shows_games_to(target, request.auth.user):
-        raise ApiRefusal(
-            403,
-            "forbidden",
-            _("%(player)s does not show their games.") % {"player": target.username},
-        )
+    target = _shown_player(username, request, _("%(player)s does not show their games."))
     seats = archive.archive_seats(target, viewer=request.auth.user)
     count = seats.count()
     listed = seats[page.offset : page.offset + page.limit]
@@ -168,13 +162,7 @@ def player_games(request, username: str, page: Query[Page]):
 )
 def rating_history(request, username: str, page: Query[Page]):
     """A player's rating after each rated game, oldest first (the chart on their profile)."""
-    target = _player(username)
-    if not privacy.shows_games_to(target, request.auth.user):
-        raise ApiRefusal(
-            403,
-            "forbidden",
-            _("%(player)s does not show their rating.") % {"player": target.username},
-        )
+    target = _shown_player(username, request, _("%(player)s does not show their rating."))
     changes = RatingChange.objects.filter(user=target).order_by("created_at", "id")
     return [
         {
@@ -236,6 +224,15 @@ def _player(username: str) -> User:
     if found is None:
         raise not_found(_("There is no player called %(name)s.") % {"name": username})
     return found
+
+
+def _shown_player(username: str, request, hidden: str) -> User:
+    """The player, if they show their games and rating to the caller (accounts/privacy.py);
+    else 403 with `hidden`, which names them as %(player)s."""
+    target = _player(username)
+    if not privacy.shows_games_to(target, request.auth.user):
+        raise ApiRefusal(403, "forbidden", hidden % {"player": target.username})
+    return target
 
 
 def _profile(user: User, viewer: User) -> dict:
