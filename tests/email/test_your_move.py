@@ -18,6 +18,7 @@ from games.play import actions
 from tests.conftest import new_player
 from tests.games.playing import current_state, draft_the_top_tile
 
+from .digests import digest_for
 from .smtp import html_part, text_part
 
 pytestmark = pytest.mark.django_db
@@ -281,20 +282,8 @@ def test_a_digest_reader_still_gets_the_reminder_near_a_deadline(
 
 def test_the_digest_and_the_settings_say_when_it_comes_and_the_rules(players, client, settings):
     reader = players[0]
-    reader.email_daily_digest = True
     reader.time_zone = "Asia/Tokyo"
-    reader.save()
-    game = actions.create_game(creator=players[1], player_count=2, time_per_move=timedelta(days=1))
-    actions.join_game(game_id=game.pk, user=reader)
-    game.refresh_from_db()
-    if game.current_seat != game.seats.get(user=reader).number:
-        draft_the_top_tile(game, lambda call, **kw: call(**kw))
-    mail.outbox.clear()
-    row = OutboxEmail.objects.create(
-        kind="digest", user=reader, data={"date": "2030-01-15"}, message_id="<d@x>"
-    )
-    assert tasks.send_email.delay(row.pk).get() == "sent"
-    [digest] = mail.outbox
+    digest, _ = digest_for(players, reader)
     assert "every morning at about 8:00 your time (Asia/Tokyo)" in " ".join(digest.body.split())
     assert "a reminder still comes when a deadline is near" in " ".join(digest.body.split())
 

@@ -14,12 +14,11 @@ from django.urls import reverse
 from django.utils import formats, timezone, translation
 
 from accounts.models import User
-from games import tasks
 from games.models import OutboxEmail
 from games.notices import emails, webpush
 from games.play import actions
 from microchip_site.words import and_list, duration_words, ordinal, place_words, wait_words
-from tests.games.playing import draft_the_top_tile
+from tests.email.digests import digest_for
 
 
 def html_lang(page) -> str:
@@ -262,25 +261,6 @@ def languages_rendered(monkeypatch):
 
     monkeypatch.setattr(emails, "render_to_string", render)
     return seen
-
-
-def digest_for(players, reader):
-    """A game waiting for `reader`'s move, and their digest sent now; return the email."""
-    reader.email_daily_digest = True
-    reader.save()
-    game = actions.create_game(creator=players[1], player_count=2, time_per_move=timedelta(days=1))
-    actions.join_game(game_id=game.pk, user=reader)
-    game.refresh_from_db()
-    if game.current_seat != game.seats.get(user=reader).number:
-        draft_the_top_tile(game, lambda call, **kw: call(**kw))
-    mail.outbox.clear()
-    row = OutboxEmail.objects.create(
-        kind="digest", user=reader, data={"date": "2030-01-15"}, message_id="<d@x>"
-    )
-    assert tasks.send_email.delay(row.pk).get() == "sent"
-    [digest] = mail.outbox
-    game.refresh_from_db()
-    return digest, game.seats.select_related("game").get(user=reader)
 
 
 def test_the_digest_of_a_german_reader_is_rendered_in_german(players, languages_rendered):
