@@ -411,7 +411,7 @@ class _Solver:
                         for s in (4, 0) if r < 4 else (0,):
                             mask = n | e | s | w
                             code = col << 2 | (1 if e else 0) << 1 | (1 if s else 0)
-                            if mask:
+                            if mask and colour_of[i] < 5:  # 5: a blocked space
                                 kind = _KIND_OF_MASK[mask]
                                 shift = _shift(colour_of[i], kind)
                                 opts.append((code, mask, _VALUE_OF_KIND[kind] + 2, shift))
@@ -686,6 +686,7 @@ def best_arrangement(
     time_limit: float | None = None,
     start_from: BestResult | None = None,
     max_nodes: int | None = None,
+    blocked: Iterable[int] = (),
 ) -> BestResult:
     """Return the best arrangement of `tiles` on a board with these 25 space colours.
 
@@ -700,6 +701,9 @@ def best_arrangement(
     engine's budgets, engine.py). The Lagrangian bound is set up after 20,000 nodes; its setup
     counts as no nodes.
 
+    `blocked` spaces must stay empty (the puzzles ask whether a best board can do without a
+    space).
+
     `start_from`, an earlier result on the same colours whose tiles are all among `tiles`, gives
     the search a first arrangement to beat (it only speeds the search up).
     """
@@ -709,9 +713,16 @@ def best_arrangement(
         raise ValueError("a board has 25 spaces")
     ids = resolve_tiles(tiles)
     deadline = None if time_limit is None else start + max(0.0, time_limit)
-    solver = _Solver([_COLOUR_INDEX[c] for c in colours], _supply_of(ids), deadline, max_nodes)
+    # A blocked space gets colour 5, which no tile has: nothing can be placed there.
+    blocked = set(blocked)
+    colour_of = [5 if i in blocked else _COLOUR_INDEX[c] for i, c in enumerate(colours)]
+    solver = _Solver(colour_of, _supply_of(ids), deadline, max_nodes)
     if start_from is not None and start_from.tiles_used:
-        if start_from.board.colours != colours or not set(start_from.tiles_used) <= set(ids):
+        if (
+            start_from.board.colours != colours
+            or not set(start_from.tiles_used) <= set(ids)
+            or any(start_from.board.cells[i] is not None for i in blocked)
+        ):
             raise ValueError("start_from must be a result on these colours with these tiles")
         solver.best = start_from.chip_value + 2 * len(start_from.tiles_used)
         solver.best_path = [(i, c.paths) for i, c in start_from.board.placed()]
