@@ -1,5 +1,7 @@
 """Measure the engine: boards scored per second and whole simulated games per second.
 
+    python -m benchmarks rules [--boards 50000] [--games 20] [--players 5] [--seed 0]
+
 The boards are distinct random arrangements of 12 to 25 tiles, made before the clock starts:
 mostly tiles of the space's colour turned to agree with the tiles already around them (so many
 boards hold closed structures), with some random turns and colours mixed in (illegal tiles).
@@ -10,14 +12,18 @@ when a saved state is loaded) and the per-space markers.
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
+from collections.abc import Sequence
+from typing import TextIO
 
+from benchmarks.simulate import play_game
+from games.rules import cli
 from games.rules.analysis import EDGE_SIDES, diagnose, score
 from games.rules.board import Board, Placed
 from games.rules.deal import make_board_colours
 from games.rules.tiles import COLOURS, TILE_COLOUR, TILE_PATHS
-from games.tools.simulate import play_game
 
 _BY_COLOUR = {c: [t for t in range(60) if TILE_COLOUR[t] is c] for c in COLOURS}
 
@@ -129,3 +135,27 @@ def run(boards: int = 50_000, games: int = 20, players: int = 5, seed: int = 0) 
         "games_per_second": round(games_per_second, 2),
         "slowest_game_seconds": round(slowest, 4),
     }
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks rules",
+        description="Measure boards scored and games played per second; JSON out.",
+    )
+    parser.add_argument("--boards", type=int, default=50_000)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=5, choices=range(2, 6), metavar="N")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.set_defaults(func=_command)
+    return parser
+
+
+def _command(args: argparse.Namespace, stdin: TextIO) -> dict:
+    if args.boards < 1 or args.games < 1:
+        raise cli.InputError("--boards and --games must be at least 1")
+    return run(boards=args.boards, games=args.games, players=args.players, seed=args.seed)
+
+
+def main(argv: Sequence[str] | None = None, **streams: TextIO) -> int:
+    """`python -m benchmarks rules`; return the exit status (2 for bad input)."""
+    return cli.run(build_parser(), argv, **streams)

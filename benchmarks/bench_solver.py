@@ -1,7 +1,7 @@
 """Benchmark the best-chip solver: time to a proved optimum on random deals.
 
-    python -m games.tools.bench_solver [--deals 30] [--sizes 12,15,20,25] [--seed 0]
-                                       [--anytime 0.1] [--json]
+    python -m benchmarks solver [--deals 30] [--sizes 12,15,20,25] [--seed 0]
+                                [--anytime 0.1] [--json]
 
 For each tray size (12, 15, 20 and 25 tiles: what each player drafts with 5, 4, 3 and 2 players)
 it solves `--deals` fixed deals: a random board from `deal.make_board_colours` and a random
@@ -97,13 +97,21 @@ def run(
     return rows
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.tools.bench_solver")
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks solver",
+        description="The best-chip solver's time to a proved optimum on random deals.",
+    )
     parser.add_argument("--deals", type=int, default=30, help="deals per size (default 30)")
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="e.g. 12,15,20,25")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--anytime", type=float, default=None, metavar="SECONDS")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         sizes = [int(s) for s in args.sizes.split(",")]
@@ -115,7 +123,3 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

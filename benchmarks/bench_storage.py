@@ -1,11 +1,11 @@
-"""How the site holds up with many games stored (`manage.py bench_storage`, docs/performance.md
-"A million games stored"): on a database filled by `generate_games`, the time of the sweep's
-queries with nothing due and with some games due, and the median time of the pages a player
-opens most (their dashboard, the lobby, their archive, the leaderboard, a replay), each served
-in this process by Django's test client; and the plan of every query of those pages and of the
-sweep, with any sequential scan of a big table named.
+"""How the site holds up with many games stored (`python -m benchmarks storage`,
+docs/performance.md "A million games stored"): on a database filled by `python -m benchmarks
+generate`, the time of the sweep's queries with nothing due and with some games due, and the
+median time of the pages a player opens most (their dashboard, the lobby, their archive, the
+leaderboard, a replay), each served in this process by Django's test client; and the plan of
+every query of those pages and of the sweep, with any sequential scan of a big table named.
 
-The busy player is the first generated one (sim0001, `generate_games --busy 300`).
+The busy player is the first generated one (sim0001, `generate --busy 300`).
 """
 
 import re

@@ -1,4 +1,4 @@
-"""Whole games between bots, straight on the rules state: `python -m games.tools duel`.
+"""Whole games between bots, straight on the rules state: `python -m benchmarks duel`.
 
 One strong bot plays against easy bots over many seeded deals, its seat moving round the table
 from game to game (game k: the strong bot sits at seat k mod players), and the summary says how
@@ -7,10 +7,14 @@ often it won and by how much. The games run on several processes (`--processes`)
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import TextIO
 
+from games.rules import cli
 from games.rules.bots import Bot, EasyBot, StrongBot, apply_all
 from games.rules.state import DRAFTING, FINISHING, GameState, new_game
 
@@ -106,3 +110,44 @@ def run(
         "seconds": round(seconds, 1),
         "rows": rows,
     }
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks duel",
+        description="One strong bot against easy bots: win rate and score margins; JSON out.",
+    )
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 6), metavar="N")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--processes", type=int, default=2, help="games played in parallel")
+    parser.add_argument("--draft-time", type=float, default=0.05, metavar="SECONDS")
+    parser.add_argument("--arrange-time", type=float, default=0.05, metavar="SECONDS")
+    parser.add_argument("--finish-time", type=float, default=0.3, metavar="SECONDS")
+    parser.add_argument("--deny", type=float, default=0.5, help="weight of what a tile denies")
+    parser.add_argument("--rows", action="store_true", help="also print every game")
+    parser.set_defaults(func=_command)
+    return parser
+
+
+def _command(args: argparse.Namespace, stdin: TextIO) -> dict:
+    if args.games < 1 or args.processes < 1:
+        raise cli.InputError("--games and --processes must be at least 1")
+    result = run(
+        games=args.games,
+        players=args.players,
+        seed=args.seed,
+        processes=args.processes,
+        draft_time=args.draft_time,
+        arrange_time=args.arrange_time,
+        finish_time=args.finish_time,
+        deny=args.deny,
+    )
+    if not args.rows:
+        result.pop("rows")
+    return result
+
+
+def main(argv: Sequence[str] | None = None, **streams: TextIO) -> int:
+    """`python -m benchmarks duel`; return the exit status (2 for bad input)."""
+    return cli.run(build_parser(), argv, **streams)

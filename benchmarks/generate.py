@@ -1,8 +1,8 @@
 """Generated data for load tests and the storage benchmark: players, finished games, games in
-progress and tables waiting for players (`manage.py generate_games`).
+progress and tables waiting for players (`python -m benchmarks generate`).
 
 Every game is a real one: dealt and played by the rules engine's greedy players
-(`games.tools.simulate.play_game`) and stored as the platform stores it (the game and seat rows,
+(`benchmarks.simulate.play_game`) and stored as the platform stores it (the game and seat rows,
 and the whole event log, so each replays: `manage.py check_games` passes on it). A game in
 progress is one of those logs cut after a draft was confirmed, with the state the rules reach
 there and a running clock; a waiting table has its creator and some who joined. To be quick,
@@ -23,12 +23,12 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.names import name_key
+from benchmarks.simulate import play_game
 from games import rules
 from games.history import ratings
 from games.models import Event, Game, Rating, RatingChange, Seat
 from games.rules import DRAFTING, ConfirmDraft
 from games.state_store import store_changes
-from games.tools.simulate import play_game
 
 USERNAME_PREFIX = "sim"
 # Each table the generator copies into, analysed after it wrote them (the planner's figures).

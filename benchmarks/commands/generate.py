@@ -1,11 +1,11 @@
 """Fill a database with players and real games, for load tests and the storage benchmark.
 
     MICROCHIP_VAR_DIR=/tmp/bigdb python3 manage.py migrate
-    MICROCHIP_VAR_DIR=/tmp/bigdb python3 manage.py generate_games --games 10000
-    python3 manage.py generate_games --players 50000 --ended 1000000 --playing 20000 --busy 300
+    MICROCHIP_VAR_DIR=/tmp/bigdb python -m benchmarks generate --games 10000
+    python -m benchmarks generate --players 50000 --ended 1000000 --playing 20000 --busy 300
 
 Every game is dealt and played by the rules engine, its whole event log stored, so
-`manage.py check_games` replays each to its rows (games/tools/generate.py says how). The rows go
+`manage.py check_games` replays each to its rows (benchmarks/generate.py says how). The rows go
 in with COPY on PostgreSQL; every rating is then recomputed in the order the games ended.
 """
 
@@ -13,7 +13,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.tools.generate import generate
+from benchmarks.generate import generate
 
 
 class Command(BaseCommand):

@@ -3,14 +3,14 @@
 Start the platform on the database and Redis this command will use (the same DATABASE_URL,
 REDIS_URL and SECRET_KEY), on a throw-away database, then for example:
 
-    python3 manage.py bench_load --url http://127.0.0.1:8000 --games 200 --players 2 --think 3
+    python -m benchmarks load --url http://127.0.0.1:8000 --games 200 --players 2 --think 3
 
 It creates the players and their games in the database (signed in with server-side sessions,
 as a browser that logged in would be), opens every player's websocket, and plays each game to
-its end through the act endpoint (games/tools/loadtest/bench.py says how). Then it prints
+its end through the act endpoint (benchmarks/loadtest/bench.py says how). Then it prints
 throughput, the 50th/95th/99th percentiles of the action round trip and of websocket delivery
 to the other players, the errors, and the peak memory and CPU of the server's processes: the
-platform's own (games/tools/loadtest/processes.py says how they are found: by the addresses of
+platform's own (benchmarks/loadtest/processes.py says how they are found: by the addresses of
 --url, DATABASE_URL and REDIS_URL, never by name, since a shared machine runs other servers of
 the same kinds), or those given with --pids. It is a benchmark, not a test: it asserts nothing.
 At the end it deletes the players, games and sessions it created (--keep leaves them).
@@ -36,18 +36,18 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from accounts.models import User
-from games.play import actions
-from games.state_store import load_state, read_game
-from games.tools.loadtest.bench import Bench, Player, Table, percentile
-from games.tools.loadtest.floor import Floor, FloorBench, FloorDatabase
-from games.tools.loadtest.processes import (
+from benchmarks.loadtest.bench import Bench, Player, Table, percentile
+from benchmarks.loadtest.floor import Floor, FloorBench, FloorDatabase
+from benchmarks.loadtest.processes import (
     Address,
     Sampler,
     database_address,
     platform_processes,
     redis_address,
 )
-from games.tools.loadtest.sessions import delete_run, sign_in
+from benchmarks.loadtest.sessions import delete_run, sign_in
+from games.play import actions
+from games.state_store import load_state, read_game
 
 
 class Command(BaseCommand):

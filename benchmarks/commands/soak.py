@@ -3,14 +3,14 @@
 Start the platform with the database, Redis and secret key this command will use (the same
 DATABASE_URL, REDIS_URL and MICROCHIP_VAR_DIR or SECRET_KEY), DEBUG off, then for example:
 
-    python3 manage.py soak --url http://127.0.0.1:8000 --minutes 60
+    python -m benchmarks soak --url http://127.0.0.1:8000 --minutes 60
 
-For `--minutes`, seatings of `--players` people play game after game (games/tools/loadtest/
-soak.py says how): they join over HTTP, move through the act endpoint, keep their pages'
+For `--minutes`, seatings of `--players` people play game after game (benchmarks/loadtest/soak.py
+says how): they join over HTTP, move through the act endpoint, keep their pages'
 sockets open, and drop them and come back; every `--close-every` seconds a socket is opened that
 the server must close (4404, 4401, 4408). Every `--sample` seconds the platform's daphne,
 gunicorn and Celery processes (found by --url as the load benchmark finds them, or --pids) and
-its Redis are sampled (games/tools/loadtest/curve.py). When the time is up every socket is
+its Redis are sampled (benchmarks/loadtest/curve.py). When the time is up every socket is
 closed and the command waits (at most `--settle` seconds) for the queues, consumers and sockets
 to come back to where they were before; then it prints the curve, each process's first and
 last figures, and the verdict: memory and descriptors flat over the second half, queues back.
@@ -30,13 +30,13 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from accounts.models import User
+from benchmarks.loadtest import curve
+from benchmarks.loadtest.client import HTTPConnection
+from benchmarks.loadtest.processes import Address, platform_processes
+from benchmarks.loadtest.sessions import delete_run, sign_in
+from benchmarks.loadtest.soak import NO_SUCH_GAME, NOT_SIGNED_IN, TOO_MANY, Person, Soak
 from games.play import actions
 from games.state_store import load_state, read_game
-from games.tools.loadtest import curve
-from games.tools.loadtest.client import HTTPConnection
-from games.tools.loadtest.processes import Address, platform_processes
-from games.tools.loadtest.sessions import delete_run, sign_in
-from games.tools.loadtest.soak import NO_SUCH_GAME, NOT_SIGNED_IN, TOO_MANY, Person, Soak
 
 FLOODERS = 3
 # Each ends the load early; the report and the clean-up still follow (a background job of a

@@ -1,15 +1,15 @@
-"""The storage benchmark (games/tools/bench_storage.py): on a database that `generate_games`
+"""The storage benchmark (benchmarks/bench_storage.py): on a database that `generate`
 filled, the sweep's queries with nothing due and with some games due, and the median time of the
 busy player's pages, with any sequential scan of a big table in their plans. PostgreSQL.
 
-    python3 manage.py generate_games --players 50000 --ended 100000 --playing 20000 --busy 300
-    python3 manage.py bench_storage --runs 30 --due 100
+    python -m benchmarks generate --players 50000 --ended 100000 --playing 20000 --busy 300
+    python -m benchmarks storage --runs 30 --due 100
 """
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from games.tools import bench_storage as bench
+from benchmarks import bench_storage as bench
 
 
 class Command(BaseCommand):

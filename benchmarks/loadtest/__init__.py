@@ -1,1 +1,1 @@
-"""The load benchmark (manage.py bench_load): whole games played over HTTP and websockets."""
+"""The load benchmark (python -m benchmarks load): whole games played over HTTP and websockets."""

@@ -4,7 +4,7 @@ platform with its answers drawn as a fixed 2 KB body, as the floor answers (what
 besides drawing). Beside the floor's own in-process figure (benchmarks/floor/inproc.py), run in
 a child process on the same database server and Redis.
 
-    python3 manage.py shell -c "from games.tools.loadtest.answercost import main; main()"
+    python -m benchmarks answer-cost
 
 (with DATABASE_URL and REDIS_URL set; MICROCHIP_ANSWERCOST_MOVES sets how many moves are timed
 in each series, 600 by default, after MICROCHIP_ANSWERCOST_WARM_UP moves, 100). Each series
@@ -30,17 +30,17 @@ from django.http import HttpResponse
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from benchmarks.loadtest.floor import FLOOR_DIR, Floor, FloorDatabase
+from benchmarks.loadtest.page import PageLooks
 from games.models import Game
 from games.play import actions, views
 from games.rules.greedy import next_action
 from games.state_store import load_state, read_game
-from games.tools.loadtest.floor import FLOOR_DIR, Floor, FloorDatabase
-from games.tools.loadtest.page import PageLooks
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 CSRF = "a" * 32
 FIXED_ANSWER = b"x" * 2048
-# Where bench_load puts the floor by default (its --floor-database and --floor-redis-db).
+# Where `benchmarks load` puts the floor by default (its --floor-database and --floor-redis-db).
 FLOOR_DATABASE = "bench_floor"
 FLOOR_REDIS_DB = 13
 
@@ -181,7 +181,7 @@ def _fixed_answers():
 
 def _floor(moves: int, warm_up: int) -> str:
     """The floor's in-process figure, in a process of its own (its own Django project), on the
-    platform's PostgreSQL server and Redis as the load benchmark puts it (bench_load --floor)."""
+    platform's PostgreSQL server and Redis as the load benchmark puts it (`load --floor`)."""
     database = settings.DATABASES["default"]
     if "postgresql" not in database["ENGINE"]:
         return "not run: the floor runs on PostgreSQL (set DATABASE_URL to one)"

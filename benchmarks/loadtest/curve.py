@@ -1,8 +1,8 @@
-"""The curve of a long run (manage.py soak): the platform sampled every few seconds, and whether
-what it holds stays flat.
+"""The curve of a long run (python -m benchmarks soak): the platform sampled every few seconds,
+and whether what it holds stays flat.
 
 A sample holds, for each daphne, gunicorn and Celery process of the platform (found as the load
-benchmark finds them, games/tools/loadtest/processes.py): its resident memory, its open file
+benchmark finds them, benchmarks/loadtest/processes.py): its resident memory, its open file
 descriptors (/proc/<pid>/fd) and the client sockets it holds (TCP connections to a port it
 listens on); and from the platform's Redis: the Celery queue and the messages delivered to a
 worker but not acknowledged, the channel layer's subscriptions (one per open consumer, and one

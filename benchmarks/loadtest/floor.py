@@ -1,5 +1,5 @@
 """The floor (benchmarks/floor/): the least a Microchip move can cost on the platform's stack,
-started beside the platform and played with the same load shape, so that `bench_load --floor`
+started beside the platform and played with the same load shape, so that `benchmarks load --floor`
 can print the platform's cost per move against it (issue 21).
 
 `Floor` starts the floor's servers (its launch.py: 2 daphne on one socket and gunicorn with 6
@@ -31,7 +31,7 @@ import psutil
 
 from .client import HTTPConnection, WebSocket
 
-FLOOR_DIR = Path(__file__).resolve().parents[3] / "benchmarks" / "floor"
+FLOOR_DIR = Path(__file__).resolve().parents[1] / "floor"
 VERSION_IN_PUSH = re.compile(r'"version":(\d+)')
 DELIVERY_TIMEOUT = 5.0
 NGINX_CONF = """worker_processes 1;

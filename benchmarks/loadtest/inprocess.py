@@ -1,7 +1,7 @@
 """CPU of a move's reads and cache round trips, in one process (no servers but the database and
 Redis): what the load benchmark's figures per process kind are made of, one part at a time.
 
-    python3 manage.py shell -c "from games.tools.loadtest.inprocess import main; main()"
+    python -m benchmarks in-process
 
 (with DATABASE_URL and REDIS_URL set; MICROCHIP_INPROCESS_N sets the count, 10,000 by default).
 It creates one started game of two players, times the game's three reads (`read_game`, and

@@ -2,7 +2,7 @@
 ``game.changed`` event carries (games/live/carried.py), and read back from the database and
 Redis as before, in the same run.
 
-    python3 manage.py shell -c "from games.tools.loadtest.pushcost import main; main()"
+    python -m benchmarks push-cost
 
 (with DATABASE_URL and REDIS_URL set: the carried versions travel only on the Redis channel
 layer). It plays one 2-player game to its end with the rules package's greedy player, keeping

@@ -1,10 +1,11 @@
-"""The players of the soak test (manage.py soak): the load benchmark's players, for a long time.
+"""The players of the soak test (python -m benchmarks soak): the load benchmark's players, for a
+long time.
 
 Each seating is a few people who play game after game at one table until the time is up: the
 first opens a table (in the database, as the benchmark does) and waits in its waiting room,
 whose socket is told when the others have joined over HTTP and the game started; then every
 player loads the game page and plays with its socket open, as in the benchmark
-(games/tools/loadtest/bench.py). Now and then a socket goes away, closed by its page (a close
+(benchmarks/loadtest/bench.py). Now and then a socket goes away, closed by its page (a close
 frame, 1001) or cut (a network that drops: no frame at all), and comes back a moment later,
 after loading the page again or with the version the page shows (`?v=`), as live.js does.
 

@@ -1,13 +1,16 @@
-"""The command line: `python -m games.tools {score,best,deal,simulate,bench,duel}`, JSON in and out.
+"""The rules' command line: `python -m games.rules {score,best,deal}`, JSON in and out.
 
 Errors print one clear line on standard error and exit with status 2 (argparse's usage errors
-also exit 2); there is never a traceback for bad input.
+also exit 2); there is never a traceback for bad input. `run` is that behaviour for any parser
+whose sub-commands return JSON: the simulations and benchmarks of the rules
+(`python -m benchmarks simulate|rules|duel`) use it too.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -27,7 +30,6 @@ from games.rules.tiles import (
     paths_to_letters,
     rotation_for,
 )
-from games.tools.simulate import play_game
 
 
 class InputError(Exception):
@@ -234,58 +236,9 @@ def cmd_deal(args: argparse.Namespace, stdin: TextIO) -> dict:
     return deal(args.players, args.seed).to_json()
 
 
-def cmd_simulate(args: argparse.Namespace, stdin: TextIO) -> dict:
-    if args.games < 1:
-        raise InputError("--games must be at least 1")
-    games = []
-    for k in range(args.games):
-        seed = args.seed + k
-        state, events = play_game(args.players, seed)
-        results = state.results()
-        games.append(
-            {
-                "seed": seed,
-                "events": len(events),
-                "scores": [r.score for r in results],
-                "places": [r.place for r in results],
-                "ranking": [r.seat for r in sorted(results, key=lambda r: (r.place, r.seat))],
-                "results": [r.to_json() for r in results],
-            }
-        )
-    return {"players": args.players, "games": games}
-
-
-def cmd_bench(args: argparse.Namespace, stdin: TextIO) -> dict:
-    from games.tools.bench import run
-
-    if args.boards < 1 or args.games < 1:
-        raise InputError("--boards and --games must be at least 1")
-    return run(boards=args.boards, games=args.games, players=args.players, seed=args.seed)
-
-
-def cmd_duel(args: argparse.Namespace, stdin: TextIO) -> dict:
-    from games.tools.duel import run
-
-    if args.games < 1 or args.processes < 1:
-        raise InputError("--games and --processes must be at least 1")
-    result = run(
-        games=args.games,
-        players=args.players,
-        seed=args.seed,
-        processes=args.processes,
-        draft_time=args.draft_time,
-        arrange_time=args.arrange_time,
-        finish_time=args.finish_time,
-        deny=args.deny,
-    )
-    if not args.rows:
-        result.pop("rows")
-    return result
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m games.tools", description="The Microchip rules engine, JSON in and out."
+        prog="python -m games.rules", description="The Microchip rules engine, JSON in and out."
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("score", help="analyse one board read as JSON from standard input")
@@ -301,33 +254,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop after this many seconds with the best board found so far",
     )
     p.set_defaults(func=cmd_best)
-    for name, func, helptext in (
-        ("deal", cmd_deal, "print the pool, removed tiles and boards of a deal"),
-        ("simulate", cmd_simulate, "play whole games with simple automatic players"),
-    ):
-        p = sub.add_parser(name, help=helptext)
-        p.add_argument("--players", type=int, required=True, choices=range(2, 6), metavar="N")
-        p.add_argument("--seed", type=int, required=True, metavar="S")
-        if name == "simulate":
-            p.add_argument("--games", type=int, default=1, metavar="K")
-        p.set_defaults(func=func)
-    p = sub.add_parser("bench", help="measure boards scored and games played per second")
-    p.add_argument("--boards", type=int, default=50_000)
-    p.add_argument("--games", type=int, default=20)
-    p.add_argument("--players", type=int, default=5, choices=range(2, 6), metavar="N")
-    p.add_argument("--seed", type=int, default=0)
-    p.set_defaults(func=cmd_bench)
-    p = sub.add_parser("duel", help="one strong bot against easy bots: win rate and score margins")
-    p.add_argument("--games", type=int, default=300)
-    p.add_argument("--players", type=int, default=2, choices=range(2, 6), metavar="N")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--processes", type=int, default=2, help="games played in parallel")
-    p.add_argument("--draft-time", type=float, default=0.05, metavar="SECONDS")
-    p.add_argument("--arrange-time", type=float, default=0.05, metavar="SECONDS")
-    p.add_argument("--finish-time", type=float, default=0.3, metavar="SECONDS")
-    p.add_argument("--deny", type=float, default=0.5, help="weight of what a tile denies")
-    p.add_argument("--rows", action="store_true", help="also print every game")
-    p.set_defaults(func=cmd_duel)
+    p = sub.add_parser("deal", help="print the pool, removed tiles and boards of a deal")
+    p.add_argument("--players", type=int, required=True, choices=range(2, 6), metavar="N")
+    p.add_argument("--seed", type=int, required=True, metavar="S")
+    p.set_defaults(func=cmd_deal)
     return parser
 
 
@@ -337,11 +267,22 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run the command line; return the exit status."""
+    """Run the rules' command line; return the exit status."""
+    return run(build_parser(), argv, stdin, stdout, stderr)
+
+
+def run(
+    parser: argparse.ArgumentParser,
+    argv: Sequence[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Parse `argv` with `parser`, call the chosen `func(args, stdin)` and print the JSON it
+    returns; return the exit status (2 for bad input, 1 when the reader closed the pipe)."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
-    parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed the usage error
@@ -361,3 +302,11 @@ def main(
     except BrokenPipeError:  # e.g. piped into `head`
         return 1
     return 0
+
+
+def quiet_after_a_closed_pipe(status: int) -> int:
+    """Return `status`; when it says the reader closed the pipe (1), first point standard output
+    at the null device, so that Python's flush at shutdown prints no BrokenPipeError."""
+    if status == 1:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return status
