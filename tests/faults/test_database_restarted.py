@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games.tools.loadtest.sessions import sign_in
+from benchmarks.loadtest.sessions import sign_in
 from microchip_site.services import free_port
 
 from .conftest import Process, wait_until

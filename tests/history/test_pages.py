@@ -8,10 +8,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from benchmarks.generate import generate
 from games.history import archive as history
 from games.history import ratings
 from games.models import Game, Rating
-from games.tools.generate import generate
 
 pytestmark = pytest.mark.django_db
 

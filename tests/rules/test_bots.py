@@ -2,13 +2,12 @@
 
 import pytest
 
+from benchmarks.duel import main, play_bots, run
+from benchmarks.simulate import play_game
 from games.rules import ConfirmDraft, Draft, new_game
 from games.rules.bots import EasyBot, StrongBot, actions_to, apply_all, make_bot, owned_tiles, solve
 from games.rules.greedy import choose_draft, next_action, timeout_action
 from games.rules.state import DRAFTING, FINISHING
-from games.tools.cli import main
-from games.tools.duel import play_bots, run
-from games.tools.simulate import play_game
 
 QUICK = {"draft_time": 0.02, "arrange_time": 0.02, "finish_time": 0.1}
 
@@ -110,7 +109,7 @@ def test_the_strong_bot_beats_the_easy_one():
 def test_duel_command_prints_the_summary(capsys):
     import json
 
-    status = main(["duel", "--games", "2", "--processes", "1", "--draft-time", "0.02",
+    status = main(["--games", "2", "--processes", "1", "--draft-time", "0.02",
                    "--arrange-time", "0.02", "--finish-time", "0.1"])  # fmt: skip
     assert status == 0
     out = json.loads(capsys.readouterr().out)

@@ -19,7 +19,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games.tools.loadtest.processes import (
+from benchmarks.loadtest.processes import (
     Address,
     Sampler,
     database_address,
