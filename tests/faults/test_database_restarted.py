@@ -22,7 +22,7 @@ from microchip_site.services import free_port
 
 from .conftest import Process, wait_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 
 def get(port: int, path: str, headers: dict | None = None) -> tuple[int, dict, str]:

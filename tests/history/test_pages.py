@@ -220,6 +220,7 @@ def page_costs(client, username, game_id):
     return costs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("logged_in", [False, True])
 def test_the_history_pages_cost_the_same_queries_with_few_or_many_games(
     logged_in, django_assert_max_num_queries

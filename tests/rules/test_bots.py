@@ -48,6 +48,7 @@ def test_the_easy_bot_plays_the_greedy_players_game():
         assert easy.returns() == greedy.returns()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_mixed_bots_play_legal_games_to_the_end(players):
     bots = [make_bot("strong" if seat % 2 else "easy", **QUICK) for seat in range(players)]
@@ -99,6 +100,7 @@ def test_actions_to_turns_any_board_into_the_target():
         assert actions_to(after.boards[seat], after.trays[seat], target) == []
 
 
+@pytest.mark.slow
 def test_the_strong_bot_beats_the_easy_one():
     summary = run(games=4, players=2, seed=0, processes=1, **QUICK)
     assert summary["strong_wins"] == 4
@@ -106,6 +108,7 @@ def test_the_strong_bot_beats_the_easy_one():
     assert {row["strong_seat"] for row in summary["rows"]} == {0, 1}  # seats alternate
 
 
+@pytest.mark.slow
 def test_duel_command_prints_the_summary(capsys):
     import json
 

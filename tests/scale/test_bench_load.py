@@ -18,7 +18,7 @@ from games.models import Event, Game
 from .conftest import SERVERS_REDIS_DB
 from .test_bench_processes import decoys, start  # noqa: F401 (fixtures)
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 
 def bench(servers, *options, pids=True) -> str:

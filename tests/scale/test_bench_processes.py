@@ -30,6 +30,8 @@ from benchmarks.loadtest.processes import (
 )
 from microchip_site.services import free_port, redis_server_executable
 
+pytestmark = pytest.mark.servers
+
 # A stand-in server, run as `python -m daphne` (or gunicorn) from the test's directory: listens
 # on a port (argv[1]), forks argv[2] children that share the socket (as gunicorn's workers do),
 # and waits. The stand-in Celery only waits.

@@ -11,9 +11,12 @@ import sys
 import time
 import urllib.request
 
+import pytest
 from django.conf import settings
 
 from microchip_site.services import free_port
+
+pytestmark = pytest.mark.servers
 
 
 def wait_for(condition, timeout: float, what: str, up: subprocess.Popen, log_path) -> None:

@@ -18,6 +18,7 @@ from games.history.integrity import check_games
 from games.models import Game
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.django_db(transaction=True),  # ANALYZE and the plans see committed rows
     pytest.mark.skipif(
         "postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="PostgreSQL only (CI)"

@@ -23,7 +23,7 @@ from benchmarks.loadtest.sessions import sign_in
 from games import rules
 from tests.games.playing import current_state
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 PUSH_WITHIN = 1.0  # seconds from sending the move to its push on the other process's socket
 VERSION = re.compile(rb'id="game"[^>]*data-version="(\d+)"')
