@@ -116,11 +116,15 @@ def parser(name: str) -> argparse.ArgumentParser:
         return module.Command().create_parser(PROG, name)
     if command.options:
         return module.build_parser()
-    return argparse.ArgumentParser(
+    bare = argparse.ArgumentParser(
         prog=f"{PROG} {name}",
         description=module.__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    # Read by set_up_django, as Django's own commands take them.
+    bare.add_argument("--settings", help="the settings module (DJANGO_SETTINGS_MODULE)")
+    bare.add_argument("--pythonpath", help="a directory to add to the Python path")
+    return bare
 
 
 def set_up_django(argv: Sequence[str]) -> None:
