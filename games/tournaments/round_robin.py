@@ -24,8 +24,8 @@ from .formats import MAX_TABLE, MIN_TABLE, FormatError, table_sizes
 from .meetings import pair_key
 
 SEARCH_STEPS = 60_000  # annealing steps at most, for one schedule
-HEAT = 2.0
-SEAT_WEIGHT = 3  # how much an uneven share of the smaller tables weighs against uneven pairs
+STALE_STEPS = 20_000  # and it stops when this many have not improved on the best
+HEAT = 3.0
 
 
 @dataclass(frozen=True)
@@ -207,89 +207,117 @@ def kirkman_fifteen():
     return tuple(tuple(tuple(p - 1 for p in line) for line in one) for one in packing)
 
 
+def unevenness(times: int) -> int:
+    """What a pair meeting `times` times costs the schedule. Convex, so that with the number of
+    meetings fixed the cost is least when they are spread most evenly; cubic rather than square
+    so that, of two spreads with one variance, the one with a pair meeting far more often than
+    the rest costs more."""
+    return times**3
+
+
 def _ideal(total: int, parts: int) -> int:
-    """The least sum of squares of `parts` whole numbers adding up to `total`: as even as can be."""
+    """The least cost of `parts` pairs sharing `total` meetings: as even as can be."""
     base, extra = divmod(total, parts)
-    return extra * (base + 1) ** 2 + (parts - extra) * base * base
+    return extra * unevenness(base + 1) + (parts - extra) * unevenness(base)
 
 
 def _search(count: int, table_size: int, rounds: int, seed: int):
+    """Anneal a schedule towards even pair meetings. Where the tables differ in size, who sits
+    at the smaller ones is dealt round by round along a drawn order of the players, so that
+    each plays the same number of games at smaller tables, give or take one; the moves keep
+    that: a swap between two tables of one size in a round, or a swap between a larger and a
+    smaller table made again the other way round in another round."""
     sizes = table_sizes(count, table_size)
     rng = random.Random(f"round robin {count} {table_size} {rounds} {seed}")
-    pair_count = [[0] * count for _ in range(count)]
-    small = [0] * count
     smallest = min(sizes)
-    mixed = smallest != max(sizes)
+    small_seats = sum(size for size in sizes if size == smallest) if smallest < max(sizes) else 0
+    drawn = list(range(count))
+    rng.shuffle(drawn)
+    met = [[0] * count for _ in range(count)]
     schedule: list[list[list[int]]] = []
-    for _ in range(rounds):  # greedy: each seat to whoever has met this table least
-        left = list(range(count))
-        rng.shuffle(left)
-        left.sort(key=lambda p: -small[p])  # the bigger tables first: who sat at small ones
+    for r in range(rounds):  # greedy: each seat to whoever has met this table least
+        at_small = {drawn[(r * small_seats + i) % count] for i in range(small_seats)}
         tables: list[list[int]] = []
         for size in sizes:
+            left = [p for p in drawn if (p in at_small) == (size == smallest and small_seats > 0)]
+            left = [p for p in left if not any(p in t for t in tables)]
             table = [left.pop(0)]
             while len(table) < size:
-                best = min(left, key=lambda p: (sum(pair_count[p][q] for q in table), small[p]))
+                best = min(left, key=lambda p: sum(met[p][q] for q in table))
                 left.remove(best)
                 table.append(best)
             tables.append(table)
-            for a, b in combinations(table, 2):
-                pair_count[a][b] += 1
-                pair_count[b][a] += 1
-            if mixed and size == smallest:
-                for p in table:
-                    small[p] += 1
+            for x, y in combinations(table, 2):
+                met[x][y] += 1
+                met[y][x] += 1
         schedule.append(tables)
 
-    def cost():
-        pairs = sum(pair_count[a][b] ** 2 for a, b in combinations(range(count), 2))
-        return pairs + (SEAT_WEIGHT * sum(s * s for s in small) if mixed else 0)
-
-    slots = rounds * sum(size * (size - 1) // 2 for size in sizes)
-    small_seats = rounds * sum(size for size in sizes if size == smallest) if mixed else 0
-    floor = _ideal(slots, count * (count - 1) // 2)
-    floor += SEAT_WEIGHT * _ideal(small_seats, count) if mixed else 0
-    current = cost()
-    best, best_cost = [[list(t) for t in r] for r in schedule], current
-    heat = HEAT
-    for step in range(SEARCH_STEPS):
-        if best_cost == floor:
-            break
-        temperature = heat * (1 - step / SEARCH_STEPS) + 0.05
-        r = rng.randrange(rounds)
-        i, j = rng.sample(range(len(sizes)), 2)
+    def swap(r: int, i: int, a: int, j: int, b: int) -> int:
+        """Swap seat a of table i with seat b of table j in round r; the change in cost."""
         ti, tj = schedule[r][i], schedule[r][j]
-        a, b = rng.randrange(len(ti)), rng.randrange(len(tj))
         u, v = ti[a], tj[b]
         delta = 0
-        for x in ti:
-            if x != u:
-                delta += (1 - 2 * pair_count[u][x]) + (1 + 2 * pair_count[v][x])
-        for y in tj:
-            if y != v:
-                delta += (1 - 2 * pair_count[v][y]) + (1 + 2 * pair_count[u][y])
-        if mixed and len(ti) != len(tj):
-            su, sv = (-1, 1) if len(ti) == smallest else (1, -1)
-            delta += SEAT_WEIGHT * (2 * su * small[u] + 1 + 2 * sv * small[v] + 1)
-        if delta > 0 and rng.random() >= math.exp(-delta / temperature):
-            continue
-        for x in ti:
-            if x != u:
-                pair_count[u][x] -= 1
-                pair_count[x][u] -= 1
-                pair_count[v][x] += 1
-                pair_count[x][v] += 1
-        for y in tj:
-            if y != v:
-                pair_count[v][y] -= 1
-                pair_count[y][v] -= 1
-                pair_count[u][y] += 1
-                pair_count[y][u] += 1
-        if mixed and len(ti) != len(tj):
-            small[u] += su
-            small[v] += sv
+        for here, leaving, coming in ((ti, u, v), (tj, v, u)):
+            for x in here:
+                if x in (leaving, coming):
+                    continue
+                delta += rise[met[coming][x]] - rise[met[leaving][x] - 1]
+                met[leaving][x] -= 1
+                met[x][leaving] -= 1
+                met[coming][x] += 1
+                met[x][coming] += 1
         ti[a], tj[b] = v, u
+        where[r][u], where[r][v] = (j, b), (i, a)
+        return delta
+
+    rise = [unevenness(c + 1) - unevenness(c) for c in range(rounds + 1)]  # c to c + 1
+    where = [[(0, 0)] * count for _ in range(rounds)]  # where[r][p]: p's table and seat
+    for r, tables in enumerate(schedule):
+        for i, table in enumerate(tables):
+            for a, p in enumerate(table):
+                where[r][p] = (i, a)
+
+    same = [(i, j) for i, j in combinations(range(len(sizes)), 2) if sizes[i] == sizes[j]]
+    across = [(i, j) for i, j in combinations(range(len(sizes)), 2) if sizes[i] != sizes[j]]
+    current = sum(unevenness(met[x][y]) for x, y in combinations(range(count), 2))
+    floor = _ideal(rounds * sum(size * (size - 1) // 2 for size in sizes), count * (count - 1) // 2)
+    best, best_cost = [[list(t) for t in r] for r in schedule], current
+    since_best = 0
+    for step in range(SEARCH_STEPS):
+        if best_cost == floor or since_best > STALE_STEPS:
+            break
+        since_best += 1
+        temperature = HEAT * (1 - step / SEARCH_STEPS) + 0.05
+        r = rng.randrange(rounds)
+        undo = []
+        if same and (not across or rounds == 1 or rng.random() < 0.5):
+            i, j = rng.choice(same)
+            a, b = rng.randrange(sizes[i]), rng.randrange(sizes[j])
+            delta = swap(r, i, a, j, b)
+            undo.append((r, i, a, j, b))
+        elif across and rounds > 1:
+            i, j = rng.choice(across)
+            a, b = rng.randrange(sizes[i]), rng.randrange(sizes[j])
+            u, v = schedule[r][i][a], schedule[r][j][b]
+            turned = [
+                q for q in range(rounds)
+                if sizes[where[q][u][0]] == sizes[j] and sizes[where[q][v][0]] == sizes[i]
+            ]  # fmt: skip
+            if not turned:
+                continue  # u and v sit at tables of the same sizes in every other round
+            q = rng.choice(turned)
+            (iu, au), (iv, av) = where[q][u], where[q][v]
+            delta = swap(r, i, a, j, b)
+            delta += swap(q, iu, au, iv, av)
+            undo += [(r, i, a, j, b), (q, iu, au, iv, av)]
+        else:
+            break  # one table a round, or tables of two sizes in one round: nothing to move
+        if delta > 0 and rng.random() >= math.exp(-delta / temperature):
+            for move in reversed(undo):
+                swap(*move)
+            continue
         current += delta
         if current < best_cost:
             best, best_cost = [[list(t) for t in rr] for rr in schedule], current
+            since_best = 0
     return tuple(tuple(tuple(sorted(t)) for t in tables) for tables in best)
