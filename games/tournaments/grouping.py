@@ -117,35 +117,43 @@ def _apply(tables, i, j, u, v):
 
 
 def _swap_out_repeats(tables, home, meetings: Meetings, bound: int) -> None:
+    """Swap out repeats until the bound or until no swap between any two tables takes one out;
+    then swap back towards the standing what the repeats do not need apart, and again, until
+    neither finds a swap (each swap lowers repeats, or displacement at no cost in repeats, so
+    this ends)."""
     repeats = meetings.repeats(tables)
-    reach = 1
-    while repeats > bound:
-        improved = False
-        for i in range(len(tables)):
-            if not meetings.table_repeats(tables[i]):
-                continue
-            best = _best_swap(tables, home, meetings, i, reach, lambda r, m: r < 0)
-            if best is not None:
-                (gain, _), j, u, v = best
-                _apply(tables, i, j, u, v)
-                repeats += gain
-                improved = True
-        if not improved:
-            if reach >= len(tables) - 1:
-                break
-            reach = min(len(tables) - 1, reach * 2)
-    # Swap back, nearest first, what the repeats do not need apart.
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(tables)):
-            if all(home[p] == i for p in tables[i]):
-                continue
-            best = _best_swap(tables, home, meetings, i, reach, lambda r, m: r <= 0 and m < 0)
-            if best is not None:
-                _, j, u, v = best
-                _apply(tables, i, j, u, v)
-                changed = True
+    while True:
+        reach = 1
+        while repeats > bound:
+            improved = False
+            for i in range(len(tables)):
+                if not meetings.table_repeats(tables[i]):
+                    continue
+                best = _best_swap(tables, home, meetings, i, reach, lambda r, m: r < 0)
+                if best is not None:
+                    (gain, _), j, u, v = best
+                    _apply(tables, i, j, u, v)
+                    repeats += gain
+                    improved = True
+            if not improved:
+                if reach >= len(tables) - 1:
+                    break
+                reach = min(len(tables) - 1, reach * 2)
+        moved_back = False
+        changed = True
+        while changed:
+            changed = False
+            for i in range(len(tables)):
+                if all(home[p] == i for p in tables[i]):
+                    continue
+                best = _best_swap(tables, home, meetings, i, reach, lambda r, m: r <= 0 and m < 0)
+                if best is not None:
+                    (gain, _), j, u, v = best
+                    _apply(tables, i, j, u, v)
+                    repeats += gain
+                    changed = moved_back = True
+        if not moved_back or repeats <= bound:
+            return
 
 
 class _OutOfBudget(Exception):

@@ -70,9 +70,17 @@ def pairing_sequence(order: Sequence, group: Mapping) -> list:
     return sequence
 
 
-def _match(segment: list, group: Mapping, meetings: Meetings, eligible: set, complete: bool):
+def _match(
+    segment: list,
+    group: Mapping,
+    meetings: Meetings,
+    eligible: set,
+    complete: bool,
+    new_only: bool = False,
+):
     """The best pairs of one segment of the pairing sequence (an even number of players; the
-    empty seat, if any, only in a complete one, and only beside the players in `eligible`)."""
+    empty seat, if any, only in a complete one, and only beside the players in `eligible`).
+    With `new_only`, only pairs who never met are edges: None if they cannot pair everyone."""
     size = len(segment)
     reach = size if complete else BAND
     edges = []
@@ -85,25 +93,30 @@ def _match(segment: list, group: Mapping, meetings: Meetings, eligible: set, com
                 met = 0
             else:
                 met = meetings.count(u, v)
+                if met and new_only:
+                    continue
             edges.append((a, b, met, abs(group[u] - group[v]), b - a - 1))
+    if not edges:
+        return None
     # Costs in three tiers, each heavier than all that the next tier could add up to over a
     # whole matching, so the matching minimises repeats first, then the squared score gaps,
-    # then the distance from the ideal neighbour.
-    tier_3 = size * size + 1
+    # then the squared distances from the ideal neighbours (squared: two pairs a seat off the
+    # fold are better than one pair three seats off).
+    tier_3 = (size // 2) * size * size + 1
     worst_gap = max(gap for *_, gap, _ in edges)
     tier_2 = tier_3 * ((size // 2) * worst_gap * worst_gap + 1)
-    costs = [(a, b, met * tier_2 + gap * gap * tier_3 + dist) for a, b, met, gap, dist in edges]
+    costs = [
+        (a, b, met * tier_2 + gap * gap * tier_3 + dist * dist) for a, b, met, gap, dist in edges
+    ]
     top = max(cost for *_, cost in costs) + 1
     graph = nx.Graph()
     graph.add_weighted_edges_from((a, b, top - cost) for a, b, cost in costs)
     matched = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matched) != size:
+        if new_only:
+            return None
         raise AssertionError("the pairing graph of a segment has no perfect matching")
     return [(segment[a], segment[b]) for a, b in matched]
-
-
-def _repeats(pairs, meetings: Meetings) -> int:
-    return sum(meetings.count(u, v) for u, v in pairs if u is not BYE and v is not BYE)
 
 
 def pair_players(
@@ -143,17 +156,21 @@ def pair_players(
 
 
 def _match_in_blocks(sequence: list, group: Mapping, meetings: Meetings):
+    """Match each block of the sequence over the pairs who never met; a block that cannot be
+    paired so is merged with its neighbour and tried again, and the whole field, if it comes
+    to that, is matched over every pair in reach."""
     segments = [sequence[start : start + BLOCK] for start in range(0, len(sequence), BLOCK)]
-    solved = [_match(segment, group, meetings, set(), complete=True) for segment in segments]
-    while len(segments) > 1:
-        stuck = next((i for i, pairs in enumerate(solved) if _repeats(pairs, meetings)), None)
-        if stuck is None:
+    solved = [_match(segment, group, meetings, set(), True, new_only=True) for segment in segments]
+    while None in solved:
+        stuck = solved.index(None)
+        if len(segments) == 1:
+            solved = [_match(segments[0], group, meetings, set(), len(sequence) <= COMPLETE_UP_TO)]
             break
         low = stuck if stuck + 1 < len(segments) else stuck - 1
         merged = segments[low] + segments[low + 1]
         complete = len(merged) <= COMPLETE_UP_TO
         segments[low : low + 2] = [merged]
-        solved[low : low + 2] = [_match(merged, group, meetings, set(), complete)]
+        solved[low : low + 2] = [_match(merged, group, meetings, set(), complete, new_only=True)]
     return [pair for pairs in solved for pair in pairs]
 
 
