@@ -95,9 +95,10 @@ def table_sizes(players: int, size: int) -> tuple[int, ...]:
     """How many sit at each table when `players` sit at tables of `size`, largest first.
 
     As few tables as possible, as even as possible: tables of `size` and of one fewer, never a
-    table of one. A few small fields need tables of two fewer to stay even (5 at fours: 3 + 2;
-    6 at fives: 3 + 3; 7 at fives: 4 + 3; 11 at fives: 4 + 4 + 3). At 2-player tables an odd
-    player out is a bye, which the Swiss pairing decides, not this."""
+    table of one. A field smaller than a table sits at one table, and a few small fields need
+    tables of two fewer to stay even (5 at fours: 3 + 2; 6 at fives: 3 + 3; 7 at fives: 4 + 3;
+    11 at fives: 4 + 4 + 3). At 2-player tables an odd player out is a bye, which the Swiss
+    pairing decides, not this."""
     if not MIN_TABLE <= size <= MAX_TABLE:
         raise FormatError(f"a table has {MIN_TABLE} to {MAX_TABLE} players, not {size}")
     if players < 2:

@@ -147,7 +147,9 @@ def test_a_large_field_pairs_every_player_once_without_repeats_across_blocks():
     result = pair_round(players, meetings, 2)
     check_round(players, meetings, result)
     assert result.repeats == 0 == result.repeat_bound
-    partner = next(b if a == met_them_all else a for a, b in result.tables if met_them_all in (a, b))
+    partner = next(
+        b if a == met_them_all else a for a, b in result.tables if met_them_all in (a, b)
+    )
     assert partner not in first_block
 
 
