@@ -85,35 +85,46 @@ def group_tables(
 
 def _swap_gain(tables, home, meetings, i, u, j, v):
     """(change in repeats, change in displacement) of swapping u of table i with v of table j."""
+    row_u, row_v = meetings.row(u), meetings.row(v)
     repeats = 0
     for x in tables[i]:
         if x != u:
-            repeats += meetings.count(v, x) - meetings.count(u, x)
+            repeats += row_v.get(x, 0) - row_u.get(x, 0)
     for y in tables[j]:
         if y != v:
-            repeats += meetings.count(u, y) - meetings.count(v, y)
-    moved = (
-        abs(j - home[u]) - abs(i - home[u]) + abs(i - home[v]) - abs(j - home[v])
-    )  # fmt: skip
-    return repeats, moved
+            repeats += row_u.get(y, 0) - row_v.get(y, 0)
+    return repeats, _moved(home, i, u, j, v)
 
 
-def _best_swap(tables, home, meetings, i, reach, want):
+def _moved(home, i, u, j, v):
+    return abs(j - home[u]) - abs(i - home[u]) + abs(i - home[v]) - abs(j - home[v])
+
+
+def _best_swap(tables, home, meetings, i, others, want):
+    """The best swap of a player of table i with one of a table in `others` that `want`s:
+    least (change in repeats, change in displacement), the first found of equals."""
     best = None
-    for j in range(max(0, i - reach), min(len(tables), i + reach + 1)):
-        if j == i:
-            continue
-        for u in tables[i]:
-            for v in tables[j]:
-                repeats, moved = _swap_gain(tables, home, meetings, i, u, j, v)
+    here = tables[i]
+    rows = {p: meetings.row(p) for p in here}
+    alone_here = {u: sum(rows[u].get(x, 0) for x in here) for u in here}
+    for j in others:
+        there = tables[j]
+        for v in there:
+            rows[v] = meetings.row(v)
+        alone_there = {v: sum(rows[v].get(y, 0) for y in there) for v in there}
+        joining_here = {v: sum(rows[v].get(x, 0) for x in here) for v in there}
+        for u in here:
+            row_u = rows[u]
+            u_there = sum(row_u.get(y, 0) for y in there)
+            for v in there:
+                met = row_u.get(v, 0)
+                repeats = (
+                    (joining_here[v] - met) - alone_here[u] + (u_there - met) - alone_there[v]
+                )  # fmt: skip
+                moved = _moved(home, i, u, j, v)
                 if want(repeats, moved) and (best is None or (repeats, moved) < best[0]):
                     best = ((repeats, moved), j, u, v)
     return best
-
-
-def _apply(tables, i, j, u, v):
-    tables[i][tables[i].index(u)] = v
-    tables[j][tables[j].index(v)] = u
 
 
 def _swap_out_repeats(tables, home, meetings: Meetings, bound: int) -> None:
@@ -122,6 +133,16 @@ def _swap_out_repeats(tables, home, meetings: Meetings, bound: int) -> None:
     neither finds a swap (each swap lowers repeats, or displacement at no cost in repeats, so
     this ends)."""
     repeats = meetings.repeats(tables)
+    seat = {p: i for i, table in enumerate(tables) for p in table}
+    homed: list[list[int]] = [[] for _ in tables]
+    for player, index in home.items():
+        homed[index].append(player)
+
+    def swap(i, j, u, v):
+        tables[i][tables[i].index(u)] = v
+        tables[j][tables[j].index(v)] = u
+        seat[u], seat[v] = j, i
+
     while True:
         reach = 1
         while repeats > bound:
@@ -129,10 +150,12 @@ def _swap_out_repeats(tables, home, meetings: Meetings, bound: int) -> None:
             for i in range(len(tables)):
                 if not meetings.table_repeats(tables[i]):
                     continue
-                best = _best_swap(tables, home, meetings, i, reach, lambda r, m: r < 0)
+                near = [j for j in range(max(0, i - reach), min(len(tables), i + reach + 1))]
+                near.remove(i)
+                best = _best_swap(tables, home, meetings, i, near, lambda r, m: r < 0)
                 if best is not None:
                     (gain, _), j, u, v = best
-                    _apply(tables, i, j, u, v)
+                    swap(i, j, u, v)
                     repeats += gain
                     improved = True
             if not improved:
@@ -144,12 +167,15 @@ def _swap_out_repeats(tables, home, meetings: Meetings, bound: int) -> None:
         while changed:
             changed = False
             for i in range(len(tables)):
-                if all(home[p] == i for p in tables[i]):
+                homes = {home[p] for p in tables[i]} - {i}
+                if not homes:
                     continue
-                best = _best_swap(tables, home, meetings, i, reach, lambda r, m: r <= 0 and m < 0)
+                away = {seat[p] for p in homed[i] if seat[p] != i}
+                others = sorted(homes | away)
+                best = _best_swap(tables, home, meetings, i, others, lambda r, m: r <= 0 and m < 0)
                 if best is not None:
                     (gain, _), j, u, v = best
-                    _apply(tables, i, j, u, v)
+                    swap(i, j, u, v)
                     repeats += gain
                     changed = moved_back = True
         if not moved_back or repeats <= bound:

@@ -3,9 +3,9 @@ schedule evens out. Players are plain ids (ints)."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
+from types import MappingProxyType
 
 
 def pair_key(a: int, b: int) -> tuple[int, int]:
@@ -16,11 +16,10 @@ class Meetings:
     """How many times each pair of players has sat at the same table. A table of several counts
     once for each pair at it."""
 
-    __slots__ = ("_count", "_opponents")
+    __slots__ = ("_rows",)
 
     def __init__(self, tables: Iterable[Sequence[int]] = ()):
-        self._count: Counter[tuple[int, int]] = Counter()
-        self._opponents: dict[int, set[int]] = {}
+        self._rows: dict[int, dict[int, int]] = {}
         for table in tables:
             self.add(table)
 
@@ -28,15 +27,20 @@ class Meetings:
         if len(set(table)) != len(table):
             raise ValueError(f"a player cannot sit twice at one table: {tuple(table)}")
         for a, b in combinations(table, 2):
-            self._count[pair_key(a, b)] += 1
-            self._opponents.setdefault(a, set()).add(b)
-            self._opponents.setdefault(b, set()).add(a)
+            row_a = self._rows.setdefault(a, {})
+            row_b = self._rows.setdefault(b, {})
+            row_a[b] = row_a.get(b, 0) + 1
+            row_b[a] = row_b.get(a, 0) + 1
 
     def count(self, a: int, b: int) -> int:
-        return self._count.get(pair_key(a, b), 0)
+        return self._rows.get(a, _NONE).get(b, 0)
+
+    def row(self, player: int) -> Mapping[int, int]:
+        """Whom this player has met and how often (read only: the pairing's inner loops)."""
+        return self._rows.get(player, _NONE)
 
     def opponents(self, player: int) -> frozenset[int]:
-        return frozenset(self._opponents.get(player, ()))
+        return frozenset(self._rows.get(player, _NONE))
 
     def table_repeats(self, table: Sequence[int]) -> int:
         """Prior meetings among the players of one table: a pair who met twice counts two."""
@@ -46,10 +50,12 @@ class Meetings:
         return sum(self.table_repeats(table) for table in tables)
 
     def pairs(self) -> dict[tuple[int, int], int]:
-        return dict(self._count)
+        return {(a, b): times for a, row in self._rows.items() for b, times in row.items() if a < b}
 
     def copy(self) -> Meetings:
         other = Meetings()
-        other._count = self._count.copy()
-        other._opponents = {player: set(them) for player, them in self._opponents.items()}
+        other._rows = {player: dict(row) for player, row in self._rows.items()}
         return other
+
+
+_NONE: Mapping[int, int] = MappingProxyType({})
