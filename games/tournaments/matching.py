@@ -20,7 +20,7 @@ import networkx as nx
 from .meetings import Meetings
 
 FULL_FIELD = 100  # up to this many players, one matching over every pair
-BLOCK = 64  # a larger field is matched in blocks of this many (even: whole pairs)
+BLOCK = 32  # a larger field is matched in blocks of this many (even: whole pairs)
 COMPLETE_UP_TO = 128  # a merged block this size or smaller still gets every pair as an edge
 BAND = 24  # a larger merged block: each player's edges reach this far along the pairing order
 
