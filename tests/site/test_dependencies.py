@@ -14,7 +14,7 @@ from pathlib import Path
 from django.conf import settings
 
 BASE = Path(settings.BASE_DIR)
-FIRST_PARTY = {"games", "accounts", "microchip_site", "tests"}
+FIRST_PARTY = {"games", "accounts", "microchip_site", "tests", "benchmarks"}
 # The load benchmark's client may use the `bench` extra; the rest of the code may not.
 BENCH_CODE = ("games/tools/loadtest/", "games/management/commands/bench_load.py")
 TOOLS_ONLY = {"pytest", "ruff", "playwright", "hypothesis", "pip-tools", "import-linter"}
