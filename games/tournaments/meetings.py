@@ -49,13 +49,5 @@ class Meetings:
     def repeats(self, tables: Iterable[Sequence[int]]) -> int:
         return sum(self.table_repeats(table) for table in tables)
 
-    def pairs(self) -> dict[tuple[int, int], int]:
-        return {(a, b): times for a, row in self._rows.items() for b, times in row.items() if a < b}
-
-    def copy(self) -> Meetings:
-        other = Meetings()
-        other._rows = {player: dict(row) for player, row in self._rows.items()}
-        return other
-
 
 _NONE: Mapping[int, int] = MappingProxyType({})
