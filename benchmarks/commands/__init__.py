@@ -72,6 +72,10 @@ COMMANDS = {
     "solver": Command("benchmarks.bench_solver", "the best-chip solver's time to a proved optimum"),
     "simulate": Command("benchmarks.simulate", "whole games of simple automatic players"),
     "duel": Command("benchmarks.duel", "one strong bot against easy bots: win rate and margins"),
+    "pairing": Command(
+        "benchmarks.tournament_pairing",
+        "tournament pairing for a large field: time, repeat meetings beside their bound",
+    ),
 }
 
 
