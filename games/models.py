@@ -3,7 +3,7 @@ append-only Event log from which every state can be rebuilt (games/state_store.p
 games/history/replay.py); the players' ratings; the outbox of emails.
 
 The site changes them only through games/play/actions.py; the tools that make test data
-(games/management/commands/generate_games.py) write finished games directly.
+(benchmarks/generate.py) write finished games directly.
 """
 
 import secrets

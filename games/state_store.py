@@ -134,7 +134,7 @@ class _Select:
 
     Kept beside the ORM because compiling the equivalent querysets on every call costs several
     times the CPU of running them. Measured in one process on PostgreSQL and Redis on the shared
-    2-core machine (CPU per call, games/tools/loadtest/inprocess.py and a queryset loop of
+    2-core machine (CPU per call, benchmarks/loadtest/inprocess.py and a queryset loop of
     3,000): the seats joined with their game, its creator and their users 0.42-0.64 ms this way
     (0.54-0.61 ms with the compiler-internals select it replaced) against 2.6-2.9 ms as a
     queryset with select_related; the locked game and its seats in a transaction 0.89-1.25 ms

@@ -18,6 +18,7 @@ from games.live import drawing
 from games.live import pushes as live
 from games.play import actions
 from microchip_site.services import private_redis
+from tests import tiers
 
 
 def pytest_configure(config):
@@ -48,60 +49,17 @@ def pytest_configure(config):
     setting_changed.send(sender=None, setting="STORAGES", value=storages, enter=True)
 
 
-# The slow tests (`manage.py test --fast` leaves them out), chosen by measurement (`--durations=0`):
-# whole packages and modules that start real servers, workers, browsers or venvs, or run long
-# hypothesis searches; then single tests of 3 seconds or more (a node id without its parameters
-# names every parametrized case). Marked here rather than in each file.
-SLOW_PATHS = (
-    "tests/e2e/",  # Chromium against daphne and a worker
-    "tests/faults/",  # real processes killed and restarted
-    "tests/scale/",  # several web processes, workers and beats
-    "tests/backups/test_restore.py",  # pg_dump, pg_restore and the check in a new process
-    "tests/site/test_up_command.py",  # `manage.py up` itself
-    "tests/site/test_bootstrap.py",  # a new venv, pip
-    "tests/tasks/test_real_worker.py",
-    "tests/security/test_fuzz_endpoints.py",  # hypothesis over every endpoint
-    "tests/security/test_fuzz_socket.py",
-    "tests/api/test_schema_fuzz.py",  # schemathesis over every API endpoint, a live server
-    "tests/api/test_api_client.py",  # the bot client against a live server
-    "tests/api/test_stream_daphne.py",  # a real daphne process
-)
-SLOW_TESTS = {
-    "tests/accounts/test_signup_rate_limit.py::test_the_account_limits_come_from_the_environment",
-    "tests/api/test_stream.py::test_a_whole_game_streams_every_event_in_order_and_ends",
-    "tests/bots/test_bot_games.py::test_a_game_of_bots_alone_plays_to_the_end_through_the_tasks",
-    "tests/bots/test_bot_games.py::test_a_solo_game_against_two_bots_plays_through_the_http_endpoints",
-    "tests/bots/test_pages_and_analysis.py::test_bots_are_marked_in_every_list",
-    "tests/bots/test_pages_and_analysis.py::test_the_analysis_is_stored_once_and_shown_on_the_results_and_replay",
-    "tests/email/test_notifications.py::test_the_finishing_phase_and_the_end_are_told_to_everyone_with_place_and_score",
-    "tests/games/test_actions.py::test_a_whole_game_plays_to_its_results_and_replays_from_the_log",
-    "tests/games/test_views.py::test_a_whole_game_through_http_ends_with_the_right_results",
-    "tests/history/test_pages.py::test_the_history_pages_cost_the_same_queries_with_few_or_many_games",
-    "tests/history/test_replay.py::test_the_replay_of_a_recorded_game_reproduces_every_state_and_the_final_scores",
-    "tests/history/test_replay.py::test_the_replay_page_steps_forward_through_every_event_and_back",
-    "tests/live/test_badges.py::test_the_badge_drawn_from_the_events_is_the_one_the_page_would_draw",
-    "tests/live/test_pushes.py::test_the_end_of_the_game_redraws_every_page_with_the_results",
-    "tests/rules/test_bots.py::test_duel_command_prints_the_summary",
-    "tests/rules/test_bots.py::test_mixed_bots_play_legal_games_to_the_end",
-    "tests/rules/test_bots.py::test_the_strong_bot_beats_the_easy_one",
-    "tests/site/test_settings_from_environment.py::test_without_a_secret_key_one_is_generated_once_and_kept",
-    "tests/tasks/test_sweep_alone.py::test_a_game_nobody_plays_ends_with_results_through_the_sweep_alone",
-}  # fmt: skip
-
-
-def _mark_slow(items):
-    slow = pytest.mark.slow
-    for item in items:
-        nodeid = item.nodeid.split("[")[0]
-        if nodeid.startswith(SLOW_PATHS) or nodeid in SLOW_TESTS:
-            item.add_marker(slow)
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """A test that starts servers, browsers or workers through its fixtures is marked `servers`
+    (or `slow`), or fails here before they start (tests/tiers.py)."""
+    tiers.refuse_unmarked(item)
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark the slow tests, then run the asyncio tests (websockets) first: the browser tests'
-    Playwright (sync API) keeps an event loop running in the main thread once it has started,
-    and asyncio cannot start another. (tests/e2e puts the browser tests last.)"""
-    _mark_slow(items)
+    """Run the asyncio tests (websockets) first: the browser tests' Playwright (sync API) keeps
+    an event loop running in the main thread once it has started, and asyncio cannot start
+    another. (tests/e2e puts the browser tests last.)"""
     first = [item for item in items if item.get_closest_marker("asyncio")]
     if first and len(first) < len(items):
         chosen = {id(item) for item in first}

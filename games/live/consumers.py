@@ -155,7 +155,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             # after its connection closed (a busy process: the disconnect waited behind the
             # thread of the database calls). Its channel must still leave the game's and the
             # player's groups, where every push to them would be kept for it in this process
-            # (found by manage.py soak). Shielded: daphne cancels again each second. The
+            # (found by the soak test). Shielded: daphne cancels again each second. The
             # presence entry expires by itself within a minute.
             layer_watch.forget(self)
             if getattr(self, "joined", None):
@@ -603,5 +603,5 @@ class LiveConsumer(AsyncWebsocketConsumer):
             # The page closed its socket (a close frame came) while this was drawn: the message
             # is moot, and the disconnect that follows leaves the groups and the presence. Let
             # through, the error would end the consumer without them, leaving its channel in
-            # the game's and the player's groups for a day (found by manage.py soak).
+            # the game's and the player's groups for a day (found by the soak test).
             logger.debug("live: the page of user %s closed its socket first", self.user.pk)

@@ -14,7 +14,7 @@ process through Redis:
   FLOOD_PAUSE seconds before the next one, or, not signed in, every socket not signed in from
   its address: the limit survives a reconnect. The other players at that address are not made
   to wait (one flooder behind a school's address would silence its every page; found by
-  `manage.py soak`, whose flooders share the players' address): the address's own limits
+  the soak test, whose flooders share the players' address): the address's own limits
   above hold them all.
 
 A socket is a member of its player's and its address's sorted set, scored by when it expires:

@@ -2,7 +2,7 @@
 
 A bot answers one question, `next_actions(state, seat)`: the actions it wants to apply now, in
 order (possibly none). The platform (games/bots/turns.py) applies them one by one through the
-same state-change functions as a person's moves; the duel (`python -m games.tools duel`) applies
+same state-change functions as a person's moves; the duel (`python -m benchmarks duel`) applies
 them straight to the state. Both ask again after anything changes: a bot's decision depends on
 the state it is given, not on what it decided before. It is not a pure function of the state,
 though: the strong bot thinks under wall-clock time limits (a slower machine finds less), and

@@ -131,6 +131,7 @@ def read_account_limits(tmp_path, **environment):
     return settings_in_a_new_process(PROBE, tmp_path, **environment)
 
 
+@pytest.mark.slow
 def test_the_account_limits_come_from_the_environment(tmp_path):
     result = read_account_limits(tmp_path)
     assert result.returncode == 0, result.stderr

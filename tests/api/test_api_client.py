@@ -16,7 +16,7 @@ from games.state_store import load_state, read_game
 
 from .helpers import token_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 
 def test_two_clients_play_a_whole_game_through_a_live_server(live_server, players, settings):

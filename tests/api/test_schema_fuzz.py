@@ -21,7 +21,7 @@ from games.play import actions
 
 from .helpers import token_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 CHECKS = ",".join(
     [

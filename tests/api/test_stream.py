@@ -237,6 +237,7 @@ async def test_the_end_arrives_with_the_results(start_game):
     await stream.close()
 
 
+@pytest.mark.slow
 async def test_a_whole_game_streams_every_event_in_order_and_ends(start_game):
     game = await sync_to_async(start_game)(2)
     player = await sync_to_async(lambda: game.seats.select_related("user").first().user)()

@@ -18,11 +18,13 @@ from games.play import actions
 from microchip_site.services import free_port
 from tests.conftest import server_environment
 from tests.games.playing import current_state
+from tests.tiers import starts_processes
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
+@starts_processes("daphne")
 def daphne(redis_url, tmp_path):
     """daphne on the test database and the run's Redis (the channel layer and the cache this
     process uses too), until the test ends."""

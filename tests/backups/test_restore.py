@@ -24,6 +24,7 @@ from games.models import Event, Seat
 from .games import games_of_every_kind
 
 pytestmark = [
+    pytest.mark.servers,
     pytest.mark.django_db(transaction=True),  # pg_dump sees only what is committed
     pytest.mark.skipif(
         "postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="PostgreSQL only (CI)"

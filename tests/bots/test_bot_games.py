@@ -11,6 +11,7 @@ from tests.bots.conftest import DAY
 from tests.games.playing import current_state, next_move
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_game_of_bots_alone_plays_to_the_end_through_the_tasks(bot):
     """The creator is a bot too: every seat is a bot, every move a bot_move task."""
@@ -36,6 +37,7 @@ def test_a_game_of_bots_alone_plays_to_the_end_through_the_tasks(bot):
     assert Event.objects.filter(game=game, kind="analysed").count() == 1
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_solo_game_against_two_bots_plays_through_the_http_endpoints(client, players, bot):
     human = players[0]

@@ -29,6 +29,7 @@ def _bot_game(bot, levels=("easy",), creator_level="easy", rated=True):
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_bots_are_marked_in_every_list(client, players, bot, settings, monkeypatch):
     monkeypatch.setattr(history, "LEADERBOARD_MIN_GAMES", 1)
@@ -107,6 +108,7 @@ def test_the_timeout_pick_is_the_easy_bots_draft(start_game, players):
     assert draft.action == expected.to_json()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_analysis_is_stored_once_and_shown_on_the_results_and_replay(client, bot):
     game = _bot_game(bot, ("strong", "easy"))

@@ -21,6 +21,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from microchip_site.services import free_port
 from tests.conftest import new_player, server_environment
+from tests.tiers import starts_processes
 
 # Playwright's sync API runs an event loop in the test's thread; the ORM calls beside it are
 # ordinary blocking calls made on purpose.
@@ -61,6 +62,7 @@ class Server:
 
 
 @pytest.fixture(scope="session")
+@starts_processes("daphne and a Celery worker")
 def server(django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
     """Run daphne and a Celery worker on the test database until the session ends."""
     workdir = tmp_path_factory.mktemp("e2e-server")
@@ -115,6 +117,7 @@ def _wait_until_up(url, processes, log_path, timeout=60):
 
 
 @pytest.fixture(scope="session")
+@starts_processes("Chromium")
 def browser():
     from playwright.sync_api import sync_playwright
 

@@ -10,6 +10,8 @@ from tests.games.playing import mark_every_way
 from .conftest import screenshot
 from .helpers import TIMEOUT, game_state, serious_violations, settled
 
+pytestmark = pytest.mark.servers
+
 PHONE = {"width": 390, "height": 844}
 
 

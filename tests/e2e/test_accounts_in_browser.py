@@ -1,6 +1,10 @@
 import re
 
+import pytest
+
 from accounts.models import User
+
+pytestmark = pytest.mark.servers
 
 
 def test_a_new_player_registers_confirms_the_email_and_changes_a_setting(open_page, server):

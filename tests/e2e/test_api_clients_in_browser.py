@@ -21,7 +21,7 @@ from games.rules.greedy import choose_draft
 from .helpers import TIMEOUT, click_and_wait, game_state, place_where_it_fits, shows_version
 from .test_play_in_browser import create_invitation_game
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.servers
 
 # How long the bots may take over their turns between two of the person's.
 BOTS_TURNS = 120

@@ -1,9 +1,13 @@
 """While the site is open (games/static/games/attention.js): the tab's title and favicon say when
 it is the player's move, live, on any page; a hidden tab shows a browser notification."""
 
+import pytest
+
 from games.rules.greedy import choose_draft
 
 from .helpers import TIMEOUT, click_and_wait, game_state, shows_version
+
+pytestmark = pytest.mark.servers
 
 # Records every `new Notification(...)` of the page (the real one is still made).
 RECORD_NOTIFICATIONS = """

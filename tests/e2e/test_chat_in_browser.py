@@ -4,11 +4,15 @@ watching read it unless the table keeps its talk to its players; and a redraw of
 keeps a message being written. What the server allows is tested in tests/social/test_chat.py
 and tests/social/test_chat_live.py."""
 
+import pytest
+
 from games.models import ChatMessage, Seat
 from games.play import chat as talk
 from games.rules.greedy import choose_draft
 
 from .helpers import TIMEOUT, click_and_wait, game_state, settled, shows_version
+
+pytestmark = pytest.mark.servers
 
 # Notes what the page's socket brings: the table talk's messages ("live:chat", live.js), and
 # the server's first word on a new socket ("synced", after it joined the game's channels: a

@@ -4,11 +4,14 @@ player's game page; a clock ticking on the game page between pushes
 
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 
 from games.models import Game
 
 from .helpers import TIMEOUT, serious_violations, shows_version
+
+pytestmark = pytest.mark.servers
 
 
 def players_of(game):

@@ -5,6 +5,7 @@ notices until dismissed."""
 import time
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 
 from games import rules
@@ -14,6 +15,8 @@ from games.selectors import LOG_TURNS_PER_PAGE
 
 from .conftest import screenshot
 from .helpers import TIMEOUT, game_state, settled, shows_version
+
+pytestmark = pytest.mark.servers
 
 
 def wait_until(predicate, timeout=TIMEOUT / 1000):

@@ -6,12 +6,16 @@ Nobody else's page ever shows the queue."""
 
 from datetime import timedelta
 
+import pytest
+
 from games import rules
 from games.models import Event
 from games.moves import tile_words
 from games.play import actions
 
 from .helpers import TIMEOUT, game_state, serious_violations, settled, shows_version
+
+pytestmark = pytest.mark.servers
 
 PHONE = {"width": 390, "height": 844}
 

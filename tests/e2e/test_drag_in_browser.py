@@ -11,6 +11,8 @@ from games.rules.analysis import legal_moves, legal_spots
 
 from .helpers import TIMEOUT, game_state, place_where_it_fits, serious_violations, settled
 
+pytestmark = pytest.mark.servers
+
 PHONE = {"width": 390, "height": 844}
 TALL = {"width": 1280, "height": 1500}  # the pool, the board and the tray in one view
 TABLET = {"width": 820, "height": 1400}

@@ -20,6 +20,8 @@ from .helpers import (
     shows_version,
 )
 
+pytestmark = pytest.mark.servers
+
 YOUR_TURN_TO_DRAFT = (
     '<strong class="your-turn">Your turn:</strong> take a tile from the draw column.'
 )

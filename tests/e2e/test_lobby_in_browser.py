@@ -2,10 +2,14 @@
 
 import re
 
+import pytest
+
 from games.models import Game
 
 from .conftest import screenshot
 from .helpers import TIMEOUT
+
+pytestmark = pytest.mark.servers
 
 
 def test_create_invite_by_name_and_by_link_then_the_game_starts(open_page, make_player):

@@ -4,6 +4,8 @@ database is back."""
 
 from datetime import timedelta
 
+import pytest
+
 from games.play import actions
 from games.rules.analysis import legal_spots
 
@@ -15,6 +17,8 @@ from .helpers import (
     settled,
     shows_my_board_as_a_reload_would,
 )
+
+pytestmark = pytest.mark.servers
 
 
 def test_a_move_answered_503_says_it_was_not_saved_and_can_be_made_again(open_page, make_player):

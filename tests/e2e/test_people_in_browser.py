@@ -3,10 +3,14 @@
 
 from datetime import timedelta
 
+import pytest
+
 from accounts.models import Block, Follow
 from games.models import Game, Seat
 
 from .helpers import serious_violations
+
+pytestmark = pytest.mark.servers
 
 
 def test_a_player_follows_and_blocks_from_a_profile_and_sees_the_following_list(

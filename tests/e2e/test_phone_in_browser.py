@@ -15,6 +15,8 @@ from tests.history.playing import play_recorded
 from .conftest import screenshot
 from .helpers import TIMEOUT, click_and_wait, game_state, serious_violations, settled, shows_version
 
+pytestmark = pytest.mark.servers
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 FINGER = 44  # CSS px: the smallest target a finger hits reliably

@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 from games import rules
 from games.models import Game
 from games.rules.greedy import choose_draft
@@ -18,6 +20,8 @@ from .helpers import (
     shows_version,
     wrong_colour_space,
 )
+
+pytestmark = pytest.mark.servers
 
 
 def create_invitation_game(page, invitee, players=2):

@@ -6,6 +6,7 @@ push service is tested in tests/email/test_webpush.py."""
 import json
 import time
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
@@ -16,6 +17,8 @@ from microchip_site.vapid_keys import b64url
 from tests.games.playing import draft_the_top_tile
 
 from .helpers import TIMEOUT
+
+pytestmark = pytest.mark.servers
 
 NOTIFICATIONS = """async () => {
   const registration = await navigator.serviceWorker.ready;

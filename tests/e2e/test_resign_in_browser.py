@@ -4,10 +4,14 @@ from then on."""
 
 from datetime import timedelta
 
+import pytest
+
 from games.models import Seat
 from games.play import actions
 
 from .helpers import TIMEOUT, game_state, serious_violations, settled
+
+pytestmark = pytest.mark.servers
 
 
 def test_resign_asks_first_and_the_others_see_it_live(open_page, make_player):

@@ -2,12 +2,15 @@
 codes, and is let into the admin once this session has used the second factor. The pages
 (allauth's, in the site's layout) pass axe-core and break no Content Security Policy."""
 
+import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from accounts.models import User
 from tests.accounts.second_factor import totp_code
 
 from .helpers import serious_violations
+
+pytestmark = pytest.mark.servers
 
 PASSWORD = "a-long-Passphrase-42"
 

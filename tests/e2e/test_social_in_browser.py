@@ -8,6 +8,7 @@ test_reports.py)."""
 
 import re
 
+import pytest
 from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 
 from accounts.models import User
@@ -17,6 +18,8 @@ from tests.accounts.second_factor import totp_code
 from tests.games.playing import play_to_the_end
 
 from .helpers import TIMEOUT, settled
+
+pytestmark = pytest.mark.servers
 
 # Notes the page's socket: ready once its first message came (the server sends one only after
 # the socket joined its groups, so a push reaches it from then on).

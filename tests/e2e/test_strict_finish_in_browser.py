@@ -3,10 +3,14 @@ page, and Finish held back with the open paths named until every placed path is 
 
 import re
 
+import pytest
+
 from games import rules
 from games.play import actions
 
 from .helpers import TIMEOUT, click_and_wait, game_state, select
+
+pytestmark = pytest.mark.servers
 
 
 def test_a_strict_table_holds_finish_until_every_path_is_closed(open_page, make_player):

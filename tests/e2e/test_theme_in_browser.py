@@ -13,6 +13,8 @@ from games.rules.analysis import legal_spots
 from .conftest import screenshot
 from .helpers import game_state, serious_violations
 
+pytestmark = pytest.mark.servers
+
 # The paper of each palette (microchip/site.css, microchip/dark.css), as the browser computes it.
 PAPER = {"light": "rgb(246, 247, 251)", "dark": "rgb(17, 20, 27)"}
 

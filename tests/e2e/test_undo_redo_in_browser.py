@@ -5,6 +5,8 @@ board is refused and shown the board as it is, never undoing twice."""
 import contextlib
 from datetime import timedelta
 
+import pytest
+
 from games import rules
 from games.play import actions
 
@@ -17,6 +19,8 @@ from .helpers import (
     select_tray_tile,
     shows_version,
 )
+
+pytestmark = pytest.mark.servers
 
 
 def started_with_tiles(make_player):

@@ -2,10 +2,14 @@
 
 import re
 
+import pytest
+
 from games.models import Game
 from games.rules.greedy import choose_draft
 
 from .helpers import TIMEOUT, click_and_wait, game_state, shows_version
+
+pytestmark = pytest.mark.servers
 
 # Counts the page's websocket openings (htmx's ws extension fires htmx:wsOpen on each).
 COUNT_SOCKETS = """

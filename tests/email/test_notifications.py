@@ -123,6 +123,7 @@ def html_part_of(message):
     return message.alternatives[0][0]
 
 
+@pytest.mark.slow
 def test_the_finishing_phase_and_the_end_are_told_to_everyone_with_place_and_score(
     start_game, committed
 ):

@@ -7,7 +7,7 @@ request that gets no answer (the server was killed) is recorded as such, and the
 again. The server's own moves (the forced take of a column's last tile) are left to the server.
 
 `LiveSocket` is the page's socket, on an event loop in a thread of its own (the client of
-games/tools/loadtest/client.py): it applies pushes that follow the version it shows,
+benchmarks/loadtest/client.py): it applies pushes that follow the version it shows,
 asks for a sync when one is missing, and takes resyncs, as games/static/games/live.js does.
 """
 
@@ -22,12 +22,12 @@ from urllib.parse import urlencode
 
 from django.db import connection
 
+from benchmarks.loadtest.client import WebSocket
+from benchmarks.loadtest.sessions import sign_in
 from games import rules
 from games.models import Game
 from games.rules.greedy import best_placement, choose_draft
 from games.state_store import load_state, read_game
-from games.tools.loadtest.client import WebSocket
-from games.tools.loadtest.sessions import sign_in
 
 VERSION = re.compile(rb'data-version="(\d+)"')
 

@@ -38,6 +38,7 @@ from games.play import actions
 from microchip_site.services import free_port, private_redis
 from tests.conftest import server_environment
 from tests.tasks.conftest import sending_to
+from tests.tiers import starts_processes
 
 from .clients import while_playing
 
@@ -143,6 +144,7 @@ class RedisServer:
 
 
 @pytest.fixture
+@starts_processes("a redis-server of its own")
 def fault_redis():
     server = RedisServer()
     server.start()
@@ -284,6 +286,7 @@ class Stack:
 
 
 @pytest.fixture
+@starts_processes("daphne and Celery workers")
 def stack(transactional_db, fault_redis, tmp_path, settings):
     """The test's processes; they are stopped before the test database is flushed."""
     settings.BOT_MOVE_DELAY = 0

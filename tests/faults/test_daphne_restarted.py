@@ -22,7 +22,7 @@ from .checks import check_accepted_moves, check_game, check_ratings
 from .clients import Browser, LiveSocket, Mover, while_playing
 from .conftest import Beat, play_on_to_the_end, wait_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 
 def version(game_id) -> int:

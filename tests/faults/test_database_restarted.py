@@ -17,12 +17,12 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games.tools.loadtest.sessions import sign_in
+from benchmarks.loadtest.sessions import sign_in
 from microchip_site.services import free_port
 
 from .conftest import Process, wait_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 
 def get(port: int, path: str, headers: dict | None = None) -> tuple[int, dict, str]:

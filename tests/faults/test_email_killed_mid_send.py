@@ -26,7 +26,7 @@ from tests.email.smtp import Inbox, smtp_server
 
 from .conftest import Beat, wait_until
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 logger = logging.getLogger(__name__)
 
 EMAIL_TIMEOUT = 4  # the workers' (settings.EMAIL_TIMEOUT): a claim lasts 2 * 4 + 10 + 15 s

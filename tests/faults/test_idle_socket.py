@@ -20,7 +20,7 @@ from .checks import final_state
 from .clients import Browser, LiveSocket
 from .conftest import wait_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 
 REDIS_READ_TIMEOUT = 5.0

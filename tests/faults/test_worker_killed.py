@@ -39,7 +39,7 @@ from games.play import clock as turn_clock
 from .checks import check_game, check_ratings
 from .conftest import Beat, wait_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 DAY = timedelta(days=1)
 # settings.CELERY_BROKER_TRANSPORT_OPTIONS: when an unacknowledged message is delivered again.

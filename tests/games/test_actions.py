@@ -268,6 +268,7 @@ def test_the_last_tile_of_a_column_is_taken_by_the_task_for_the_next_player(
     assert [len(tray) for tray in state.trays] == [3, 2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [2, 5])
 def test_a_whole_game_plays_to_its_results_and_replays_from_the_log(
     count, start_game, django_capture_on_commit_callbacks

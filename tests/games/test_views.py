@@ -58,6 +58,7 @@ def create_and_fill(players, count):
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [2, 5])
 def test_a_whole_game_through_http_ends_with_the_right_results(
     count, players, django_capture_on_commit_callbacks

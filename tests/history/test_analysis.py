@@ -1,9 +1,9 @@
 """The post-game analysis never calls a board the best when the player built a better one."""
 
+from benchmarks.simulate import play_game
 from games import rules
 from games.history.analysis import best_for_seat
 from games.models import Seat
-from games.tools.simulate import play_game
 
 
 def test_the_best_is_never_below_what_the_player_built_even_out_of_time():

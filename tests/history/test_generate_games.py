@@ -1,8 +1,10 @@
-"""The data-generating command makes real, replayable, rated finished games."""
+"""The data-generating command (`python -m benchmarks generate`) makes real, replayable, rated
+finished games."""
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from benchmarks.commands import generate
 from games.history import replay as history
 from games.models import Event, Game, Rating, RatingChange, Seat
 
@@ -10,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_generate_games_makes_finished_games_that_replay_to_their_results(capsys):
-    call_command("generate_games", games=25, users=8, distinct=6, seed=5, unrated=0.2)
+    call_command(generate.Command(), games=25, users=8, distinct=6, seed=5, unrated=0.2)
     assert "Created 25 games (25 finished" in capsys.readouterr().out
 
     games = list(Game.objects.order_by("ended_at"))
@@ -40,8 +42,8 @@ def test_generate_games_makes_finished_games_that_replay_to_their_results(capsys
 
 
 def test_running_it_again_reuses_the_players_and_rerates_everything():
-    call_command("generate_games", games=5, users=6, distinct=2, seed=1)
-    call_command("generate_games", games=5, users=6, distinct=2, seed=2)
+    call_command(generate.Command(), games=5, users=6, distinct=2, seed=1)
+    call_command(generate.Command(), games=5, users=6, distinct=2, seed=2)
     assert Game.objects.count() == 10
     assert Seat.objects.values("user").distinct().count() <= 6
     assert RatingChange.objects.count() == Seat.objects.filter(game__rated=True).count()
@@ -49,4 +51,4 @@ def test_running_it_again_reuses_the_players_and_rerates_everything():
 
 def test_it_refuses_nonsense():
     with pytest.raises(CommandError):
-        call_command("generate_games", games=0)
+        call_command(generate.Command(), games=0)

@@ -8,10 +8,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from benchmarks.generate import generate
 from games.history import archive as history
 from games.history import ratings
 from games.models import Game, Rating
-from games.tools.generate import generate
 
 pytestmark = pytest.mark.django_db
 
@@ -220,6 +220,7 @@ def page_costs(client, username, game_id):
     return costs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("logged_in", [False, True])
 def test_the_history_pages_cost_the_same_queries_with_few_or_many_games(
     logged_in, django_assert_max_num_queries

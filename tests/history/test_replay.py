@@ -20,6 +20,7 @@ def replay_url(game, **query):
     return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [2, 4])
 def test_the_replay_of_a_recorded_game_reproduces_every_state_and_the_final_scores(
     count, start_game
@@ -52,6 +53,7 @@ def test_the_replay_of_a_recorded_game_reproduces_every_state_and_the_final_scor
         )
 
 
+@pytest.mark.slow
 def test_the_replay_page_steps_forward_through_every_event_and_back(start_game):
     game = start_game(2)
     recorded = play_recorded(game)

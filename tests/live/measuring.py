@@ -14,11 +14,11 @@ from pathlib import Path
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
+from benchmarks.loadtest.page import PageLooks
 from games import rules
 from games.live import drawing
 from games.live.looks import page_looks
 from games.play import actions
-from games.tools.loadtest.page import PageLooks
 from tests.games.playing import current_state, next_move
 from tests.games.test_views import HTMX, client_for
 

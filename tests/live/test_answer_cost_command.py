@@ -1,4 +1,4 @@
-"""The answer-cost benchmark (games/tools/loadtest/answercost.py) stays working: a short run
+"""The answer-cost benchmark (benchmarks/loadtest/answercost.py) stays working: a short run
 plays moves through the whole stack both ways, answered as drawn and as a fixed 2 KB, and prints
 both figures beside the floor's (run only on PostgreSQL, as the floor needs it). Its figures are
 in docs/performance.md, not here."""
@@ -8,8 +8,8 @@ import re
 import pytest
 from django.db import connection
 
+from benchmarks.loadtest import answercost
 from games.models import Game
-from games.tools.loadtest import answercost
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -51,6 +51,7 @@ async def test_a_turn_passing_tells_only_the_two_players_concerned(start_game):
         await socket.disconnect()
 
 
+@pytest.mark.slow
 async def test_the_badge_drawn_from_the_events_is_the_one_the_page_would_draw(
     start_game, monkeypatch
 ):

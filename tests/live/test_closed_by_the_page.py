@@ -1,6 +1,6 @@
 """A page that closes its socket while a push is on its way, and a consumer that daphne kills
 because it was still busy 10 s after its connection closed: either way its channel leaves the
-game's and the player's groups (found by `manage.py soak`: the consumer ended without its
+game's and the player's groups (found by the soak test: the consumer ended without its
 disconnect, and its channel stayed in the groups for a day, every push to them kept for it)."""
 
 import asyncio

@@ -1,4 +1,4 @@
-"""The push-cost benchmark (games/tools/loadtest/pushcost.py) stays working: a short run plays a
+"""The push-cost benchmark (benchmarks/loadtest/pushcost.py) stays working: a short run plays a
 game, draws its pushes both ways and prints both figures. Its figures are in
 docs/performance.md, measured on PostgreSQL and Redis, not here."""
 
@@ -6,8 +6,8 @@ import re
 
 import pytest
 
+from benchmarks.loadtest import pushcost
 from games.models import Game
-from games.tools.loadtest import pushcost
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

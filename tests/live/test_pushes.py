@@ -172,6 +172,7 @@ async def test_after_a_lost_push_the_next_one_comes_as_the_whole_game(start_game
     await socket.disconnect()
 
 
+@pytest.mark.slow
 async def test_the_end_of_the_game_redraws_every_page_with_the_results(start_game, settings):
     # The post-game analysis runs eagerly in the finishing request here. The tests' channel
     # layer times out a consumer that hears nothing for 5 s (the settings' layer does not:

@@ -8,9 +8,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
+from benchmarks.loadtest.page import PageLooks
 from games import rules
 from games.rules.greedy import choose_draft
-from games.tools.loadtest.page import PageLooks
 from tests.games.playing import current_state
 
 from .conftest import connect, game_path, messages, next_of

@@ -2,13 +2,12 @@
 
 import pytest
 
+from benchmarks.duel import main, play_bots, run
+from benchmarks.simulate import play_game
 from games.rules import ConfirmDraft, Draft, new_game
 from games.rules.bots import EasyBot, StrongBot, actions_to, apply_all, make_bot, owned_tiles, solve
 from games.rules.greedy import choose_draft, next_action, timeout_action
 from games.rules.state import DRAFTING, FINISHING
-from games.tools.cli import main
-from games.tools.duel import play_bots, run
-from games.tools.simulate import play_game
 
 QUICK = {"draft_time": 0.02, "arrange_time": 0.02, "finish_time": 0.1}
 
@@ -49,6 +48,7 @@ def test_the_easy_bot_plays_the_greedy_players_game():
         assert easy.returns() == greedy.returns()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_mixed_bots_play_legal_games_to_the_end(players):
     bots = [make_bot("strong" if seat % 2 else "easy", **QUICK) for seat in range(players)]
@@ -100,6 +100,7 @@ def test_actions_to_turns_any_board_into_the_target():
         assert actions_to(after.boards[seat], after.trays[seat], target) == []
 
 
+@pytest.mark.slow
 def test_the_strong_bot_beats_the_easy_one():
     summary = run(games=4, players=2, seed=0, processes=1, **QUICK)
     assert summary["strong_wins"] == 4
@@ -107,10 +108,11 @@ def test_the_strong_bot_beats_the_easy_one():
     assert {row["strong_seat"] for row in summary["rows"]} == {0, 1}  # seats alternate
 
 
+@pytest.mark.slow
 def test_duel_command_prints_the_summary(capsys):
     import json
 
-    status = main(["duel", "--games", "2", "--processes", "1", "--draft-time", "0.02",
+    status = main(["--games", "2", "--processes", "1", "--draft-time", "0.02",
                    "--arrange-time", "0.02", "--finish-time", "0.1"])  # fmt: skip
     assert status == 0
     out = json.loads(capsys.readouterr().out)

@@ -6,17 +6,27 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import bench_rules, simulate
 from games.rules import deal
-from games.tools.cli import main
+from games.rules.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = [["blue", "red", "green", "yellow", "pink"][r:] + ["blue", "red", "green", "yellow",
         "pink"][:r] for r in range(5)]  # fmt: skip
 
 
+# The rules' own commands (`python -m games.rules`), and the simulations and the benchmark of the
+# rules, which live with the other tools (`python -m benchmarks simulate|rules`).
+BENCHMARKS = {"simulate": simulate.main, "rules": bench_rules.main}
+
+
 def run(args, stdin=""):
     out, err = io.StringIO(), io.StringIO()
-    code = main(args, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    streams = {"stdin": io.StringIO(stdin), "stdout": out, "stderr": err}
+    if args and args[0] in BENCHMARKS:
+        code = BENCHMARKS[args[0]](args[1:], **streams)
+    else:
+        code = main(args, **streams)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -145,7 +155,7 @@ def test_simulate():
 
 
 def test_bench_small():
-    code, out, _ = run(["bench", "--boards", "300", "--games", "1"])
+    code, out, _ = run(["rules", "--boards", "300", "--games", "1"])
     result = json.loads(out)
     assert code == 0
     assert result["boards_scored_per_second"] > 0
@@ -172,7 +182,7 @@ def test_simulate_zero_games():
 @pytest.mark.parametrize(("stdin", "message"), [("{", "not valid JSON"), ("[1]", "JSON object")])
 def test_module_entry_point_without_traceback(stdin, message):
     proc = subprocess.run(
-        [sys.executable, "-m", "games.tools", "score"],
+        [sys.executable, "-m", "games.rules", "score"],
         input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 2
@@ -183,7 +193,7 @@ def test_module_entry_point_without_traceback(stdin, message):
 
 def test_module_entry_point_scores():
     proc = subprocess.run(
-        [sys.executable, "-m", "games.tools", "score"],
+        [sys.executable, "-m", "games.rules", "score"],
         input=doc(PAIR, THREE), capture_output=True, text=True, cwd=ROOT, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr

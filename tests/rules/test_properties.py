@@ -7,6 +7,7 @@ from dataclasses import fields
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.bench_rules import random_board
 from games.rules import (
     Board,
     Colour,
@@ -26,7 +27,6 @@ from games.rules import (
 from games.rules.actions import ACTION_TYPES
 from games.rules.analysis import side_markers
 from games.rules.tiles import DISTINCT_ROTATIONS, TILES
-from games.tools.bench import random_board
 
 from .helpers import play_randomly, ref_score, ref_sides, ref_statuses, where_is
 

@@ -10,7 +10,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "games" / "rules"
 
 def test_importing_the_rules_loads_no_django():
     code = (
-        "import sys, games.rules, games.tools.cli, games.tools.bench, games.tools.simulate; "
+        "import sys, games.rules, games.rules.cli, benchmarks.bench_rules, benchmarks.duel, "
+        "benchmarks.simulate, benchmarks.bench_solver; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
     )
     out = subprocess.run(

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
+from benchmarks.simulate import play_game
 from games.rules import Draft, GameState, Place, RuleError, new_game, replay
-from games.tools.simulate import play_game
 
 
 def test_new_game_round_trips_through_json_text():

@@ -1,8 +1,8 @@
 import pytest
 
+from benchmarks.simulate import play_game
 from games.rules import ConfirmDraft, Draft, TakeLast, drafts_per_player, new_game, replay
 from games.rules.greedy import choose_draft, timeout_action
-from games.tools.simulate import play_game
 
 from .helpers import where_is
 

@@ -24,10 +24,10 @@ from games.rules import (
     score,
     structures,
 )
+from games.rules.cli import main
 from games.rules.greedy import best_placement
 from games.rules.solver import _COLOUR_INDEX, _Solver, _supply_of, resolve_tiles
 from games.rules.tiles import DISTINCT_ROTATIONS, TILE_COLOUR, TILES, Kind
-from games.tools.cli import main
 
 B, R, G, Y, P = Colour.BLUE, Colour.RED, Colour.GREEN, Colour.YELLOW, Colour.PINK
 

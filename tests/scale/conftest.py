@@ -14,6 +14,7 @@ from microchip_site.services import free_port
 from tests.bots.conftest import bot  # noqa: F401 (fixture)
 from tests.conftest import server_environment
 from tests.tasks.conftest import celery_worker_process, with_database  # noqa: F401 (fixture)
+from tests.tiers import starts_processes
 
 # The daphne processes here use this database number of the run's Redis (channel layer, cache),
 # so that no other server of the session (the browser tests start one) shares their groups.
@@ -37,6 +38,7 @@ GUNICORN = [sys.executable, "-m", "gunicorn", "--bind", "127.0.0.1:{port}", "--w
 
 
 @pytest.fixture(scope="module", params=["daphne", "gunicorn"])
+@starts_processes("two web processes")
 def two_servers(request, django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
     """Two web processes on two ports, with the same test database, Redis and SECRET_KEY: a
     daphne, and a second daphne or a gunicorn (HTTP only: `manage.py up --http`)."""
@@ -46,6 +48,7 @@ def two_servers(request, django_db_setup, django_db_blocker, redis_url, tmp_path
 
 
 @pytest.fixture(scope="module")
+@starts_processes("daphne")
 def one_daphne(django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
     """One daphne (HTTP and websockets) on the test database, as `manage.py up` runs it."""
     with web_processes([DAPHNE], redis_url, tmp_path_factory) as servers:

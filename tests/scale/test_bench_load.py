@@ -1,6 +1,6 @@
-"""The load benchmark (`manage.py bench_load`) against a real daphne: it plays the games through
-the act endpoint and the sockets, reports what it measured, and leaves the database as it found
-it unless told to keep what it made."""
+"""The load benchmark (`python -m benchmarks load`) against a real daphne: it plays the games
+through the act endpoint and the sockets, reports what it measured, and leaves the database as
+it found it unless told to keep what it made."""
 
 import io
 import re
@@ -12,19 +12,20 @@ from django.contrib.sessions.models import Session
 from django.core.management import call_command
 
 from accounts.models import User
+from benchmarks.commands import load
 from games.models import Event, Game
 
 from .conftest import SERVERS_REDIS_DB
 from .test_bench_processes import decoys, start  # noqa: F401 (fixtures)
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 
 def bench(servers, *options, pids=True) -> str:
     out = io.StringIO()
     watch = ["--pids", str(servers.processes[0].pid)] if pids else []
     call_command(
-        "bench_load", "--url", servers.urls[0], "--games", "2", "--think", "0.05",
+        load.Command(), "--url", servers.urls[0], "--games", "2", "--think", "0.05",
         "--seconds", "3", *watch, *options, stdout=out,
     )  # fmt: skip
     return out.getvalue()

@@ -19,7 +19,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games.tools.loadtest.processes import (
+from benchmarks.loadtest.processes import (
     Address,
     Sampler,
     database_address,
@@ -29,6 +29,8 @@ from games.tools.loadtest.processes import (
     upstreams_in,
 )
 from microchip_site.services import free_port, redis_server_executable
+
+pytestmark = pytest.mark.servers
 
 # A stand-in server, run as `python -m daphne` (or gunicorn) from the test's directory: listens
 # on a port (argv[1]), forks argv[2] children that share the socket (as gunicorn's workers do),

@@ -119,6 +119,7 @@ def health_command(*args, redis_url: str | None) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.servers
 def test_worker_health_answers_while_a_worker_runs_and_fails_without_one(celery_worker_process):
     worker = celery_worker_process()
 

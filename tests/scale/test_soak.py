@@ -1,6 +1,6 @@
-"""The soak test's command (`manage.py soak`), briefly, against a real `manage.py up`: it plays,
-drops sockets and brings them back, makes the server close sockets with 4404, 4401 and 4408,
-samples daphne and the worker, and ends with the curve and the verdict. (The hour-long run and
+"""The soak test's command (`python -m benchmarks soak`), briefly, against a real `manage.py up`:
+it plays, drops sockets and brings them back, makes the server close sockets with 4404, 4401 and
+4408, samples daphne and the worker, and ends with the curve and the verdict. (The hour-long run and
 its figures: docs/performance.md, "Soak: an hour of play".)"""
 
 import os
@@ -11,9 +11,12 @@ import sys
 import time
 import urllib.request
 
+import pytest
 from django.conf import settings
 
 from microchip_site.services import free_port
+
+pytestmark = pytest.mark.servers
 
 
 def wait_for(condition, timeout: float, what: str, up: subprocess.Popen, log_path) -> None:
@@ -62,9 +65,9 @@ def test_a_short_soak_plays_closes_sockets_samples_and_gives_its_verdict(tmp_pat
         redis_url = re.search(r"Redis: (redis://\S+)", log_path.read_text())[1]
 
         soak = subprocess.run(
-            [sys.executable, "manage.py", "soak", "--url", url, "--minutes", "1", "--games", "2",
-             "--think", "0.3", "--sample", "5", "--drop-every", "4", "--close-every", "1",
-             "--settle", "60"],
+            [sys.executable, "-m", "benchmarks", "soak", "--url", url, "--minutes", "1",
+             "--games", "2", "--think", "0.3", "--sample", "5", "--drop-every", "4",
+             "--close-every", "1", "--settle", "60"],
             cwd=settings.BASE_DIR, env={**env, "REDIS_URL": redis_url},
             capture_output=True, text=True, timeout=300,
         )  # fmt: skip

@@ -1,7 +1,7 @@
-"""Many games stored (issue 21): what `generate_games` makes replays (check_games), and on a
+"""Many games stored (issue 21): what `benchmarks generate` makes replays (check_games), and on a
 modest generated database the plans of the sweep's queries and of a player's pages (dashboard,
 lobby, archive, leaderboard, replay) read no big table whole; the planner chooses, nothing is
-forced. `manage.py bench_storage` runs, short. PostgreSQL only (CI runs it): SQLite's plans are
+forced. `python -m benchmarks storage` runs, short. PostgreSQL only (CI runs it): SQLite's plans are
 another matter."""
 
 import io
@@ -11,12 +11,14 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from benchmarks import bench_storage
+from benchmarks.commands import storage
+from benchmarks.generate import generate
 from games.history.integrity import check_games
 from games.models import Game
-from games.tools import bench_storage
-from games.tools.generate import generate
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.django_db(transaction=True),  # ANALYZE and the plans see committed rows
     pytest.mark.skipif(
         "postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="PostgreSQL only (CI)"
@@ -49,7 +51,7 @@ def test_generated_games_replay_and_no_page_or_sweep_reads_a_big_table_whole(sto
 def test_the_benchmark_reports_the_sweep_and_the_pages():
     generate(games=40, playing=10, waiting=2, users=20, distinct=3, seed=4, busy=12)
     out = io.StringIO()
-    call_command("bench_storage", runs=2, due=3, stdout=out)
+    call_command(storage.Command(), runs=2, due=3, stdout=out)
     report = out.getvalue()
     assert "40 finished, 10 in progress, 2 waiting" in report, report
     assert re.search(r"overdue turns \(3 found\) +median +[\d.]+ ms", report), report

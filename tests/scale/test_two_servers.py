@@ -5,7 +5,7 @@ groups and presence in Redis.
 The processes are real (tests/scale/conftest.py): `python -m daphne` on one port and, on another,
 a second daphne or gunicorn (the HTTP of `manage.py up --http`), with the test database, one
 Redis and one SECRET_KEY. The socket and the HTTP requests are the small clients of
-games/tools/loadtest/client.py.
+benchmarks/loadtest/client.py.
 """
 
 import asyncio
@@ -18,12 +18,12 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
+from benchmarks.loadtest.client import HTTPConnection, WebSocket
+from benchmarks.loadtest.sessions import sign_in
 from games import rules
-from games.tools.loadtest.client import HTTPConnection, WebSocket
-from games.tools.loadtest.sessions import sign_in
 from tests.games.playing import current_state
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 PUSH_WITHIN = 1.0  # seconds from sending the move to its push on the other process's socket
 VERSION = re.compile(rb'id="game"[^>]*data-version="(\d+)"')

@@ -15,11 +15,11 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from benchmarks.generate import Played, _events, _game, _seats
+from benchmarks.simulate import play_game
 from games.history import ratings
 from games.models import Event, Game, Invitation, Seat
 from games.play import actions
-from games.tools.generate import Played, _events, _game, _seats
-from games.tools.simulate import play_game
 
 
 @pytest.fixture(autouse=True)
@@ -92,8 +92,8 @@ def everything() -> dict:
 def ended_game(users, name: str, seed: int = 7) -> Game:
     """A rated game between `users` (in seat order) played to its end by the rules engine's
     greedy players, stored as the platform stores one (the rows at the end and the whole event
-    log, so it can be replayed) by generate_games' own builders, and rated. Much quicker than
-    playing it move by move through games/play/actions.py."""
+    log, so it can be replayed) by the generated data's own builders (benchmarks/generate.py),
+    and rated. Much quicker than playing it move by move through games/play/actions.py."""
     rng = random.Random(seed)
     final, log = play_game(len(users), seed)
     played = Played(len(users), seed, [(seat, action.to_json()) for seat, action in log], final)

@@ -26,7 +26,7 @@ from games.rules.actions import ACTION_TYPES
 from .conftest import client_for, everything, state_of
 from .junk import NASTY, big_text, ints, plain_text, value
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 # Modest example counts keep the package fast; every example sends several requests.
 FUZZ = settings(

@@ -22,6 +22,7 @@ from .conftest import state_of
 from .junk import BIG, NASTY, ints, plain_text
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.asyncio,
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("live_layer", "closes_thread_connections"),

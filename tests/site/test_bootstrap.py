@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from microchip_site import bootstrap
+from tests.tiers import starts_processes
 
-pytestmark = pytest.mark.slow  # a venv is made, and pip runs five times: about 15 seconds
+pytestmark = pytest.mark.servers  # a venv is made, and pip runs five times: about 15 seconds
 
 
 def make_wheel(folder: Path, name: str, version: str = "1.0") -> Path:
@@ -57,6 +58,7 @@ def installed(python: Path) -> set[str]:
 
 
 @pytest.fixture(scope="module")
+@starts_processes("a new virtual environment and pip")
 def new_venv(tmp_path_factory):
     target = tmp_path_factory.mktemp("bootstrap") / "venv"
     venv.create(target, with_pip=True)

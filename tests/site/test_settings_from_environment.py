@@ -1,5 +1,7 @@
 import json
 
+import pytest
+
 from tests.conftest import settings_in_a_new_process
 
 PROBE = """
@@ -79,6 +81,7 @@ def test_defaults_are_sqlite_with_wal_and_immediate_transactions_and_console_ema
     assert values["session_secure"] is False
 
 
+@pytest.mark.slow
 def test_without_a_secret_key_one_is_generated_once_and_kept(tmp_path):
     first = read_settings(tmp_path)["secret"]
     second = read_settings(tmp_path)["secret"]

@@ -20,6 +20,8 @@ from django.conf import settings
 
 from microchip_site.services import free_port
 
+pytestmark = pytest.mark.servers
+
 
 def wait_for(predicate, timeout, what):
     deadline = time.monotonic() + timeout

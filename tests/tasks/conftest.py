@@ -18,6 +18,7 @@ from kombu import pools
 
 from microchip_site.celery import app
 from tests.conftest import database_url
+from tests.tiers import starts_processes
 
 # The worker tests use this database number of the run's Redis, so that no other worker of the
 # session (the browser tests start one) takes their tasks.
@@ -77,6 +78,7 @@ class Worker:
 
 
 @pytest.fixture
+@starts_processes("a Celery worker")
 def celery_worker_process(transactional_db, redis_url, tmp_path):
     """Start `celery -A microchip_site worker --pool=solo` on the test database and the run's
     Redis; yield a function that starts it with extra environment (e.g. EMAIL_URL), on its own

@@ -20,7 +20,7 @@ from tests.games.playing import current_state
 
 from .conftest import sending_to, wait_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 
 
 def seat_user(game, number):

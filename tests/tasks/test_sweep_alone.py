@@ -21,6 +21,7 @@ HOUR = timedelta(hours=1)
 STEP = timedelta(minutes=25)
 
 
+@pytest.mark.slow
 def test_a_game_nobody_plays_ends_with_results_through_the_sweep_alone(
     clock, start_game, django_capture_on_commit_callbacks, monkeypatch
 ):

@@ -3,7 +3,8 @@
 Replaces Django's own `test` command so that `manage.py test` is the one test command for people
 and CI alike. Any arguments are passed to pytest (e.g. `manage.py test tests/rules -x`), except:
 
-- `--fast`: leave out the tests marked `slow` (pytest's `-m "not slow"`).
+- `--fast`: leave out the tests marked `servers` (they start servers, browsers, workers) and
+  those marked `slow` (3 seconds or more): pytest's `-m "not slow and not servers"`.
 - `-n N` (pytest-xdist, N of 2 or more): N worker processes, each with a Redis of its own (the
   first takes the run's, the others a private one each: the tests use fixed database numbers of
   their Redis and flush them) and a var directory of its own; tests grouped by file.
@@ -57,7 +58,7 @@ class Command(BaseCommand):
 
 def run_pytest(pytest_args, **extra_env) -> int:
     """Run pytest with `pytest_args` on the run's Redis and var directory; return its code."""
-    fast = ["-m", "not slow"]
+    fast = ["-m", "not slow and not servers"]
     args = [part for arg in pytest_args for part in (fast if arg == "--fast" else [arg])]
     args, workers = _take_workers(args)
     env = {**os.environ, **extra_env}

@@ -1,0 +1,1 @@
+"""The load benchmark (python -m benchmarks load): whole games played over HTTP and websockets."""
