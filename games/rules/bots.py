@@ -26,6 +26,11 @@ Levels:
   tile would add to the next player's best score (what taking it denies them), ties broken by
   the greedy player's preference; it keeps its board as the solver's best arrangement of the
   tiles it owns, and submits that at the end.
+- `expert` drafts by the engine's search over all the drafts to come (engine.py: a tree search
+  whose playouts judge each seat's final tiles by the solver's bound, calibrated against the
+  solver's exact scores with more than two players), within budgets counted in work, not
+  time: the same state, budget and seed give the same decision on any machine. It arranges
+  like the strong bot but under a node budget, and submits the proved best board.
 """
 
 from __future__ import annotations
@@ -166,15 +171,17 @@ class ExpertBot(Bot):
 
     Every budget counts work, not time, so its decisions depend only on the state, its budgets
     and `seed`, on any machine however busy: `iterations`, `samples`, `calibrate` and
-    `solver_nodes` are the search's (engine.Budget); `arrange_nodes` bounds the solver's search
-    for the board kept while drafting; `finish_nodes` the final one (None: to the proof).
+    `solver_nodes` are the search's (engine.Budget); `samples` None calibrates only with more
+    than two players (with two, each ends with 25 tiles, where the bound is close enough that
+    calibrating did not win more games: docs/engine.md); `arrange_nodes` bounds the solver's
+    search for the board kept while drafting; `finish_nodes` the final one (None: to the proof).
     `time_cap` (seconds of CPU per search) is a safety net that the budgets should never reach.
     """
 
-    iterations: int = 2000
-    samples: int = 2
+    iterations: int = 3000
+    samples: int | None = None
     calibrate: int = 3
-    solver_nodes: int | None = 20_000
+    solver_nodes: int | None = 10_000
     seed: int = 0
     arrange_nodes: int = 5000
     finish_nodes: int | None = None
@@ -182,14 +189,14 @@ class ExpertBot(Bot):
     options: dict = field(default_factory=dict)
     level = "expert"
 
-    @property
-    def budget(self) -> Budget:
-        return Budget(
-            self.iterations, self.samples, self.calibrate, self.solver_nodes, self.time_cap
-        )
+    def budget(self, players: int) -> Budget:
+        """The search's budget at a table of `players`."""
+        samples = self.samples if self.samples is not None else (0 if players == 2 else 2)
+        return Budget(self.iterations, samples, self.calibrate, self.solver_nodes, self.time_cap)
 
     def choose_draft(self, state: GameState, seat: int) -> Draft:
-        result = search(Position.of(state), self.budget, seed=self.seed, **self.options)
+        budget = self.budget(state.players)
+        result = search(Position.of(state), budget, seed=self.seed, **self.options)
         return Draft(result.best.tile)
 
     def arrangement_actions(self, state: GameState, seat: int) -> list[Action]:

@@ -103,9 +103,10 @@ def test_actions_to_turns_any_board_into_the_target():
 @pytest.mark.slow
 def test_the_strong_bot_beats_the_easy_one():
     summary = run(games=4, players=2, seed=0, processes=1, **QUICK)
-    assert summary["strong_wins"] == 4
+    assert summary["bot"] == "strong" and summary["against"] == "easy"
+    assert summary["wins"] == 4
     assert summary["margin_mean"] > 20
-    assert {row["strong_seat"] for row in summary["rows"]} == {0, 1}  # seats alternate
+    assert {row["bot_seat"] for row in summary["rows"]} == {0, 1}  # seats alternate
 
 
 @pytest.mark.slow
@@ -117,7 +118,7 @@ def test_duel_command_prints_the_summary(capsys):
     assert status == 0
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2 and "rows" not in out
-    assert set(out) >= {"strong_win_rate", "margin_mean", "margin_median", "places"}
+    assert set(out) >= {"win_rate", "margin_mean", "margin_median", "places", "cpu_per_draft"}
 
 
 @pytest.mark.parametrize("players", [2, 5])
