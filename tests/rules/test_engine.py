@@ -3,14 +3,13 @@ its budget; the solver's node budget and blocked spaces; the duel of expert agai
 
 import random
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.duel import play_bots, run
 from games.rules import ConfirmDraft, Draft, new_game
 from games.rules import engine as eng
-from games.rules.bots import EasyBot, ExpertBot, LEVELS, apply_all, make_bot, owned_tiles
+from games.rules.bots import LEVELS, EasyBot, ExpertBot, apply_all, make_bot, owned_tiles
 from games.rules.deal import make_board_colours
 from games.rules.engine import Budget, Position, Potential, Search, evaluate, search
 from games.rules.solver import ChipBound, best_arrangement, packed_tiles
@@ -80,17 +79,21 @@ def test_after_a_choice_the_forced_takes_follow_and_the_turn_passes():
     assert Position.of(real) == second
 
 
+def _kind(tile):
+    return TILES[tile].kind, TILES[tile].colour
+
+
 def test_choices_are_one_tile_per_kind_and_colour_topmost_first():
     for seed in range(20):
         position = Position.of(new_game(2, seed))
         column = position.draw_tiles()
         choices = position.choices()
-        kinds = [(TILES[t].kind, TILES[t].colour) for t in choices]
-        assert len(set(kinds)) == len(kinds) == len({(TILES[t].kind, TILES[t].colour)
-                                                       for t in column})  # fmt: skip
-        assert all(column.index(t) == min(i for i, u in enumerate(column)
-                                          if (TILES[u].kind, TILES[u].colour) ==
-                                          (TILES[t].kind, TILES[t].colour)) for t in choices)  # fmt: skip
+        kinds = [_kind(t) for t in choices]
+        assert len(set(kinds)) == len(kinds) == len({_kind(t) for t in column})
+        for tile in choices:
+            assert column.index(tile) == min(
+                i for i, other in enumerate(column) if _kind(other) == _kind(tile)
+            )
 
 
 def test_final_counts_give_every_seat_its_drafts():
@@ -269,6 +272,7 @@ def test_a_short_duel_of_the_expert_against_the_strong_bot_reports_its_figures()
 
 
 def test_play_bots_with_an_expert_ends_every_game():
-    bots = [make_bot("expert", **QUICK_EXPERT), make_bot("easy"), make_bot("expert", **QUICK_EXPERT)]
+    expert = make_bot("expert", **QUICK_EXPERT)
+    bots = [expert, make_bot("easy"), make_bot("expert", **QUICK_EXPERT)]
     state = play_bots(3, 12, bots)
     assert all(state.finished)
