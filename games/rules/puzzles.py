@@ -61,7 +61,8 @@ class ArrangementPuzzle:
     `best_score` is proved; `best_cells` one best board (`Board.cells_to_json`); `played_score`
     what the player made of these tiles in the game; `greedy_score` the greedy player's;
     `chip_spaces` and `essential` the best chip's spaces and how many of them every best board
-    covers; `runner_up` the best score of a board that leaves one of the chip's spaces empty."""
+    covers (`avoidable`: the others, which some best board leaves empty); `runner_up` the best
+    score of a board that leaves one of the chip's spaces empty."""
 
     id: str
     colours: list[str]
@@ -74,6 +75,7 @@ class ArrangementPuzzle:
     essential: int
     runner_up: int
     themes: list[str]
+    avoidable: list[int] = field(default_factory=list)
     source: dict = field(default_factory=dict)
     kind: str = "arrangement"
 
@@ -158,14 +160,14 @@ def arrangement_puzzle(
     if greedy >= best.score:
         return None
     chip = [space for space, cell in enumerate(best.board.cells) if cell is not None]
-    avoidable = 0
+    avoidable = []
     runner_up = None
     for space in chip:
         without = best_arrangement(colours, tiles, blocked=[space]).score
         runner_up = without if runner_up is None else max(runner_up, without)
         if without >= best.score:
-            avoidable += 1
-            if avoidable > max_avoidable:
+            avoidable.append(space)
+            if len(avoidable) > max_avoidable:
                 return None
     return ArrangementPuzzle(
         id=_puzzle_id("arrangement", [[c.value for c in colours], list(tiles)]),
@@ -176,9 +178,10 @@ def arrangement_puzzle(
         played_score=played_score,
         greedy_score=greedy,
         chip_spaces=len(chip),
-        essential=len(chip) - avoidable,
+        essential=len(chip) - len(avoidable),
         runner_up=best.score if runner_up is None else runner_up,
         themes=themes(best.board, len(best.tray)),
+        avoidable=avoidable,
         source=dict(source or {}),
     )
 
