@@ -237,7 +237,7 @@ class Budget:
     iterations: int = 2000
     samples: int = 2
     calibrate: int = 3
-    solver_nodes: int | None = 20_000
+    solver_nodes: int | None = 10_000
     time_cap: float | None = 10.0
 
     def scaled(self, factor: float) -> Budget:
