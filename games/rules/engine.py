@@ -606,9 +606,8 @@ def evaluate(
         raise ValueError("there is no choice to judge in this position")
     seat = position.seat
     per_choice = max(1, budget.iterations // len(tiles))
-    choices = []
-    after_taken = None
-    capped = False
+    measured = []
+    capped_any = False
     iterations = 0
     for tile in tiles:
         kind_colour = TYPE_OF[tile]
@@ -623,17 +622,25 @@ def evaluate(
             sub._grow(replace(budget, iterations=1, time_cap=None), time.process_time())
         iterations += sub.iterations
         n = sub.iterations
+        is_taken = taken is not None and TYPE_OF[taken] == kind_colour
+        judged = list(range(position.players)) if is_taken else parent._judged()
+        # Once the time cap has struck, no more calibration (and none is used: the values stay
+        # comparable), but every choice is still judged.
+        capped_any = capped_any or capped
+        gaps = parent.overrating(
+            kind_colour, budget if not capped_any else replace(budget, samples=0), judged
+        )
+        measured.append((tile, n, sub, gaps, is_taken))
+    calibrated = budget.samples > 0 and not capped_any
+    choices = []
+    after_taken = None
+    for tile, n, sub, gaps, is_taken in measured:
+        if not calibrated:
+            gaps = [0.0] * position.players
+        own, theirs = gaps[seat], gaps[(seat + 1) % position.players]
         margin = sub.root_margins[seat] / n
         gain = sub.root_gains[seat] / n
-        judged = (
-            list(range(position.players))
-            if taken is not None and (TYPE_OF[taken] == kind_colour)
-            else parent._judged()
-        )
-        gaps = parent.overrating(kind_colour, budget, judged)
-        own, theirs = gaps[seat], gaps[(seat + 1) % position.players]
-        calibrated = budget.samples > 0
-        if taken is not None and TYPE_OF[taken] == kind_colour:
+        if is_taken:
             after_taken = [
                 sub.root_gains[s] / n - gaps[s] - 2 * parent.final_counts[s]
                 for s in range(position.players)
@@ -650,11 +657,9 @@ def evaluate(
                 score=gain - own - 2 * parent.final_counts[seat],
             )
         )
-        if capped:
-            break
     column = position.draw_tiles()
     choices.sort(key=lambda c: (-c.value, column.index(c.tile)))
-    return Evaluation(seat, choices, after_taken, iterations, capped)
+    return Evaluation(seat, choices, after_taken, iterations, capped_any)
 
 
 def search(

@@ -186,6 +186,14 @@ def test_evaluate_judges_every_choice_with_the_same_effort():
     assert again.choices == judged.choices
 
 
+def test_a_time_cap_leaves_every_choice_judged_but_none_calibrated():
+    position = Position.of(_drafting_state(3, 5, 6))
+    judged = evaluate(position, Budget(iterations=10**7, samples=2, time_cap=0.0), seed=1)
+    assert judged.capped
+    assert sorted(c.tile for c in judged.choices) == sorted(position.choices())
+    assert all(c.gap is None and c.visits >= 1 for c in judged.choices)
+
+
 def test_the_potential_is_the_bound_and_its_steps():
     colours = new_game(2, 8).boards[0].colours
     potential = Potential(colours)
