@@ -29,7 +29,9 @@ is next, what each seat holds), in two phases (docs/engine.md has the measuremen
    the choices are compared on the same futures) end in tile sets that the solver scores
    exactly, within `solver_nodes` search nodes. A choice's value is its search margin less the
    mean amount by which the bound overrated the seat's own final tiles (with two players, plus
-   the amount it overrated the opponent's). The best value is the engine's choice.
+   the amount it overrated the opponent's). The best value is the engine's choice. A budget
+   without samples skips this phase (the expert calibrates only with more than two players:
+   with 25 tiles each the bound is close enough, bots.py).
 
 Budgets are counted in work (iterations, samples, solver nodes), never in time, so a search
 depends only on its position, its budget and its seed, on any machine. A time cap exists only
