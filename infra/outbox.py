@@ -1,68 +1,61 @@
 """The email outbox: every email is first a row, written in the transaction of what caused it,
 then sent by a task: at least once, never twice once it is marked sent, and never an hour late.
 
-Writing, inside the change's transaction (its rows are queued by games/effects.py after the
-commit, the task `games.send_email`, one per row):
+Both apps write to it, each its own kinds of row, and say at start-up how a row of each kind
+becomes its message (`register`):
 
-- `add_notices`: a row for each recipient of a notice who may get its email now
-  (games/notices/notice.py: their settings ask for it, no "your move" of the game is unread,
-  and they are not watching the game; a timeout or the end, for a watcher, is written due
-  WATCHER_DELAY later and dropped then if they saw it);
 - `add_message`: an email made elsewhere, stored as it is (allauth's account emails,
-  accounts/adapter.py);
-- `add_digests`: the daily digests (at most one row per reader and local date).
+  accounts/adapter.py); this module builds it again from the row;
+- the games' notices and daily digests (games/notices/delivery.py writes them and registers how
+  each is built, as an email or as a Web Push).
+
+After the commit the task `infra.send_email` (infra/tasks.py) sends each new row
+(`send_after_commit`, or the games' after-commit dispatcher, games/effects.py).
 
 Sending (`send`): the task claims the row until `CLAIM` from now, longer than a send may take (the
 task's hard time limit, `SEND_TIME_LIMIT`), so that the sweep leaves a row being sent alone; builds
-the message, or drops the row if it is no longer due (the player moved, watches the game or has
-looked at it since, switched that email off); sends it with the row's own Message-ID; marks it
-sent. When the SMTP server fails (or the message cannot be built), the row is released and due
-again after a back-off; after MAX_ATTEMPTS attempts, finished or not, it is marked failed. A
-sender killed in the middle leaves its claim to run out, and the sweep (`due`, run every minute
-by games.sweep) queues the row again: a message the server had already accepted is sent once
-more with the same Message-ID, which mail clients show once. The sweep also sends a watcher's
-delayed row once it is due.
+the message, or drops the row if it is no longer due (the kind's builder says so: the player
+moved, watches the game or has looked at it since, switched that email off); sends it with the
+row's own Message-ID; marks it sent. When the SMTP server fails (or the message cannot be built),
+the row is released and due again after a back-off; after MAX_ATTEMPTS attempts, finished or not,
+it is marked failed. A sender killed in the middle leaves its claim to run out, and the sweep
+(`due`, run every minute by games.sweep) queues the row again: a message the server had already
+accepted is sent once more with the same Message-ID, which mail clients show once. The sweep also
+sends a row written due later (a watcher's) once it is due.
 
-A row of channel "push" is a notice sent as Web Push instead (games/notices/webpush.py), by the
-same task, claims and back-off; with no subscribed browser left when its turn comes, it is sent
-as an email.
+A row of channel "push" goes by the push sender its kind registered (a notice as Web Push,
+games/notices/webpush.py), with the same claims and back-off; when that sender says the player
+has no way left to take it (no subscribed browser), the row is sent as an email.
 """
 
 import logging
 import smtplib
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from email.utils import make_msgid
 from urllib.parse import urlsplit
 
+from celery import current_app
 from django.conf import settings
 from django.core.mail import EmailMessage, EmailMultiAlternatives
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games import presence
-from games.models import OutboxEmail, Seat
-from games.notices import webpush
-from games.notices.digest import digest_message
-from games.notices.emails import as_recipient, notice_context, notice_message
-from games.notices.notice import (
-    DIGEST,
-    HELD_UNTIL_SEEN,
-    ONE_UNREAD,
-    WATCHED,
-    WATCHER_DELAY,
-    Notice,
-    held_while_watching,
-    unread_move,
-    wanted,
-)
+from infra.models import OutboxEmail
 
 logger = logging.getLogger(__name__)
 
 ACCOUNT = "account"
+SEND_TASK = "infra.send_email"
+# The Web Push of one row goes to at most this many browsers (games/notices/webpush.py), each
+# given settings.PUSH_TIMEOUT.
+MAX_BROWSERS = 4
 # The send task's hard time limit: connecting, the exchange and quitting each wait at most
 # EMAIL_TIMEOUT for the server (a push, PUSH_TIMEOUT for each of its browsers); Celery kills the
 # task past this.
-SEND_TIME_LIMIT = max(2 * settings.EMAIL_TIMEOUT, webpush.MAX_BROWSERS * settings.PUSH_TIMEOUT) + 10
+SEND_TIME_LIMIT = max(2 * settings.EMAIL_TIMEOUT, MAX_BROWSERS * settings.PUSH_TIMEOUT) + 10
 CLAIM = timedelta(seconds=SEND_TIME_LIMIT + 15)
 # After a failure the row is due again after 30 s, then 1, 2, 4... minutes, at most 30.
 FIRST_RETRY = timedelta(seconds=30)
@@ -76,89 +69,40 @@ Status = OutboxEmail.Status
 Channel = OutboxEmail.Channel
 
 
+class SendFailed(Exception):
+    """A push sender's way of saying the service it sends through failed (refused, unreachable,
+    timed out): the row is tried again after the back-off, as after an SMTP failure."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How the rows of one kind are sent, as the app that writes them registered it.
+
+    `email(row)` builds the row's email, or returns None when it is no longer due (the row is
+    dropped). `push(row)`, for rows of channel "push", sends it and returns "sent" or "dropped",
+    or None when the recipient has no way left to take a push (the row goes as an email then);
+    it raises SendFailed when it should be tried again later. It is called with the row claimed,
+    and must not take longer than SEND_TIME_LIMIT."""
+
+    email: Callable[[OutboxEmail], EmailMultiAlternatives | None]
+    push: Callable[[OutboxEmail], str | None] | None = None
+
+
+_kinds: dict[str, Kind] = {}
+
+
+def register(kinds, email, push=None) -> None:
+    """Say how rows of each of `kinds` are sent (an app's `ready()`: see `Kind`)."""
+    for kind in kinds:
+        _kinds[kind] = Kind(email=email, push=push)
+
+
 def new_message_id() -> str:
     """A Message-ID of this site, made once per row, so that every send of it carries it."""
     return make_msgid(domain=urlsplit(settings.SITE_URL).hostname or "localhost")
 
 
 # --- writing -----------------------------------------------------------------------------------
-
-
-def add_notices(notices: list[Notice], users: dict, seats=(), watching=None) -> list[int]:
-    """Write the email of each notice for each of its recipients who may get it now (`users`:
-    the recipients by id; `seats`: the game's seats, as the change has them); return the ids of
-    the new rows due now (a watcher's delayed row is left to the sweep). One query, one presence
-    read per game (`watching(game_id, user_ids)`, presence.watching or a change's own that keeps
-    what it read), and one UPDATE of the seats whose "your move" is written (ONE_UNREAD)."""
-    seat_of = {(seat.game_id, seat.user_id): seat for seat in seats}
-    due = [
-        (notice, users[user_id])
-        for notice in notices
-        for user_id in notice.user_ids
-        if user_id in users
-        and wanted(users[user_id], notice.kind, notice.data)
-        and not (notice.kind in ONE_UNREAD and unread_move(seat_of.get((notice.game_id, user_id))))
-    ]
-    watched = _watching(due, watching or presence.watching)
-    pushed = _pushed(user for _, user in due)
-    later = timezone.now() + WATCHER_DELAY
-    rows, notified = [], []
-    for notice, user in due:
-        row = OutboxEmail(
-            kind=notice.kind,
-            user=user,
-            game_id=notice.game_id,
-            version=notice.version,
-            data=notice.data or {},
-            message_id=new_message_id(),
-            channel=Channel.PUSH if user.pk in pushed else Channel.EMAIL,
-        )
-        if (notice.game_id, user.pk) in watched:
-            if notice.kind not in HELD_UNTIL_SEEN:
-                continue  # their page shows it
-            # Their page shows it too, but they may leave before it does: sent if they do.
-            row.due_at, row.data = later, {**row.data, WATCHED: True}
-        rows.append(row)
-        seat = seat_of.get((notice.game_id, user.pk))
-        if notice.kind in ONE_UNREAD and seat is not None:
-            notified.append((seat, notice.version))
-    if not rows:
-        return []
-    OutboxEmail.objects.bulk_create(rows)
-    _mark_notified(notified)
-    return [row.pk for row in rows if not row.data.get(WATCHED)]
-
-
-def _mark_notified(notified: list[tuple]) -> None:
-    """Record on each seat the version of the "your move" just written for it."""
-    by_version: dict[int, list] = {}
-    for seat, version in notified:
-        seat.notified_version = version
-        by_version.setdefault(version, []).append(seat.pk)
-    for version, pks in by_version.items():  # one version, in every change there is
-        Seat.objects.filter(pk__in=pks).update(notified_version=version)
-
-
-def _watching(due, watching) -> set[tuple[int, int]]:
-    """(game id, user id) of the recipients who have the game open now, of those whose email
-    would be held back then: their pages show it, so no row is written (or, for HELD_UNTIL_SEEN,
-    one due later)."""
-    by_game: dict[int, set[int]] = {}
-    for notice, user in due:
-        if held_while_watching(notice.kind):
-            by_game.setdefault(notice.game_id, set()).add(user.pk)
-    return {
-        (game_id, user_id)
-        for game_id, user_ids in by_game.items()
-        for user_id in watching(game_id, user_ids)  # nobody, if it cannot be read
-    }
-
-
-def _pushed(users) -> set[int]:
-    """The ids of the recipients whose notices go as Web Push instead of email: they asked for
-    it and have a subscribed browser (games/notices/webpush.py). No query if nobody asked."""
-    asked = {user.pk for user in users if getattr(user, "push_instead_of_email", False)}
-    return webpush.has_browsers(asked) if asked else set()
 
 
 def add_message(message: EmailMessage) -> int:
@@ -188,20 +132,15 @@ def add_message(message: EmailMessage) -> int:
     return row.pk
 
 
-def add_digests(readers: list[tuple[int, str]]) -> list[int]:
-    """Write the digest of each (user id, local date) not written before; return the ids of
-    the digests of these readers still waiting to be sent."""
-    keys = {f"digest:{user_id}:{day}": (user_id, day) for user_id, day in readers}
-    rows = [
-        OutboxEmail(
-            kind=DIGEST, user_id=user_id, data={"date": day}, key=key, message_id=new_message_id()
-        )
-        for key, (user_id, day) in keys.items()
-    ]
-    OutboxEmail.objects.bulk_create(rows, ignore_conflicts=True)  # once per reader and day
-    return list(
-        OutboxEmail.objects.filter(key__in=keys, status=Status.PENDING).values_list("pk", flat=True)
-    )
+def send_after_commit(email_id: int) -> None:
+    """Queue the send of a new row once the current transaction commits (at once outside one);
+    if queueing fails, Django logs it and the sweep sends the row within a minute. The task is
+    queued by name, as games/effects.py queues it: eagerly where the tests ask for it."""
+
+    def queue() -> None:
+        current_app.signature(SEND_TASK, args=(email_id,)).apply_async()
+
+    transaction.on_commit(queue, robust=True)
 
 
 # --- sending -----------------------------------------------------------------------------------
@@ -218,13 +157,15 @@ def send(email_id: int) -> str:
     )
     if not claimed:
         return "not due"  # sent, dropped, being sent, waiting out a back-off, or no such row
-    email = OutboxEmail.objects.select_related("user", "game").get(pk=email_id)
+    email = OutboxEmail.objects.select_related("user").get(pk=email_id)
     if email.attempts > MAX_ATTEMPTS:  # its senders kept dying before they could say so
         return _failed(email, RuntimeError("no attempt finished"))
-    if email.channel == Channel.PUSH:
-        if webpush.has_browsers([email.user_id]):
-            return _push(email)
-        # Every browser unsubscribed since: the notice goes as an email after all.
+    kind = _kind_of(email)
+    if email.channel == Channel.PUSH and kind is not None and kind.push is not None:
+        pushed = _push(email, kind)
+        if pushed is not None:
+            return pushed
+        # No way left to take a push (every browser unsubscribed since): an email after all.
         OutboxEmail.objects.filter(pk=email.pk).update(channel=Channel.EMAIL)
     try:
         message = build(email)
@@ -242,33 +183,30 @@ def send(email_id: int) -> str:
     return "sent"
 
 
-def _push(email: OutboxEmail) -> str:
-    """Send a claimed push row (games/notices/webpush.py), as `send` sends an email."""
+def build(email: OutboxEmail) -> EmailMultiAlternatives | None:
+    """The email of a row, or None if it is no longer due."""
+    kind = _kind_of(email)
+    if kind is None:  # no app registered it: a bug, tried again and given up in the end
+        raise LookupError(f"no sender registered for the outbox's kind {email.kind!r}")
+    return kind.email(email)
+
+
+def _kind_of(email: OutboxEmail) -> Kind | None:
+    return ACCOUNT_KIND if email.kind == ACCOUNT else _kinds.get(email.kind)
+
+
+def _push(email: OutboxEmail, kind: Kind) -> str | None:
+    """Send a claimed push row through its kind's push sender, as `send` sends an email."""
     try:
-        with as_recipient(email.user):  # its words in their language, as an email's would be
-            context = notice_context(email)
-            message = webpush.payload(email, context) if context is not None else None
+        outcome = kind.push(email)
+    except SendFailed as error:
+        return _failed(email, error)
     except Exception as error:  # a bug: the row is tried again later, and given up in the end
         _failed(email, error)
         raise
-    if message is None:
-        _close(email, Status.DROPPED)
-        return "dropped"
-    try:
-        delivered = webpush.deliver(email, message)
-    except webpush.PushFailed as error:
-        return _failed(email, error)
-    _close(email, Status.SENT if delivered else Status.DROPPED)  # none: every browser gone
-    return "sent" if delivered else "dropped"
-
-
-def build(email: OutboxEmail) -> EmailMultiAlternatives | None:
-    """The message of a row, or None if it is no longer due."""
-    if email.kind == ACCOUNT:
-        return _stored_message(email)
-    if email.kind == DIGEST:
-        return digest_message(email)
-    return notice_message(email)
+    if outcome is not None:
+        _close(email, Status.SENT if outcome == "sent" else Status.DROPPED)
+    return outcome
 
 
 def _stored_message(email: OutboxEmail) -> EmailMultiAlternatives:
@@ -283,6 +221,9 @@ def _stored_message(email: OutboxEmail) -> EmailMultiAlternatives:
     if data.get("html"):
         message.attach_alternative(data["html"], "text/html")
     return message
+
+
+ACCOUNT_KIND = Kind(email=_stored_message)  # this module's own kind: stored, sent as it is
 
 
 def _close(email: OutboxEmail, status: str) -> None:
