@@ -1,26 +1,27 @@
-"""Start the whole platform: daphne (HTTP and websockets), Celery workers and one Celery beat.
+"""Run the whole platform for `manage.py up` (microchip_site/management/commands/up.py, which
+parses its arguments and names the project's entry points): daphne (HTTP and websockets), Celery
+workers and one Celery beat, kept running until a stop signal.
 
-With ``--web N`` the listening socket is bound once, here, and handed to each of the N daphne
+With ``web`` above 1 the listening socket is bound once, here, and handed to each of the daphne
 processes (``daphne --fd``): they all accept connections on the one address, and the kernel gives
 each new connection to whichever process takes it first. No proxy sits in between, and every
 process is the same, since no state lives in one process's memory (README, "Production layout").
-``--workers N`` starts N Celery worker processes; there is always exactly one beat.
+There are ``workers`` Celery worker processes, and always exactly one beat.
 
-With ``--http N`` gunicorn also serves the site's HTTP on ``--http-port``, from N WSGI worker
-processes, and daphne's event loop is left to the websockets: under load a move's round trip
-takes half the time it takes when daphne runs the view in a thread handed over from that loop.
-A reverse proxy in front sends ``/ws/`` to ``--port`` and the rest to ``--http-port`` (README,
+With ``http`` above 0 gunicorn also serves the site's HTTP on ``http_port``, from that many WSGI
+worker processes, and daphne's event loop is left to the websockets: under load a move's round
+trip takes half the time it takes when daphne runs the view in a thread handed over from that
+loop. A reverse proxy in front sends ``/ws/`` to ``port`` and the rest to ``http_port`` (README,
 "Production layout").
 
-Before anything slow (migrate, collectstatic, Redis) the arguments are checked, ``up.lock`` in
-the var directory is locked, so that a second ``up`` there (a second beat on the same database)
-is refused, and the ports are bound (the web port is kept, and handed to daphne). SIGINT,
-SIGTERM and SIGHUP each stop every process it started, then ``up`` exits 0. A process that
-exits by itself is started again after a back-off, as systemd restarts a deployment's units
-(microchip_site/supervisor.py); one that keeps crashing stops them all, and ``up`` exits 1.
+Before anything slow (the preparing steps: migrate, collectstatic; Redis) ``up.lock`` in the var
+directory is locked, so that a second ``up`` there (a second beat on the same database) is
+refused, and the ports are bound (the web port is kept, and handed to daphne). SIGINT, SIGTERM
+and SIGHUP each stop every process it started, then ``up`` exits 0. A process that exits by
+itself is started again after a back-off, as systemd restarts a deployment's units
+(infra/supervisor.py); one that keeps crashing stops them all, and ``up`` exits 1.
 """
 
-import argparse
 import contextlib
 import fcntl
 import os
@@ -29,20 +30,14 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
-from django.conf import settings
-from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from microchip_site.services import pid_alive, redis_for_this_run
-from microchip_site.supervisor import Child, GaveUp, Supervisor
-
-
-def at_least_one(value: str) -> int:
-    number = int(value)
-    if number < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return number
+from infra.services import pid_alive, redis_for_this_run
+from infra.supervisor import Child, GaveUp, Supervisor
 
 
 def is_ipv6(host: str) -> bool:
@@ -162,63 +157,60 @@ class StopSignals:
             self.check()
 
 
-def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
-    """The gunicorn command line that serves the site's HTTP with `workers` WSGI processes."""
+def gunicorn_command(host: str, port: int, workers: int, wsgi: str) -> list[str]:
+    """The gunicorn command line that serves the WSGI app `wsgi` with `workers` processes."""
     return [sys.executable, "-m", "gunicorn", "--bind", address(host, port),
-            "--workers", str(workers), "microchip_site.wsgi:application"]  # fmt: skip
+            "--workers", str(workers), wsgi]  # fmt: skip
 
 
-def daphne_command(sock: socket.socket) -> list[str]:
-    """The daphne command line that serves the app on an inherited listening socket."""
-    return [sys.executable, "-m", "daphne", "--fd", str(sock.fileno()),
-            "microchip_site.asgi:application"]  # fmt: skip
+def daphne_command(sock: socket.socket, asgi: str) -> list[str]:
+    """The daphne command line that serves the ASGI app `asgi` on an inherited listening
+    socket."""
+    return [sys.executable, "-m", "daphne", "--fd", str(sock.fileno()), asgi]  # fmt: skip
 
 
-class Command(BaseCommand):
-    help = "Migrate, then run daphne, Celery workers and Celery beat until interrupted."
+@dataclass(frozen=True)
+class Platform:
+    """What `up` runs, as the project names it: its entry points, the var directory (up.lock,
+    the beat's schedule), the directory the processes run in, and its name for the banner."""
 
-    def add_arguments(self, parser):
-        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-        parser.add_argument(
-            "--web",
-            type=at_least_one,
-            default=1,
-            help="daphne processes sharing the one address (about one per CPU core; IPv4).",
-        )
-        parser.add_argument(
-            "--http",
-            type=int,
-            default=0,
-            metavar="N",
-            help="Also serve HTTP from N gunicorn processes on --http-port, behind a proxy that "
-            "sends /ws/ to --port (two or three per core).",
-        )
-        parser.add_argument(
-            "--http-port", type=int, default=None, help="gunicorn's port (default: --port + 1)."
-        )
-        parser.add_argument(
-            "--workers", type=at_least_one, default=1, help="Celery worker processes."
-        )
-        parser.add_argument(
-            "--demo", action="store_true", help="Also create demo players to log in as."
-        )
+    name: str
+    asgi: str  # daphne's application, "package.module:attribute"
+    wsgi: str  # gunicorn's
+    celery: str  # the Celery app, as `celery -A` takes it
+    var_dir: Path
+    base_dir: Path
 
-    def handle(self, *args, host, port, web, http, http_port, workers, demo, **options):
-        # Everything that can be refused is refused here, before any slow step.
-        check_port("--port", port)
-        if web > 1 and is_ipv6(host):
-            raise CommandError("--web above 1 needs an IPv4 --host (e.g. 0.0.0.0)")
-        if http < 0:
-            raise CommandError("--http must be 0 or more")
-        http_port_name = "--http-port" if http_port is not None else "--http-port (--port + 1)"
-        http_port = port + 1 if http_port is None else http_port
-        if http:
-            check_port(http_port_name, http_port)
-            if http_port == port:
-                raise CommandError("--http-port must differ from --port")
-        settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
-        self.lock = UpLock(settings.VAR_DIR / "up.lock")
+
+class Launcher:
+    """Start the platform's processes, keep them running, and stop them all (see the module's
+    docstring). `out` takes the lines for the operator (a command's stdout: `write` a line,
+    `flush`); `success` styles the line that says where the site is."""
+
+    def __init__(self, platform: Platform, out, success: Callable[[str], str] = str):
+        self.platform = platform
+        self.out = out
+        self.say = out.write
+        self.success = success
+
+    def run(
+        self,
+        *,
+        host: str,
+        port: int,
+        web: int,
+        workers: int,
+        http: int,
+        http_port: int,
+        env: dict,
+        prepare: list[Callable[[], object]],
+    ) -> None:
+        """Lock the var directory, bind the ports, run each of `prepare` (the migration, the
+        static files...), then start and tend the processes with `env` until a stop signal.
+        Raises CommandError when the platform cannot start, or stopped because a process kept
+        crashing."""
+        self.platform.var_dir.mkdir(parents=True, exist_ok=True)
+        self.lock = UpLock(self.platform.var_dir / "up.lock")
         self.lock.acquire()
         self.signals = StopSignals()
         self.signals.install()
@@ -234,46 +226,36 @@ class Command(BaseCommand):
                     raise CommandError(f"Cannot listen on {address(host, port)}: {error}") from None
             if http:
                 can_listen(host, http_port)
-            self._run(sock, host, port, web, workers, http, http_port, demo)
+            self._run(sock, host, port, web, workers, http, http_port, env, prepare)
         except Stopped as stopped:
-            self.stdout.write(f"Stopped ({stopped}) before the platform started.")
+            self.say(f"Stopped ({stopped}) before the platform started.")
         finally:
             self.signals.raising = False
             if sock is not None:
                 sock.close()
             self.lock.release()
 
-    def _run(self, sock, host, port, web, workers, http, http_port, demo):
-        call_command("migrate", interactive=False, verbosity=1)
-        self.signals.check()
-        call_command("collectstatic", interactive=False, verbosity=0)
-        self.signals.check()
-        if demo:
-            call_command("demo_players")
+    def _run(self, sock, host, port, web, workers, http, http_port, child_env, prepare):
+        for step in prepare:
+            step()
             self.signals.check()
 
-        child_env = dict(os.environ)
-        # A machine with no configuration is a developer's: show errors in the page and send
-        # links over plain http. Production sets DEBUG=false (see the README).
-        child_env.setdefault("DEBUG", "true")
-        child_env.setdefault("SITE_URL", f"http://localhost:{port}")
-
         with redis_for_this_run() as redis_url:
-            child_env["REDIS_URL"] = redis_url
-            self.stdout.write(f"Redis: {redis_url}")
+            child_env = {**child_env, "REDIS_URL": redis_url}
+            self.say(f"Redis: {redis_url}")
             supervisor = self._start(child_env, sock, host, port, web, workers, http, http_port)
             try:
                 name = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
                 if is_ipv6(name):
                     name = f"[{name.strip('[]')}]"
                 url = f"http://{name}:{port}/"
-                self.stdout.write(self.style.SUCCESS(f"Microchip Online is running at {url}"))
+                self.say(self.success(f"{self.platform.name} is running at {url}"))
                 if http:
-                    self.stdout.write(
+                    self.say(
                         f"HTTP also from {http} gunicorn process{'es' if http > 1 else ''} on "
                         f"port {http_port}: put a proxy in front that sends /ws/ to port {port}."
                     )
-                self.stdout.write(
+                self.say(
                     f"{web} web process{'es' if web > 1 else ''} (daphne), "
                     f"{workers} worker{'s' if workers > 1 else ''}, 1 beat. Press Ctrl+C to stop."
                 )
@@ -287,21 +269,22 @@ class Command(BaseCommand):
 
     def _start(self, env, sock, host, port, web, workers, http=0, http_port=None):
         python = sys.executable
-        beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
+        platform = self.platform
+        beat_schedule = str(platform.var_dir / "celerybeat-schedule")
         if sock is None:
             # daphne's --fd adopts IPv4 sockets only: one process binds the address itself.
             bind = ["-b", host.strip("[]"), "-p", str(port)]
-            commands = {"web 1": [python, "-m", "daphne", *bind, "microchip_site.asgi:application"]}
+            commands = {"web 1": [python, "-m", "daphne", *bind, platform.asgi]}
         else:
-            commands = {f"web {n}": daphne_command(sock) for n in range(1, web + 1)}
+            commands = {f"web {n}": daphne_command(sock, platform.asgi) for n in range(1, web + 1)}
         if http:
-            commands["http"] = gunicorn_command(host, http_port, http)
+            commands["http"] = gunicorn_command(host, http_port, http, platform.wsgi)
         for n in range(1, workers + 1):
             commands[f"worker {n}"] = [
-                python, "-m", "celery", "-A", "microchip_site", "worker",
+                python, "-m", "celery", "-A", platform.celery, "worker",
                 "--loglevel=INFO", "--concurrency=2", "--hostname", f"worker{n}@%h",
             ]  # fmt: skip
-        commands["beat"] = [python, "-m", "celery", "-A", "microchip_site", "beat",
+        commands["beat"] = [python, "-m", "celery", "-A", platform.celery, "beat",
                             "--loglevel=INFO", "--schedule", beat_schedule]  # fmt: skip
         # From here a stop signal no longer raises: the watch loop sees it and stops them all.
         self.signals.raising = False
@@ -313,10 +296,10 @@ class Command(BaseCommand):
             fds = [self.lock.fd]
             if sock is not None and name.startswith("web"):
                 fds.append(sock.fileno())
-            return lambda: subprocess.Popen(command, env=env, cwd=settings.BASE_DIR, pass_fds=fds)
+            return lambda: subprocess.Popen(command, env=env, cwd=platform.base_dir, pass_fds=fds)
 
         children = [Child(name, starter(name, command)) for name, command in commands.items()]
-        supervisor = Supervisor(children, say=self.stdout.write)
+        supervisor = Supervisor(children, say=self.say)
         try:
             supervisor.start_all()
         except BaseException:
@@ -332,13 +315,13 @@ class Command(BaseCommand):
                 supervisor.tend()
             except GaveUp as reason:
                 return str(reason)
-            self.stdout.flush()
+            self.out.flush()
             time.sleep(0.2)
-        self.stdout.write(f"{signal.Signals(self.signals.received).name} received.")
+        self.say(f"{signal.Signals(self.signals.received).name} received.")
         return ""
 
     def _stop(self, processes, timeout: float = 20.0):
-        self.stdout.write("Stopping ...")
+        self.say("Stopping ...")
         for process in processes:
             if process.poll() is None:
                 process.terminate()
