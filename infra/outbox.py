@@ -160,7 +160,7 @@ def send(email_id: int) -> str:
     email = OutboxEmail.objects.select_related("user").get(pk=email_id)
     if email.attempts > MAX_ATTEMPTS:  # its senders kept dying before they could say so
         return _failed(email, RuntimeError("no attempt finished"))
-    kind = _kind_of(email)
+    kind = kind_of(email.kind)
     if email.channel == Channel.PUSH and kind is not None and kind.push is not None:
         pushed = _push(email, kind)
         if pushed is not None:
@@ -185,14 +185,15 @@ def send(email_id: int) -> str:
 
 def build(email: OutboxEmail) -> EmailMultiAlternatives | None:
     """The email of a row, or None if it is no longer due."""
-    kind = _kind_of(email)
+    kind = kind_of(email.kind)
     if kind is None:  # no app registered it: a bug, tried again and given up in the end
         raise LookupError(f"no sender registered for the outbox's kind {email.kind!r}")
     return kind.email(email)
 
 
-def _kind_of(email: OutboxEmail) -> Kind | None:
-    return ACCOUNT_KIND if email.kind == ACCOUNT else _kinds.get(email.kind)
+def kind_of(kind: str) -> Kind | None:
+    """How rows of `kind` are sent, or None if no app registered it."""
+    return ACCOUNT_KIND if kind == ACCOUNT else _kinds.get(kind)
 
 
 def _push(email: OutboxEmail, kind: Kind) -> str | None:

@@ -17,6 +17,8 @@ from django.urls import reverse
 from games import rules, tasks
 from games.models import Game
 from games.notices import delivery
+from games.notices.delivery import NOTICE_KINDS
+from games.notices.notice import DIGEST
 from games.play import actions
 from infra import outbox
 from infra.models import OutboxEmail
@@ -229,3 +231,27 @@ def test_a_row_that_cannot_be_built_is_tried_again_later_not_at_once(
     email.refresh_from_db()
     assert (email.status, email.claimed_until) == (Status.PENDING, None)
     assert email.due_at > clock.now() and "KeyError" in email.last_error
+
+
+def test_a_row_of_a_kind_no_app_registered_is_kept_and_tried_again(players, clock):
+    """The outbox (infra/) sends only the kinds the apps registered (games/notices/delivery.py):
+    a row of any other kind is a bug, which must not lose it: it waits out the back-off, with
+    the reason, and is given up only after MAX_ATTEMPTS like any row that cannot be built."""
+    email = OutboxEmail.objects.create(kind="postcard", user=players[0], message_id="<p@x>")
+
+    with pytest.raises(LookupError):
+        outbox.send(email.pk)
+
+    email.refresh_from_db()
+    assert (email.status, email.claimed_until, email.attempts) == (Status.PENDING, None, 1)
+    assert email.due_at > clock.now() and "postcard" in email.last_error
+    assert mail.outbox == []
+
+
+def test_the_games_register_every_kind_of_notice_they_write():
+    """Each kind of row the games write has its sender (games/apps.py at start-up): an email
+    for every one, a Web Push for the notices (not the digest)."""
+    for kind in (*NOTICE_KINDS, DIGEST):
+        assert outbox.kind_of(kind) is not None, kind
+    assert outbox.kind_of(DIGEST).push is None
+    assert all(outbox.kind_of(kind).push for kind in NOTICE_KINDS)
