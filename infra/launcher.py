@@ -172,9 +172,8 @@ def daphne_command(sock: socket.socket, asgi: str) -> list[str]:
 @dataclass(frozen=True)
 class Platform:
     """What `up` runs, as the project names it: its entry points, the var directory (up.lock,
-    the beat's schedule), the directory the processes run in, and its name for the banner."""
+    the beat's schedule) and the directory the processes run in."""
 
-    name: str
     asgi: str  # daphne's application, "package.module:attribute"
     wsgi: str  # gunicorn's
     celery: str  # the Celery app, as `celery -A` takes it
@@ -185,13 +184,12 @@ class Platform:
 class Launcher:
     """Start the platform's processes, keep them running, and stop them all (see the module's
     docstring). `out` takes the lines for the operator (a command's stdout: `write` a line,
-    `flush`); `success` styles the line that says where the site is."""
+    `flush`)."""
 
-    def __init__(self, platform: Platform, out, success: Callable[[str], str] = str):
+    def __init__(self, platform: Platform, out):
         self.platform = platform
         self.out = out
         self.say = out.write
-        self.success = success
 
     def run(
         self,
@@ -204,11 +202,12 @@ class Launcher:
         http_port: int,
         env: dict,
         prepare: list[Callable[[], object]],
+        announce: list[str],
     ) -> None:
         """Lock the var directory, bind the ports, run each of `prepare` (the migration, the
-        static files...), then start and tend the processes with `env` until a stop signal.
-        Raises CommandError when the platform cannot start, or stopped because a process kept
-        crashing."""
+        static files...), then start the processes with `env`, say `announce` (where the site
+        is), and tend them until a stop signal. Raises CommandError when the platform cannot
+        start, or stopped because a process kept crashing."""
         self.platform.var_dir.mkdir(parents=True, exist_ok=True)
         self.lock = UpLock(self.platform.var_dir / "up.lock")
         self.lock.acquire()
@@ -226,7 +225,7 @@ class Launcher:
                     raise CommandError(f"Cannot listen on {address(host, port)}: {error}") from None
             if http:
                 can_listen(host, http_port)
-            self._run(sock, host, port, web, workers, http, http_port, env, prepare)
+            self._run(sock, host, port, web, workers, http, http_port, env, prepare, announce)
         except Stopped as stopped:
             self.say(f"Stopped ({stopped}) before the platform started.")
         finally:
@@ -235,7 +234,7 @@ class Launcher:
                 sock.close()
             self.lock.release()
 
-    def _run(self, sock, host, port, web, workers, http, http_port, child_env, prepare):
+    def _run(self, sock, host, port, web, workers, http, http_port, child_env, prepare, announce):
         for step in prepare:
             step()
             self.signals.check()
@@ -245,11 +244,8 @@ class Launcher:
             self.say(f"Redis: {redis_url}")
             supervisor = self._start(child_env, sock, host, port, web, workers, http, http_port)
             try:
-                name = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-                if is_ipv6(name):
-                    name = f"[{name.strip('[]')}]"
-                url = f"http://{name}:{port}/"
-                self.say(self.success(f"{self.platform.name} is running at {url}"))
+                for line in announce:
+                    self.say(line)
                 if http:
                     self.say(
                         f"HTTP also from {http} gunicorn process{'es' if http > 1 else ''} on "

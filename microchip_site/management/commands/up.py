@@ -84,15 +84,19 @@ class Command(BaseCommand):
         ]
         if demo:
             prepare.append(lambda: call_command("demo_players"))
+        name = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+        if is_ipv6(name):
+            name = f"[{name.strip('[]')}]"
+        url = f"http://{name}:{port}/"
+        announce = [self.style.SUCCESS(f"Microchip Online is running at {url}")]
         platform = Platform(
-            name=settings.SITE_NAME,
             asgi="microchip_site.asgi:application",
             wsgi="microchip_site.wsgi:application",
             celery="microchip_site",
             var_dir=settings.VAR_DIR,
             base_dir=settings.BASE_DIR,
         )
-        Launcher(platform, self.stdout, success=self.style.SUCCESS).run(
+        Launcher(platform, self.stdout).run(
             host=host,
             port=port,
             web=web,
@@ -101,4 +105,5 @@ class Command(BaseCommand):
             http_port=http_port,
             env=child_env,
             prepare=prepare,
+            announce=announce,
         )
