@@ -5,7 +5,7 @@
   both (`REFUSES_INVITATION`), so an inviter cannot tell a block from the setting.
 - **Games and rating history** (`shows_games_to`): with "signed-in players", a signed-out visitor
   sees the player's name and profile, not their games, statistics, rating or its chart, nor their
-  archive (accounts/views.py `profile`, games/history/views.py `archive`).
+  archive (games/players/views.py `profile`, games/history/views.py `archive`).
 """
 
 from django.utils.translation import gettext_lazy as _

@@ -1,6 +1,7 @@
 """The game as rows: a Game with its pool, a Seat per player with board and tray, and the
 append-only Event log from which every state can be rebuilt (games/state_store.py,
-games/history/replay.py); the players' ratings; the outbox of emails.
+games/history/replay.py); the players' ratings; the browsers subscribed to Web Push. (The
+outbox of emails is below the games: infra/models.py.)
 
 The site changes them only through games/play/actions.py; the tools that make test data
 (benchmarks/generate.py) write finished games directly.
@@ -21,7 +22,7 @@ from accounts import vacations
 from games.rules import DRAFTING, FINISHING
 from games.rules.ahead import Queue
 from games.timekeeping import Calendar
-from microchip_site.words import duration_words
+from infra.words import duration_words
 
 MIN_TIME_PER_MOVE = timedelta(hours=1)
 # A player with fewer rated games than this has a provisional rating (games/history/ratings.py).
@@ -595,64 +596,6 @@ class RatingChange(models.Model):
     @property
     def delta(self):
         return self.display - self.display_before
-
-
-class OutboxEmail(models.Model):
-    """One email to send, written in the transaction of the change that caused it
-    (games/notices/outbox.py sends it).
-
-    Delivery is at least once, never an hour late: a sender claims the row for longer than a
-    send may take, sends it, and marks it sent; the sweep queues again the rows that are due and
-    unclaimed, or whose claim ran out because their sender died. A repeat carries the row's own
-    Message-ID, so a mail client shows it once. A row marked sent is never sent again.
-    """
-
-    class Status(models.TextChoices):
-        PENDING = "pending", "waiting to be sent"
-        SENT = "sent", "sent"
-        DROPPED = "dropped", "no longer wanted or true when its turn came"
-        FAILED = "failed", "refused by the mail server every time"
-
-    class Channel(models.TextChoices):
-        EMAIL = "email", "email"
-        PUSH = "push", "Web Push to the player's subscribed browsers"
-
-    # A notice's kind (games/notices/notice.py), "digest", or "account" (allauth's emails).
-    kind = models.CharField(max_length=20)
-    # How the notice goes out: an email, or a Web Push (accounts.User.push_instead_of_email).
-    channel = models.CharField(max_length=5, choices=Channel.choices, default=Channel.EMAIL)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    # The address of an account email (it may not be confirmed yet); a notice goes to the
-    # user's address as it is when it is sent.
-    address = models.EmailField(max_length=254, blank=True)
-    game = models.ForeignKey(
-        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    version = models.PositiveIntegerField(default=0)  # the game's state the notice is about
-    # The notice's details; for an account email its subject, text and HTML until it is sent.
-    data = models.JSONField(default=dict, blank=True)
-    # At most one row per key: a reader's digest of one day.
-    key = models.CharField(max_length=100, unique=True, null=True, blank=True)
-    message_id = models.CharField(max_length=255, unique=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(auto_now_add=True)
-    due_at = models.DateTimeField(default=timezone.now)  # later after a failed attempt
-    claimed_until = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    last_error = models.CharField(max_length=200, blank=True)
-
-    class Meta:
-        indexes = [
-            models.Index(
-                fields=["due_at"], condition=Q(status="pending"), name="games_outbox_pending"
-            )
-        ]
-
-    def __str__(self):
-        return f"{self.kind} email {self.pk} ({self.status})"
 
 
 class PushSubscription(models.Model):

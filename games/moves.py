@@ -29,8 +29,8 @@ from django.utils.translation import gettext, ngettext, pgettext
 from games import rules
 from games.models import Event
 from games.rules.replay import turn_number
-from microchip_site.lru import LRU
-from microchip_site.words import and_list
+from infra.lru import LRU
+from infra.words import and_list
 
 Cause = Event.Cause
 

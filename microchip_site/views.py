@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
-from microchip_site import health as checks
+from infra import health as checks
 
 
 def home(request):
@@ -44,7 +44,7 @@ def web_manifest(request):
 def health(request):
     """Answer the load balancer: 200 when this process can reach the database, else 503.
 
-    Redis is reported, not required (see microchip_site/health.py): without it moves still
+    Redis is reported, not required (see infra/health.py): without it moves still
     work over HTTP, so a Redis outage shows as "degraded" and keeps the process in rotation.
     ``process`` is this process's id: several daphne processes may share one port.
     """

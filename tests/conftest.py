@@ -17,7 +17,7 @@ from games import effects
 from games.live import drawing
 from games.live import pushes as live
 from games.play import actions
-from microchip_site.services import private_redis
+from infra.services import private_redis
 from tests import tiers
 
 
@@ -83,7 +83,7 @@ def _isolated_cache():
     (logs, drawings: keyed by game ids, which a rolled-back test gives out again)."""
     from django.core.cache import cache
 
-    from microchip_site import lru
+    from infra import lru
 
     cache.clear()
     lru.clear_all()
@@ -128,7 +128,7 @@ def committed(django_capture_on_commit_callbacks):
 
 @pytest.fixture
 def lost_tasks(monkeypatch):
-    """`lost = lost_tasks("games.send_email", ...)`: the tasks of those names that the changes
+    """`lost = lost_tasks("infra.send_email", ...)`: the tasks of those names that the changes
     queue (games/effects.py) are lost, as if the broker had dropped them, and listed in `lost`;
     the others run as usual."""
     lost, names = [], set()

@@ -43,7 +43,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from games import selectors
-from microchip_site.lru import MIB, memo
+from infra.lru import MIB, memo
 
 
 class GameUrls(NamedTuple):
@@ -265,7 +265,7 @@ _IN_SINGLE_QUOTES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "'": 
 
 # A board's 25 spaces are most of a page's markup and nearly all of them are drawn the same way
 # move after move; sized for a few hundred boards being played at once in one process, bounded
-# by bytes so that a process that runs for weeks reaches its ceiling early (microchip_site/lru.py).
+# by bytes so that a process that runs for weeks reaches its ceiling early (infra/lru.py).
 # Each of these caches is keyed by the language too (`language`, the active one, in which the
 # part is drawn): a part drawn in German is never served to an English reader.
 @memo(max_bytes=12 * MIB)

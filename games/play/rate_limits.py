@@ -31,7 +31,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 from django_redis import get_redis_connection
 from django_redis.cache import RedisCache
 
-from microchip_site.words import wait_words
+from infra.words import wait_words
 
 log = logging.getLogger(__name__)
 

@@ -54,7 +54,7 @@ def report(request):
         if about is None:
             raise Http404("No such player.")
         back = reverse("games:game", args=[game_id]) if game_id else None
-        back = back or reverse("accounts:profile", args=[about.username])
+        back = back or reverse("players:profile", args=[about.username])
     form = ReportForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -7,7 +7,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import ngettext
 
 from games.live.pieces import action_json
-from microchip_site import words
+from infra import words
 
 register = template.Library()
 

@@ -82,8 +82,8 @@ def test_times_are_shown_in_the_players_time_zone(player, rf):
 
 
 def test_a_profile_page_shows_the_player_found_by_any_case_of_the_name(client, player):
-    response = client.get(reverse("accounts:profile", args=["ADA"]))
+    response = client.get(reverse("players:profile", args=["ADA"]))
 
     assert response.status_code == 200
     assert "Member since" in response.content.decode()
-    assert client.get(reverse("accounts:profile", args=["nobody"])).status_code == 404
+    assert client.get(reverse("players:profile", args=["nobody"])).status_code == 404

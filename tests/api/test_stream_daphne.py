@@ -15,7 +15,7 @@ from django.conf import settings
 from accounts import tokens
 from games import rules
 from games.play import actions
-from microchip_site.services import free_port
+from infra.services import free_port
 from tests.conftest import server_environment
 from tests.games.playing import current_state
 from tests.tiers import starts_processes

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
-from microchip_site.services import free_port
+from infra.services import free_port
 from tests.conftest import new_player, server_environment
 from tests.tiers import starts_processes
 

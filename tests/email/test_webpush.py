@@ -22,8 +22,9 @@ from django.core import mail
 from django.test import Client
 
 from games import presence
-from games.models import OutboxEmail, PushSubscription
-from games.notices import outbox
+from games.models import PushSubscription
+from infra import outbox
+from infra.models import OutboxEmail
 from microchip_site.vapid_keys import local_vapid_keys
 from tests.games.playing import draft_the_top_tile
 
@@ -207,7 +208,7 @@ def test_a_push_whose_browsers_all_unsubscribed_meanwhile_goes_as_an_email(
     game = start_game(2)
     second = game.seats.get(number=1).user
     wants_pushes(second)
-    lost = lost_tasks("games.send_email")
+    lost = lost_tasks("infra.send_email")
     with push_service() as (url, received):
         subscribe(second, url, Browser())
         draft_the_top_tile(game, committed)

@@ -12,10 +12,11 @@ from django.urls import reverse
 
 from games import rules
 from games.live import drawing
-from games.models import Event, OutboxEmail
+from games.models import Event
 from games.moves import tile_words
 from games.play import actions
 from games.play.errors import ActionRefused
+from infra.models import OutboxEmail
 
 from .playing import current_state
 
@@ -57,7 +58,9 @@ def refused(call, code) -> ActionRefused:
 
 
 def your_moves(game, number):
-    return list(OutboxEmail.objects.filter(game=game, kind="your_turn", user=user_at(game, number)))
+    return list(
+        OutboxEmail.objects.filter(game_id=game.pk, kind="your_turn", user=user_at(game, number))
+    )
 
 
 # --- queuing -----------------------------------------------------------------------------------

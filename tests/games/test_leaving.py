@@ -16,18 +16,18 @@ from games.models import (
     Event,
     ExpelVote,
     Game,
-    OutboxEmail,
     RatingChange,
     Seat,
     waiting_for_move,
     waiting_for_stand_in,
 )
-from games.notices import outbox
 from games.play import actions
 from games.play import clock as turn_clock
 from games.play.errors import ActionRefused
 from games.play.forms import ActionForm
 from games.rules.greedy import best_placement, choose_draft
+from infra import outbox
+from infra.models import OutboxEmail
 
 from .playing import current_state, draft_the_top_tile
 
@@ -303,7 +303,7 @@ def test_a_player_who_has_finished_may_not_resign(start_game, committed):
 def test_a_your_move_email_written_before_the_player_left_is_not_sent(
     start_game, committed, lost_tasks
 ):
-    lost_tasks("games.send_email")
+    lost_tasks("infra.send_email")
     game = start_game(3)
     draft_the_top_tile(game, committed)
     quitter = seat_user(game, current_state(game).current)
@@ -624,7 +624,7 @@ def test_the_resign_button_asks_first_and_the_pages_show_who_resigned(start_game
     # The dashboard and the profile count it.
     dashboard = clients[quitter].get(reverse("dashboard")).content.decode()
     assert "You left (resigned): the server plays your seat" in dashboard
-    profile = clients[other].get(reverse("accounts:profile", args=[quitter.username]))
+    profile = clients[other].get(reverse("players:profile", args=[quitter.username]))
     assert "<dt>Resignations</dt><dd>1</dd>" in profile.content.decode()
 
 

@@ -7,8 +7,8 @@ from django.urls import reverse
 from games.live.drawing import draw_notice
 from games.models import Game
 from games.templatetags.game_extras import place_words, winner_line
-from microchip_site.words import and_list
-from microchip_site.words import place_words as words_place
+from infra.words import and_list
+from infra.words import place_words as words_place
 
 from .playing import play_recorded
 
@@ -87,7 +87,7 @@ def test_the_dashboard_archive_and_profile_say_shared_places(players, ended_game
     dashboard = client.get(reverse("dashboard")).content.decode()
     assert "<td>1st (shared) of 3</td>" in dashboard
     assert "<td>2nd of 2</td>" in dashboard
-    for url in (reverse("archive", args=["ada"]), reverse("accounts:profile", args=["ada"])):
+    for url in (reverse("archive", args=["ada"]), reverse("players:profile", args=["ada"])):
         page = client.get(url).content.decode()
         assert page.count('<span class="place">1st (shared)</span>') == 2, url
         assert "1st (shared) of 3" in page and "2nd of 2" in page, url

@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 from django.conf import settings
 
-from microchip_site.services import free_port
+from infra.services import free_port
 
 pytestmark = pytest.mark.servers
 

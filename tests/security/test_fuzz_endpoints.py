@@ -72,7 +72,7 @@ def get_endpoints(world) -> list[tuple[str, list[str]]]:
         (reverse("games:mine"), []),
         (reverse("leaderboard"), ["page"]),
         (reverse("archive", args=["ada"]), ["result", "players", "opponent", "page"]),
-        (reverse("accounts:profile", args=["ada"]), []),
+        (reverse("players:profile", args=["ada"]), []),
         (reverse("accounts:settings"), []),
         (reverse("account_login"), ["next"]),
     ]

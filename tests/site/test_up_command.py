@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from microchip_site.services import free_port
+from infra.services import free_port
 
 pytestmark = pytest.mark.servers
 

@@ -16,10 +16,11 @@ from accounts.bots import new_bot
 from accounts.models import Block, Follow, User
 from accounts.refusals import Refused
 from games import chat
-from games.models import Game, Invitation, OutboxEmail, Seat
+from games.models import Game, Invitation, Seat
 from games.play import actions
 from games.play import chat as talk
 from games.play.errors import ActionRefused
+from infra.models import OutboxEmail
 from tests.live.conftest import login as client_of
 from tests.social.test_chat import unread
 
@@ -29,7 +30,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def post(client, change, player, **data):
-    return client.post(reverse(f"accounts:{change}", args=[player.username]), data)
+    return client.post(reverse(f"players:{change}", args=[player.username]), data)
 
 
 def page(client, url) -> str:
@@ -39,7 +40,7 @@ def page(client, url) -> str:
 
 
 def profile_url(player):
-    return reverse("accounts:profile", args=[player.username])
+    return reverse("players:profile", args=[player.username])
 
 
 def open_table(creator, **options):
@@ -107,7 +108,7 @@ def test_htmx_gets_the_buttons_drawn_again_in_place(players):
     ada, brian = players[:2]
     client = client_of(ada)
 
-    response = client.post(reverse("accounts:follow", args=["brian"]), **HTMX)
+    response = client.post(reverse("players:follow", args=["brian"]), **HTMX)
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -448,7 +449,7 @@ def test_following_or_blocking_oneself_is_refused_in_words(players, change):
     assert not Follow.objects.exists() and not Block.objects.exists()
     html = client.get(response.url).content.decode()
     assert f"You cannot {change} yourself." in html
-    htmx = client.post(reverse(f"accounts:{change}", args=["ada"]), **HTMX)
+    htmx = client.post(reverse(f"players:{change}", args=["ada"]), **HTMX)
     assert f"You cannot {change} yourself." in htmx.content.decode()
     with pytest.raises(Refused):
         if change == "follow":
@@ -477,7 +478,7 @@ def test_a_forged_or_closed_username_is_not_found(players, change):
 @pytest.mark.parametrize("change", ["follow", "block"])
 def test_changes_need_a_signed_in_post_with_its_csrf_token(players, change):
     ada = players[0]
-    url = reverse(f"accounts:{change}", args=["brian"])
+    url = reverse(f"players:{change}", args=["brian"])
 
     signed_out = Client().post(url)
     assert signed_out.status_code == 302 and "login" in signed_out.url
@@ -608,7 +609,7 @@ def test_following_and_blocking_are_rate_limited(players, settings):
     changes = ["follow", "unfollow", "follow", "unfollow"]
     statuses = [post(ada, change, players[1]).status_code for change in changes]
     assert statuses == [302, 302, 302, 429]
-    answer = ada.post(reverse("accounts:block", args=[players[2].username]), HTTP_HX_REQUEST="true")
+    answer = ada.post(reverse("players:block", args=[players[2].username]), HTTP_HX_REQUEST="true")
     assert answer.status_code == 429 and "Too many follows and blocks" in answer.content.decode()
 
 

@@ -161,12 +161,10 @@ def test_a_page_asks_for_the_rematch_with_htmx_and_goes_to_its_table(start_game)
 
 def test_new_game_with_a_player_from_their_profile_is_prefilled(players):
     ada, brian = players[0], players[1]
-    profile = (
-        client_of(ada).get(reverse("accounts:profile", args=[brian.username])).content.decode()
-    )
+    profile = client_of(ada).get(reverse("players:profile", args=[brian.username])).content.decode()
     link = f"{reverse('games:create')}?with={brian.username}"
     assert f'href="{link}">New game with {brian.username}</a>' in profile
-    own = client_of(ada).get(reverse("accounts:profile", args=[ada.username])).content.decode()
+    own = client_of(ada).get(reverse("players:profile", args=[ada.username])).content.decode()
     assert "New game with" not in own
 
     form = client_of(ada).get(link).context["form"]

@@ -51,13 +51,13 @@ def test_a_message_is_reported_from_the_talk_with_a_reason(start_game):
 
 def test_a_player_is_reported_from_their_profile(players):
     ada, brian = players[0], players[1]
-    profile = client_of(ada).get(reverse("accounts:profile", args=[brian.username]))
+    profile = client_of(ada).get(reverse("players:profile", args=[brian.username]))
     url = f"{reverse('games:report')}?player={brian.username}"
     assert f'href="{url}"' in profile.content.decode()
     page = client_of(ada).get(url)
     assert page.status_code == 200 and "Report brian" in page.content.decode()
     response = client_of(ada).post(url, {"reason": "name"})
-    assert response["Location"] == reverse("accounts:profile", args=[brian.username])
+    assert response["Location"] == reverse("players:profile", args=[brian.username])
     assert Report.objects.get().reported == brian
 
 
