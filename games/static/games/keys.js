@@ -125,25 +125,36 @@
     }
   }
 
-  // In the pool, left and right go to the next column that has tiles (to the tile as far down
-  // as it can), up and down along the column. A tile that can be drafted is a button (Enter
-  // drafts it); the others take the focus too, so that the pool can be read tile by tile.
+  // In the pool, left and right go to the next column that has tiles (to its tile nearest the
+  // same row), up and down along the column, past the places of taken tiles (kept empty, so
+  // that a tile stays where it was dealt). A tile that can be drafted is a button (Enter drafts
+  // it); the others take the focus too, so that the pool can be read tile by tile.
+  function tilesOf(column) {
+    return Array.prototype.filter.call(column.children, function (place) {
+      return !place.classList.contains("taken");
+    });
+  }
   function moveInThePool(event, key) {
     var box = document.activeElement && document.activeElement.closest(".pool .tile-box");
     var column = box && box.closest(".column");
     if (!column) return false;
     event.preventDefault();
-    var row = Array.prototype.indexOf.call(column.children, box);
+    var places = Array.prototype.slice.call(column.children);
+    var row = places.indexOf(box);
     var next = null;
     if (key === "ArrowUp" || key === "ArrowDown") {
-      next = column.children[row + (key === "ArrowDown" ? 1 : -1)];
+      var tiles = tilesOf(column);
+      next = tiles[tiles.indexOf(box) + (key === "ArrowDown" ? 1 : -1)];
     } else {
       var columns = Array.prototype.slice.call(column.parentElement.children);
       var step = key === "ArrowRight" ? 1 : -1;
       for (var at = columns.indexOf(column) + step; at >= 0 && at < columns.length; at += step) {
-        var tiles = columns[at].children;
-        if (tiles.length) {
-          next = tiles[Math.min(row, tiles.length - 1)];
+        var found = tilesOf(columns[at]);
+        if (found.length) {
+          var rows = Array.prototype.slice.call(columns[at].children);
+          next = found.reduce(function (best, tile) {
+            return Math.abs(rows.indexOf(tile) - row) < Math.abs(rows.indexOf(best) - row) ? tile : best;
+          });
           break;
         }
       }
