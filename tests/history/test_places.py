@@ -72,7 +72,10 @@ def test_the_results_page_leads_with_the_winner_and_shared_places(players, start
     # A tie (as the rules make one when score and chip size are equal): both share first place.
     game.seats.update(place=1, score=7)
     page = client_for(seats[0].user).get(reverse("games:game", args=[game.pk])).content.decode()
-    assert page.count("1st (shared)") == 2
+    table = page[page.index("<table>") : page.index("</table>")]
+    assert table.count("1st (shared)") == 2
+    # The viewer's own place and score, under the winner line.
+    assert "You placed <strong>1st (shared)</strong> with <strong>7</strong> points." in page
     names = " and ".join(f"<strong>{seat.user.username}</strong>" for seat in sorted(
         seats, key=lambda seat: seat.number))  # fmt: skip
     assert f"{names} share 1st place with 7 points" in page
