@@ -75,10 +75,7 @@ def off_to_another_table(page, game_id):
 
 def another_tab(page):
     """A second tab of the same browser (the same player)."""
-    tab = page.context.new_page()
-    tab.errors = []
-    tab.on("pageerror", lambda error: tab.errors.append(str(error)))
-    return tab
+    return page.context.new_page()  # watched as every page of the context (conftest)
 
 
 def test_a_rematch_asked_for_reaches_the_other_player_live_and_starts_when_both_sit(
