@@ -83,7 +83,7 @@ SLOW_TESTS = {
     "tests/live/test_pushes.py::test_the_end_of_the_game_redraws_every_page_with_the_results",
     "tests/rules/test_bots.py::test_duel_command_prints_the_summary",
     "tests/rules/test_bots.py::test_mixed_bots_play_legal_games_to_the_end",
-    "tests/rules/test_bots.py::test_the_strong_bot_beats_the_easy_one",
+    "tests/rules/test_bots.py::test_the_duel_moves_the_strong_bot_round_the_table_and_counts_its_wins",
     "tests/site/test_settings_from_environment.py::test_without_a_secret_key_one_is_generated_once_and_kept",
     "tests/tasks/test_sweep_alone.py::test_a_game_nobody_plays_ends_with_results_through_the_sweep_alone",
 }  # fmt: skip
