@@ -12,6 +12,14 @@ takes half the time it takes when daphne runs the view in a thread handed over f
 A reverse proxy in front sends ``/ws/`` to ``--port`` and the rest to ``--http-port`` (README,
 "Production layout").
 
+The site runs as players see it: DEBUG off (the site's own 404 and 500 pages, nothing of its
+settings or URL patterns shown to whoever types a wrong address), unless ``--debug`` or the
+``DEBUG`` environment variable turns Django's debug mode on for development. With nothing
+configured it serves plain http on the loopback, so its cookies are not marked Secure; it prints
+one address, the site's (``SITE_URL``), and the other loopback names send the browser there
+(microchip_site/canonical_host.py), so that a session and the links in its emails are for one
+host.
+
 Before anything slow (migrate, collectstatic, Redis) the arguments are checked, ``up.lock`` in
 the var directory is locked, so that a second ``up`` there (a second beat on the same database)
 is refused, and the ports are bound (the web port is kept, and handed to daphne). SIGINT,
@@ -162,6 +170,22 @@ class StopSignals:
             self.check()
 
 
+def child_environment(environ, port: int, *, debug: bool = False) -> dict:
+    """The environment of the processes `up` starts: `environ`, and what a machine with nothing
+    configured needs. DEBUG off (as players see the site) unless `debug` or DEBUG says so; the
+    site's address on the loopback (`SITE_URL`, what `up` prints and links in emails point to);
+    over that plain http its cookies are not marked Secure (they would never come back)."""
+    env = dict(environ)
+    if debug:
+        env["DEBUG"] = "true"
+    env.setdefault("DEBUG", "false")
+    env.setdefault("SITE_URL", f"http://localhost:{port}")
+    if env["SITE_URL"].startswith("http://"):
+        env.setdefault("SESSION_COOKIE_SECURE", "false")
+        env.setdefault("CSRF_COOKIE_SECURE", "false")
+    return env
+
+
 def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
     """The gunicorn command line that serves the site's HTTP with `workers` WSGI processes."""
     return [sys.executable, "-m", "gunicorn", "--bind", address(host, port),
@@ -203,8 +227,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--demo", action="store_true", help="Also create demo players to log in as."
         )
+        parser.add_argument(
+            "--debug",
+            action="store_true",
+            help="Django's debug mode, for development (its error pages show the settings and "
+            "the URL patterns): never where players reach the site. DEBUG=true does the same.",
+        )
 
-    def handle(self, *args, host, port, web, http, http_port, workers, demo, **options):
+    def handle(self, *args, host, port, web, http, http_port, workers, demo, debug, **options):
         # Everything that can be refused is refused here, before any slow step.
         check_port("--port", port)
         if web > 1 and is_ipv6(host):
@@ -234,7 +264,7 @@ class Command(BaseCommand):
                     raise CommandError(f"Cannot listen on {address(host, port)}: {error}") from None
             if http:
                 can_listen(host, http_port)
-            self._run(sock, host, port, web, workers, http, http_port, demo)
+            self._run(sock, host, port, web, workers, http, http_port, demo, debug)
         except Stopped as stopped:
             self.stdout.write(f"Stopped ({stopped}) before the platform started.")
         finally:
@@ -243,7 +273,7 @@ class Command(BaseCommand):
                 sock.close()
             self.lock.release()
 
-    def _run(self, sock, host, port, web, workers, http, http_port, demo):
+    def _run(self, sock, host, port, web, workers, http, http_port, demo, debug=False):
         call_command("migrate", interactive=False, verbosity=1)
         self.signals.check()
         call_command("collectstatic", interactive=False, verbosity=0)
@@ -252,22 +282,22 @@ class Command(BaseCommand):
             call_command("demo_players")
             self.signals.check()
 
-        child_env = dict(os.environ)
-        # A machine with no configuration is a developer's: show errors in the page and send
-        # links over plain http. Production sets DEBUG=false (see the README).
-        child_env.setdefault("DEBUG", "true")
-        child_env.setdefault("SITE_URL", f"http://localhost:{port}")
+        child_env = child_environment(os.environ, port, debug=debug)
 
         with redis_for_this_run() as redis_url:
             child_env["REDIS_URL"] = redis_url
             self.stdout.write(f"Redis: {redis_url}")
             supervisor = self._start(child_env, sock, host, port, web, workers, http, http_port)
             try:
-                name = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-                if is_ipv6(name):
-                    name = f"[{name.strip('[]')}]"
-                url = f"http://{name}:{port}/"
+                url = child_env["SITE_URL"].rstrip("/") + "/"
                 self.stdout.write(self.style.SUCCESS(f"Microchip Online is running at {url}"))
+                if child_env["DEBUG"].lower() in ("true", "1", "yes", "on"):
+                    self.stdout.write(
+                        self.style.WARNING(
+                            "DEBUG is on: Django's error pages show the settings and URL "
+                            "patterns. Never let players reach the site like this."
+                        )
+                    )
                 if http:
                     self.stdout.write(
                         f"HTTP also from {http} gunicorn process{'es' if http > 1 else ''} on "
