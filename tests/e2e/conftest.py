@@ -174,9 +174,10 @@ def watch_console(page):
     console says in `page.console_errors`, which fail the test at its end (`open_page`) unless
     it expects them (`page.expect_console_error(pattern)`: a test of an outage, say).
 
-    An htmx request that the server refuses (a 4xx with the refusal drawn in it, as a stale move
-    gets) is the site working: the browser's "Failed to load resource" line for it is not an
-    error of the page. The same line for a script, a stylesheet or an image is."""
+    A page or an htmx request that the server refuses (a 4xx with the refusal drawn in it, as a
+    stale move or a private table's page gets) is the site working: the browser's "Failed to load
+    resource" line for it is not an error of the page. The same line for a script, a stylesheet
+    or an image is, and a server error (5xx) always is."""
     if hasattr(page, "console_errors"):
         return
     page.errors = []
@@ -186,7 +187,7 @@ def watch_console(page):
 
     def on_response(response):
         request = response.request
-        if 400 <= response.status < 500 and request.resource_type in ("xhr", "fetch"):
+        if 400 <= response.status < 500 and request.resource_type in ("xhr", "fetch", "document"):
             refused.add(response.url)
 
     def on_console(message):

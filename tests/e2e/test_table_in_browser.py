@@ -160,7 +160,7 @@ def test_the_other_boards_stay_in_their_place_as_the_turn_passes(
         settled(page)
         mine = other_boards(page)
         assert len(mine) == players - 1
-        for _, left, top, width in mine:
+        for _, left, _top, width in mine:
             assert left >= 0 and left + width <= viewport["width"], (name, mine)
 
         # The player drafts and confirms: the turn passes, their Drafting-ahead panel opens.
