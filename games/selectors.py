@@ -984,9 +984,9 @@ def rematch_view(game_id: int, viewer, *, player: bool | None = None) -> Rematch
     """The rematch box of an ended game for `viewer`, read afresh (a push: its offer changed).
     `player`: whether the viewer played the game, if the caller knows."""
     if player is None:
-        player = viewer.is_authenticated and Seat.objects.filter(
-            game_id=game_id, user=viewer
-        ).exists()
+        player = (
+            viewer.is_authenticated and Seat.objects.filter(game_id=game_id, user=viewer).exists()
+        )
     rematch = current_rematch(game_id)
     if rematch is None or rematch.status != Game.Status.WAITING:
         return RematchView(game_id, player, rematch)

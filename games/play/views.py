@@ -471,9 +471,7 @@ def decline(request, game_id):
     except ActionRefused as refusal:
         messages.error(request, refusal.message)
     else:
-        messages.info(
-            request, _("You declined the invitation to %(game)s.") % {"game": game.title}
-        )
+        messages.info(request, _("You declined the invitation to %(game)s.") % {"game": game.title})
     # A button posted by htmx (a rematch's Decline, on the ended game's page or any page's
     # notice): the page it was on, drawn again, says so.
     return HttpResponseClientRefresh() if request.htmx else redirect("dashboard")
