@@ -247,3 +247,32 @@ def test_an_ended_game_leads_with_its_results_live_and_after_a_reload(
             if name == "laptop" and reloaded:
                 screenshot(page, "results", full_page=False)
             assert page.errors == [], name
+
+
+def test_a_tray_tile_chosen_by_keyboard_sends_the_focus_to_the_board(
+    open_page, make_player, committed
+):
+    game, by_seat, me = mid_game(make_player, committed, players=2, tray=2, placed=0)
+    page = open_page(by_seat[me], viewport=SCREENS["laptop"][0])
+    page.goto(f"/games/{game.pk}/")
+    settled(page)
+    _, state = game_state(game.pk)
+    tile = state.trays[me][0]
+    page.locator(f"#my-tray-{tile}").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#my-tray-{tile}[aria-pressed=true]", timeout=TIMEOUT)
+    settled(page)
+    # The focus is on the board, on a space the tile fits: the arrow keys walk it at once.
+    focused = page.evaluate("document.activeElement.id")
+    assert focused.startswith("my-space-"), focused
+    assert page.evaluate(
+        "document.activeElement.closest('.space-box').classList.contains('legal')"
+    ) == bool(rules.legal_spots(state.boards[me], tile))
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.id") == focused
+    with page.expect_response(lambda response: "/act/" in response.url, timeout=TIMEOUT):
+        page.keyboard.press("Enter")
+    page.wait_for_selector(f"#my-tray-{tile}", state="detached", timeout=TIMEOUT)
+    assert game_state(game.pk)[1].boards[me].cells[int(focused.split("-")[-1])].tile == tile
+    assert page.errors == []

@@ -1,7 +1,8 @@
 // Keyboard play on the game page: Tab reaches every tile and space, Enter acts on it (buttons do
-// that by themselves), R (Shift+R) turns the focused tile on your own board clockwise
-// (anticlockwise), the arrow keys move around your board and around the pool, Escape deselects,
-// C confirms a draft, Ctrl+Z and Ctrl+Shift+Z undo and redo changes to your board.
+// that by themselves; a tray tile chosen sends the focus on to the board), R (Shift+R) turns the
+// focused tile on your own board clockwise (anticlockwise), the arrow keys move around your board
+// and around the pool, Escape deselects, C confirms a draft, Ctrl+Z and Ctrl+Shift+Z undo and
+// redo changes to your board.
 (function () {
   "use strict";
 
@@ -60,6 +61,32 @@
   document.addEventListener("htmx:afterSettle", restoreFocus);
   document.addEventListener("htmx:oobAfterSwap", function () {
     setTimeout(restoreFocus, 0);
+  });
+
+  // Choosing a tile in the tray (Enter, Space or a click) leads on to the board: once the page
+  // shows it picked up, the focus goes to the first space where it fits (where it fits nowhere,
+  // the board's first control), so the arrow keys walk the board at once and Enter places it.
+  var toTheBoard = null;
+  document.addEventListener(
+    "click",
+    function (event) {
+      var tile = event.target.closest && event.target.closest(".seat.mine .tray-tiles .tile-button");
+      toTheBoard = tile && tile.getAttribute("aria-pressed") !== "true" ? tile.id : null;
+    },
+    true
+  );
+  function focusTheBoard() {
+    var picked = toTheBoard && document.getElementById(toTheBoard);
+    if (!picked || picked.getAttribute("aria-pressed") !== "true") return; // not drawn yet
+    toTheBoard = null;
+    var space =
+      document.querySelector(".seat.mine .board .space-box.legal button") ||
+      document.querySelector(".seat.mine .board button");
+    if (space) space.focus({ preventScroll: true });
+  }
+  // After the settling: until then a redrawn space keeps the classes of the one it replaced.
+  document.addEventListener("htmx:afterSettle", function () {
+    setTimeout(focusTheBoard, 0);
   });
 
   document.addEventListener("keydown", function (event) {
