@@ -82,6 +82,18 @@ def assert_one_screen(page, me, name):
     assert in_sight(status, [0, 0, area[2], page.evaluate("window.innerHeight")]), (name, status)
 
 
+def shows_whole_placeholder(page, selector):
+    """Whether the text box is wide enough for its placeholder ("Message to the table")."""
+    return page.evaluate(
+        """s => { const box = document.querySelector(s); const style = getComputedStyle(box);
+          const pen = document.createElement('canvas').getContext('2d'); pen.font = style.font;
+          const room = box.clientWidth - parseFloat(style.paddingLeft)
+            - parseFloat(style.paddingRight);
+          return pen.measureText(box.placeholder).width <= room + 0.5; }""",
+        selector,
+    )
+
+
 def tiles_in(page, selector):
     """The top of each tile of the element, by tile id."""
     return page.evaluate(
@@ -110,6 +122,7 @@ def test_a_turn_is_played_on_one_screen_on_every_device(open_page, make_player, 
         page.goto(f"/games/{game.pk}/")
         settled(page)
         assert_one_screen(page, me, name)
+        assert shows_whole_placeholder(page, "#chat-text"), name
         if players == 2 and name == "laptop":
             screenshot(page, "table", full_page=False)
 
@@ -275,4 +288,26 @@ def test_a_tray_tile_chosen_by_keyboard_sends_the_focus_to_the_board(
         page.keyboard.press("Enter")
     page.wait_for_selector(f"#my-tray-{tile}", state="detached", timeout=TIMEOUT)
     assert game_state(game.pk)[1].boards[me].cells[int(focused.split("-")[-1])].tile == tile
+    assert page.errors == []
+
+
+def test_htmx_applies_no_inline_style_when_it_redraws_a_part_that_has_one(
+    open_page, make_player, committed
+):
+    """The Content Security Policy allows no inline style. htmx copies a redrawn element's
+    `style` attribute from the element it replaces while it settles (`attributesToSettle`):
+    an element that a script styled (a custom property set on it, as phone.js sets one on the
+    page) made every redraw of it a violation. The page tells htmx to settle no style."""
+    game, by_seat, me = mid_game(make_player, committed, players=2, tray=2, placed=0)
+    page = open_page(by_seat[me], viewport=SCREENS["laptop"][0])
+    page.goto(f"/games/{game.pk}/")
+    settled(page)
+    for part in ("#game-status", f"#seat-{me}-tray-title", "#pool-title"):
+        page.evaluate("s => document.querySelector(s).style.setProperty('--probe', '1')", part)
+    _, state = game_state(game.pk)
+    with page.expect_response(lambda response: "/act/" in response.url, timeout=TIMEOUT):
+        page.locator(f"#draw-{state.draw_tiles()[0]}").click()
+    page.wait_for_selector("#confirm-draft", timeout=TIMEOUT)
+    settled(page)
+    page.wait_for_timeout(100)  # the settling's last step
     assert page.errors == []
