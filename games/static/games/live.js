@@ -228,8 +228,9 @@
           // the game page has none yet (the page it loads draws them as they are).
           return game() ? message.html : "";
         case "queue": // the player's queued draft, changed on another of their pages
-        case "rematch": // an ended game's rematch, offered or called off
           return message.html;
+        case "rematch": // an ended game's rematch, offered or called off: its results show it
+          return document.getElementById("rematch") ? message.html : "";
         case "chat": // the table talk: chat.js places it (not a version of the game)
           document.dispatchEvent(new CustomEvent("live:chat", { detail: message }));
           return "";
