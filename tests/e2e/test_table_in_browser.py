@@ -123,8 +123,6 @@ def test_a_turn_is_played_on_one_screen_on_every_device(open_page, make_player, 
         settled(page)
         assert_one_screen(page, me, name)
         assert shows_whole_placeholder(page, "#chat-text"), name
-        if players == 2 and name == "laptop":
-            screenshot(page, "table", full_page=False)
 
         # A draft: its buttons show with the board, and the column's other tiles stay where
         # they were dealt (the taken tile's place is kept).
