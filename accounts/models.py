@@ -12,7 +12,6 @@ from django.utils.translation import pgettext_lazy
 
 from .names import keys_to_refuse, name_key
 
-
 # The areas of the time zone database's own names ("Europe/Madrid"): the zones a person lives
 # in. The rest of what the system knows are aliases kept for old software ("US/Pacific", "GB",
 # "EST5EDT", "Etc/GMT+5") or no zone at all ("Factory", the machine's "localtime").

@@ -106,13 +106,16 @@ def test_the_game_over_notice_says_a_shared_place(players, ended_game):
     assert "you placed 3rd with 2 points" in pushed
 
 
+MINUS = "\N{MINUS SIGN}"  # how the pages write a penalty
+
+
 def test_no_penalty_is_written_0_not_minus_0(players, start_game):
     game = start_game(2)
     me = game.seats.order_by("number").first().user
     # In play, two empty boards: nothing outside a chip.
     page = client_for(me).get(reverse("games:game", args=[game.pk])).content.decode()
-    assert "−0" not in page and "none outside" in page
-    # Ended, one player with every tile in the chip: their penalty is 0; the other's is −4.
+    assert f"{MINUS}0" not in page and "none outside" in page
+    # Ended, one player with every tile in the chip: their penalty is 0; the other's is minus 4.
     game.seats.filter(number=0).update(
         place=1, score=9, chip_value=9, chip_tiles=4, penalty_tiles=0
     )
@@ -122,5 +125,5 @@ def test_no_penalty_is_written_0_not_minus_0(players, start_game):
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ENDED)
     page = client_for(me).get(reverse("games:game", args=[game.pk])).content.decode()
     table = page[page.index("<table>") : page.index("</table>")]
-    assert "−0" not in page
-    assert "<td>0</td>" in table and "<td>−4</td>" in table
+    assert f"{MINUS}0" not in page
+    assert "<td>0</td>" in table and f"<td>{MINUS}4</td>" in table
