@@ -92,6 +92,9 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
+    # Which rematch of its players' series this table is: 0 for a game that is none, 1 for the
+    # rematch of a game, 2 for the rematch of that one... Its title says so (`title`).
+    rematch_number = models.PositiveSmallIntegerField(default=0)
     # After this many timeouts in a row, or this many in all, a player's seat is handed to the
     # server's easy player, and they are ranked as if they had resigned. Chosen at creation.
     abandon_after_row = models.PositiveSmallIntegerField(
@@ -168,7 +171,20 @@ class Game(models.Model):
 
     @property
     def title(self):
-        return self.name or f"Game {self.pk}"
+        """The table's name for people: its own, or its number; a rematch's says which it is,
+        in the reader's language ("Rematch: Friday", "Friday (rematch 2)"), so that two tables
+        of the same players never have the same title."""
+        name = self.name or f"Game {self.pk}"
+        if self.rematch_number == 1:
+            # Translators: the title of the rematch of a game named "name".
+            return _("Rematch: %(name)s") % {"name": name}
+        if self.rematch_number > 1:
+            # Translators: the title of the second (third...) rematch of a game named "name".
+            return _("%(name)s (rematch %(number)s)") % {
+                "name": name,
+                "number": self.rematch_number,
+            }
+        return name
 
     @property
     def seat_user_ids(self):

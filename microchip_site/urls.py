@@ -18,6 +18,7 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("sw.js", push_views.service_worker, name="service_worker"),
     path("manifest.webmanifest", views.web_manifest, name="web_manifest"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("push/subscribe/", push_views.subscribe, name="push_subscribe"),
     path("push/unsubscribe/", push_views.unsubscribe, name="push_unsubscribe"),
     path("dashboard/", game_views.dashboard, name="dashboard"),

@@ -1,6 +1,6 @@
 import os
 
-from django.http import JsonResponse
+from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
@@ -14,6 +14,14 @@ def home(request):
     if request.user.is_authenticated:
         return redirect("dashboard")
     return render(request, "home.html")
+
+
+@require_GET
+@cache_control(max_age=86400)
+def favicon(request):
+    """/favicon.ico, which browsers ask for on a page that names no icon (the admin's, an API
+    answer): the site's icon, at its collected address."""
+    return HttpResponsePermanentRedirect(static("microchip/favicon.svg"))
 
 
 @require_GET

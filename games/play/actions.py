@@ -217,6 +217,8 @@ def join_game(*, game_id: int, user: User, invite_token: str | None = None) -> G
         _lobby_changed(table, "started" if game.is_playing else "joined")
         if not game.is_playing:  # a start tells every player already
             _own_table_changed(table, user)
+        if game.rematch_of_id is not None:  # its offer on the ended game's pages: accepted
+            table.effects.rematches.append(game.rematch_of_id)
     return game
 
 
@@ -234,6 +236,8 @@ def leave_game(*, game_id: int, user: User) -> Game:
         record(game, "left", actor=user)
         game.save(update_fields=["version"])
         _lobby_changed(table, "left")
+        if game.rematch_of_id is not None:
+            table.effects.rematches.append(game.rematch_of_id)
     return game
 
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts.models import User
 from games import chat, seen, selectors
@@ -470,9 +470,11 @@ def decline(request, game_id):
         game = actions.decline_invitation(game_id=game_id, user=request.user)
     except ActionRefused as refusal:
         messages.error(request, refusal.message)
-        return redirect("dashboard")
-    messages.info(request, _("You declined the invitation to %(game)s.") % {"game": game.title})
-    return redirect("dashboard")
+    else:
+        messages.info(request, _("You declined the invitation to %(game)s.") % {"game": game.title})
+    # A button posted by htmx (a rematch's Decline, on the ended game's page or any page's
+    # notice): the page it was on, drawn again, says so.
+    return HttpResponseClientRefresh() if request.htmx else redirect("dashboard")
 
 
 @login_required
@@ -548,7 +550,9 @@ def _lobby_action(request, game_id, change):
         change()
     except ActionRefused as refusal:
         messages.error(request, refusal.message)
-    return redirect("games:game", game_id)
+    url = reverse("games:game", args=[game_id])
+    # A button posted by htmx (a rematch's Accept, drawn by a push): the browser goes there.
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 def _page_is_one_behind(request, played) -> bool:

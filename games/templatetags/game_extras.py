@@ -52,6 +52,13 @@ def place_words(place, seats=None) -> str:
 
 
 @register.filter
+def without_player(seats, player) -> list:
+    """The seats (prefetched: no query) but `player`'s: ``game.seats.all|without_player:user``,
+    to list the others with a comma between each two."""
+    return [seat for seat in seats or () if seat.user_id != player.pk]
+
+
+@register.filter
 def winners(seats) -> list:
     """The seats in first place (Seats or SeatViews), in the order given."""
     return [seat for seat in seats or () if _place_of(seat) == 1]

@@ -306,11 +306,15 @@ def test_the_move_log_tells_the_player_their_queue_drafted_and_the_others_a_plai
 
     mine = page(game, user_at(game, 1))
     assert f"Your queued draft took a {words} from column 10" in mine
-    # The notice of what the server did for them, until they dismiss it.
+    # What they asked for is news, not a notice to dismiss: "Since your last visit" tells it.
     notices = mine[
         mine.index('id="my-notices"') : mine.index("</section>", mine.index('id="my-notices"'))
     ]
-    assert f"Your queued draft took a {words}" in notices
+    assert "queued" not in notices
+    since = mine[
+        mine.index('id="since-visit"') : mine.index("</section>", mine.index('id="since-visit"'))
+    ]
+    assert f"your queued draft took a {words}" in since.lower()
     theirs = page(game, user_at(game, 0))
     assert f"{name} took a {words} from column 10" in theirs
     assert "queued" not in theirs.lower().split('id="draft-ahead"')[0]

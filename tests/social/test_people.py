@@ -2,6 +2,7 @@
 blocking (each of its refusals, and that it is silent to the blocked player), invitations by
 name from followed players only, and the privacy of a profile's games."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -155,6 +156,16 @@ def test_the_dashboard_lists_followed_players_with_games_to_watch_and_their_late
     assert section.index(f"/games/{results[-1].pk}/") < section.index(f"/games/{results[-3].pk}/")
     assert "score 44" in section
     assert f'<h3><a href="{profile_url(chloe)}"' not in section
+    # Whom a game is with: the others, one after the other, with no comma left over when the
+    # followed player sits last.
+    line = section[section.index(f"/games/{public.pk}/") :]
+    line = re.sub(r"\s+", " ", line[: line.index("</li>")])
+    assert f"with {chloe.username}</small>" in line
+    last = played_game([chloe, esme, brian])
+    section = page(client_of(ada), reverse("dashboard"))
+    line = section[section.index(f"/games/{last.pk}/") :]
+    line = re.sub(r"\s+", " ", line[: line.index("</li>")])
+    assert f"with {chloe.username}, {esme.username}</small>" in line
 
 
 def test_the_following_section_costs_the_same_queries_for_one_player_or_many(players, make_player):
@@ -253,6 +264,8 @@ def test_a_player_blocks_from_the_profile_and_the_follows_between_them_end(playe
     shown = page(client, profile_url(brian))
     assert "You blocked brian" in shown and ">Unblock<" in shown
     assert 'id="follow-button"' not in shown  # no following a player one blocks
+    assert "New game with brian" not in shown  # nor a new game, which would be refused
+    assert "New game with ada" in page(client_of(brian), profile_url(ada))  # they are not told
 
 
 def test_a_blocked_player_cannot_invite_by_name_and_is_told_what_the_setting_would_say(players):

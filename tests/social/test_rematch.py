@@ -104,8 +104,14 @@ def test_the_ended_game_s_page_shows_the_rematch_to_players_and_watchers(start_g
     rematch = again.offer_rematch(game_id=game.pk, user=asker)
 
     page = client_of(other).get(reverse("games:game", args=[game.pk])).content.decode()
-    assert f"<strong>{asker.username}</strong> asked for a rematch" in page
-    assert f'href="/games/{rematch.pk}/">to the rematch\'s table' in page
+    assert f"<strong>{asker.username}</strong> asks for a rematch" in page
+    assert f'href="/games/{rematch.pk}/">Rematch: {game.title}</a>' in page
+    assert f'id="rematch-accept" hx-post="/games/{rematch.pk}/join/"' in page
+    assert f'hx-post="/games/{rematch.pk}/decline/">Decline</button>' in page
+    # The player who asked sees whom it waits for.
+    mine = client_of(asker).get(reverse("games:game", args=[game.pk])).content.decode()
+    assert f'You asked for a rematch, <a href="/games/{rematch.pk}/">' in mine
+    assert f"waiting for {other.username} to accept." in mine
     watcher = client_of(make_player("watcher")).get(reverse("games:game", args=[game.pk]))
     assert ">Rematch</button>" not in watcher.content.decode()
     assert "watch its table" in watcher.content.decode()

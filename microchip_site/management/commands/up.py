@@ -9,6 +9,14 @@ is refused before any slow step.
 ``--web N`` daphne processes share the one address (IPv4); ``--workers N`` Celery workers; with
 ``--http N`` gunicorn also serves the site's HTTP on ``--http-port`` from N processes, behind a
 proxy that sends ``/ws/`` to ``--port`` (README, "Production layout").
+
+The site runs as players see it: DEBUG off (the site's own 404 and 500 pages, nothing of its
+settings or URL patterns shown to whoever types a wrong address), unless ``--debug`` or the
+``DEBUG`` environment variable turns Django's debug mode on for development. With nothing
+configured it serves plain http on the loopback, so its cookies are not marked Secure; it prints
+one address, the site's (``SITE_URL``), and the other loopback names send the browser there
+(microchip_site/canonical_host.py), so that a session and the links in its emails are for one
+host.
 """
 
 import argparse
@@ -26,6 +34,22 @@ def at_least_one(value: str) -> int:
     if number < 1:
         raise argparse.ArgumentTypeError("must be 1 or more")
     return number
+
+
+def child_environment(environ, port: int, *, debug: bool = False) -> dict:
+    """The environment of the processes `up` starts: `environ`, and what a machine with nothing
+    configured needs. DEBUG off (as players see the site) unless `debug` or DEBUG says so; the
+    site's address on the loopback (`SITE_URL`, what `up` prints and links in emails point to);
+    over that plain http its cookies are not marked Secure (they would never come back)."""
+    env = dict(environ)
+    if debug:
+        env["DEBUG"] = "true"
+    env.setdefault("DEBUG", "false")
+    env.setdefault("SITE_URL", f"http://localhost:{port}")
+    if env["SITE_URL"].startswith("http://"):
+        env.setdefault("SESSION_COOKIE_SECURE", "false")
+        env.setdefault("CSRF_COOKIE_SECURE", "false")
+    return env
 
 
 class Command(BaseCommand):
@@ -57,8 +81,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--demo", action="store_true", help="Also create demo players to log in as."
         )
+        parser.add_argument(
+            "--debug",
+            action="store_true",
+            help="Django's debug mode, for development (its error pages show the settings and "
+            "the URL patterns): never where players reach the site. DEBUG=true does the same.",
+        )
 
-    def handle(self, *args, host, port, web, http, http_port, workers, demo, **options):
+    def handle(self, *args, host, port, web, http, http_port, workers, demo, debug, **options):
         # Everything that can be refused is refused here, before any slow step.
         check_port("--port", port)
         if web > 1 and is_ipv6(host):
@@ -72,11 +102,7 @@ class Command(BaseCommand):
             if http_port == port:
                 raise CommandError("--http-port must differ from --port")
 
-        child_env = dict(os.environ)
-        # A machine with no configuration is a developer's: show errors in the page and send
-        # links over plain http. Production sets DEBUG=false (see the README).
-        child_env.setdefault("DEBUG", "true")
-        child_env.setdefault("SITE_URL", f"http://localhost:{port}")
+        child_env = child_environment(os.environ, port, debug=debug)
 
         prepare = [
             lambda: call_command("migrate", interactive=False, verbosity=1),
@@ -84,11 +110,15 @@ class Command(BaseCommand):
         ]
         if demo:
             prepare.append(lambda: call_command("demo_players"))
-        name = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-        if is_ipv6(name):
-            name = f"[{name.strip('[]')}]"
-        url = f"http://{name}:{port}/"
+        url = child_env["SITE_URL"].rstrip("/") + "/"
         announce = [self.style.SUCCESS(f"Microchip Online is running at {url}")]
+        if child_env["DEBUG"].lower() in ("true", "1", "yes", "on"):
+            announce.append(
+                self.style.WARNING(
+                    "DEBUG is on: Django's error pages show the settings and URL patterns. "
+                    "Never let players reach the site like this."
+                )
+            )
         platform = Platform(
             asgi="microchip_site.asgi:application",
             wsgi="microchip_site.wsgi:application",
