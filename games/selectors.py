@@ -6,6 +6,7 @@ Every function here runs a fixed number of queries whatever the number of player
 import copy
 import functools
 import json
+import secrets
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -849,6 +850,24 @@ def can_view(game: Game, user) -> bool:
     if game.is_waiting and game.access == Game.Access.OPEN:
         return True
     return game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
+
+
+def may_see_game(game_id: int, user, *, invite_token=None) -> bool:
+    """Whether `user` may see the game numbered `game_id` (`can_view`), or holds the link to
+    its table (`invite_token`); False when there is no such game, so that a private game and a
+    missing one are told apart by nobody. One query for a public game."""
+    game = (
+        Game.objects.filter(pk=game_id)
+        .only("pk", "private", "status", "access", "invite_token")
+        .first()
+    )
+    if game is None:
+        return False
+    if isinstance(invite_token, str) and invite_token and game.status == Game.Status.WAITING:
+        # As bytes: compare_digest refuses str with non-ASCII characters (a forged token may).
+        if secrets.compare_digest(invite_token.encode(), game.invite_token.encode()):
+            return True
+    return can_view(game, user)
 
 
 def visible_games(user) -> Q:

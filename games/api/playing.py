@@ -7,6 +7,7 @@ from ninja import Field as F
 from ninja import Router, Schema, Status
 from pydantic import ConfigDict
 
+from games import selectors
 from games.models import Game
 from games.play import actions, again, quickplay
 from games.play.errors import ActionRefused, StaleVersion
@@ -107,7 +108,7 @@ class Sought(Schema):
 def act(request, game_id: int, move: Move):
     """Make a move: draft, confirm_draft, undo_draft, place, rotate, move, swap, return, clear,
     undo, redo, finish. Answers the game as the move left it."""
-    _limit(request, ACTIONS)
+    _visible_then_limit(request, game_id, ACTIONS)
     try:
         played = actions.play(
             game_id=game_id, user=request.auth.user, action=move.action, seen_version=move.version
@@ -122,7 +123,7 @@ def act(request, game_id: int, move: Move):
 @router.post("/games/{game_id}/queue", response={200: schemas.GameOut, **REFUSALS}, tags=["play"])
 def queue(request, game_id: int, queued: Queue):
     """Queue your next draft while others play (or clear it with no tiles)."""
-    _limit(request, ACTIONS)
+    _visible_then_limit(request, game_id, ACTIONS)
     try:
         actions.queue_drafts(
             game_id=game_id,
@@ -141,7 +142,7 @@ def queue(request, game_id: int, queued: Queue):
 @router.post("/games/{game_id}/resign", response={200: schemas.GameOut, **REFUSALS}, tags=["play"])
 def resign(request, game_id: int):
     """Resign: the server plays your seat out, and you are ranked after those still playing."""
-    _limit(request, ACTIONS)
+    _visible_then_limit(request, game_id, ACTIONS)
     _run(game_id, lambda: actions.resign(game_id=game_id, user=request.auth.user))
     return _game(game_id, request)
 
@@ -149,7 +150,7 @@ def resign(request, game_id: int):
 @router.post("/games/{game_id}/expel", response={200: schemas.GameOut, **REFUSALS}, tags=["play"])
 def expel(request, game_id: int, vote: Expel):
     """Vote to hand a seat that keeps timing out to the server."""
-    _limit(request, ACTIONS)
+    _visible_then_limit(request, game_id, ACTIONS)
     _run(
         game_id,
         lambda: actions.vote_to_expel(
@@ -182,7 +183,7 @@ def create(request, new: NewGame):
 @router.post("/games/{game_id}/join", response={200: schemas.GameOut, **REFUSALS}, tags=["tables"])
 def join(request, game_id: int):
     """Take a seat at an open table, or accept an invitation to one."""
-    _limit(request, SEAT_CHANGES)
+    _visible_then_limit(request, game_id, SEAT_CHANGES)
     _run(game_id, lambda: actions.join_game(game_id=game_id, user=request.auth.user))
     return _game(game_id, request)
 
@@ -190,7 +191,7 @@ def join(request, game_id: int):
 @router.post("/games/{game_id}/leave", response={200: schemas.GameOut, **REFUSALS}, tags=["tables"])
 def leave(request, game_id: int):
     """Leave a table that has not started."""
-    _limit(request, SEAT_CHANGES)
+    _visible_then_limit(request, game_id, SEAT_CHANGES)
     _run(game_id, lambda: actions.leave_game(game_id=game_id, user=request.auth.user))
     return _game(game_id, request)
 
@@ -198,7 +199,7 @@ def leave(request, game_id: int):
 @router.post("/games/{game_id}/start", response={200: schemas.GameOut, **REFUSALS}, tags=["tables"])
 def start(request, game_id: int):
     """Start your table with the players seated so far (its creator only)."""
-    _limit(request, SEAT_CHANGES)
+    _visible_then_limit(request, game_id, SEAT_CHANGES)
     _run(game_id, lambda: actions.start_game(game_id=game_id, user=request.auth.user))
     return _game(game_id, request)
 
@@ -208,7 +209,7 @@ def start(request, game_id: int):
 )
 def cancel(request, game_id: int):
     """Cancel your table before it starts (its creator only)."""
-    _limit(request, SEAT_CHANGES)
+    _visible_then_limit(request, game_id, SEAT_CHANGES)
     _run(game_id, lambda: actions.cancel_game(game_id=game_id, user=request.auth.user))
     return _game(game_id, request)
 
@@ -216,7 +217,7 @@ def cancel(request, game_id: int):
 @router.post("/games/{game_id}/decline", response={204: None, **REFUSALS}, tags=["tables"])
 def decline(request, game_id: int):
     """Decline an invitation."""
-    _limit(request, SEAT_CHANGES)
+    _visible_then_limit(request, game_id, SEAT_CHANGES)
     _run(game_id, lambda: actions.decline_invitation(game_id=game_id, user=request.auth.user))
     return Status(204, None)
 
@@ -226,7 +227,7 @@ def decline(request, game_id: int):
 )
 def invite(request, game_id: int, invited: Invite):
     """Invite a player by name to your table."""
-    _limit(request, INVITATIONS)
+    _visible_then_limit(request, game_id, INVITATIONS)
     _run(
         game_id,
         lambda: actions.invite_player(
@@ -241,7 +242,7 @@ def invite(request, game_id: int, invited: Invite):
 )
 def rematch(request, game_id: int):
     """Offer (or take up) a rematch of an ended game: a table with the same players."""
-    _limit(request, GAME_CREATION)
+    _visible_then_limit(request, game_id, GAME_CREATION)
     game = _run(game_id, lambda: again.offer_rematch(game_id=game_id, user=request.auth.user))
     return _game(game.pk, request)
 
@@ -273,6 +274,14 @@ def stop_seeking(request):
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+
+def _visible_then_limit(request, game_id: int, limit: Limit) -> None:
+    """A game the caller may not see is not found, exactly as a missing one, before anything
+    else (issue 34); a request that gets that far counts against the site's own rate limit."""
+    if not selectors.may_see_game(game_id, request.auth.user):
+        raise not_found()
+    _limit(request, limit)
 
 
 def _limit(request, limit: Limit, *, count: bool = True) -> None:
