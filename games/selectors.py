@@ -863,11 +863,13 @@ def may_see_game(game_id: int, user, *, invite_token=None) -> bool:
     )
     if game is None:
         return False
-    if isinstance(invite_token, str) and invite_token and game.status == Game.Status.WAITING:
-        # As bytes: compare_digest refuses str with non-ASCII characters (a forged token may).
-        if secrets.compare_digest(invite_token.encode(), game.invite_token.encode()):
-            return True
-    return can_view(game, user)
+    # As bytes: compare_digest refuses str with non-ASCII characters (a forged token may).
+    has_link = (
+        isinstance(invite_token, str)
+        and game.status == Game.Status.WAITING
+        and secrets.compare_digest(invite_token.encode(), game.invite_token.encode())
+    )
+    return has_link or can_view(game, user)
 
 
 def visible_games(user) -> Q:

@@ -130,6 +130,14 @@ REPORTS = Limit(
         "was changed."
     ),
 )
+REPORT_LOOKUPS = Limit(
+    "games.report_lookup",
+    "REPORT_LOOKUP_RATE_LIMIT",
+    gettext_lazy(
+        "Too many report forms opened in a short time (at most %(rate)s). Try again in %(wait)s."
+    ),
+    every_method=True,
+)
 PEOPLE = Limit(
     "accounts.people",
     "PEOPLE_RATE_LIMIT",

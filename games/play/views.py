@@ -31,7 +31,6 @@ from games.live.looks import (
 from games.live.pieces import status_piece
 from games.models import Game, QuickPlaySeek
 from games.play import actions, again, quickplay, vacations
-from games.play.visibility import visible_game_first
 from games.play.errors import ActionRefused, StaleVersion
 from games.play.forms import (
     ActionForm,
@@ -49,6 +48,7 @@ from games.play.rate_limits import (
     SEAT_CHANGES,
     per_player,
 )
+from games.play.visibility import visible_game_first
 from games.state_store import load_state, read_game
 
 # A refusal's HTTP status: 409 the page was stale, 403 not your game, 400 malformed, else 422.
