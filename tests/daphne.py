@@ -30,10 +30,11 @@ class Daphne:
 
 
 @contextlib.contextmanager
-def running_daphne(redis_url: str, workdir, *, arguments=(), **environment):
-    """Start daphne (with `arguments` added to its command line and `environment` to its
-    environment); yield it once it answers /health/, and stop it at the end."""
-    port = free_port()
+def running_daphne(redis_url: str, workdir, *, port=None, arguments=(), **environment):
+    """Start daphne (on `port`, or a free one; with `arguments` added to its command line and
+    `environment` to its environment); yield it once it answers /health/, and stop it at the
+    end."""
+    port = port or free_port()
     (workdir / "static").mkdir(exist_ok=True)
     env = server_environment(redis_url=redis_url, workdir=workdir, **environment)
     log_path = workdir / "daphne.log"

@@ -23,6 +23,7 @@ exits by itself is started again after a back-off, as systemd restarts a deploym
 import argparse
 import contextlib
 import fcntl
+import ipaddress
 import os
 import signal
 import socket
@@ -168,10 +169,23 @@ def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
             "--workers", str(workers), "microchip_site.wsgi:application"]  # fmt: skip
 
 
-def daphne_command(sock: socket.socket) -> list[str]:
+def daphne_command(sock: socket.socket, host: str) -> list[str]:
     """The daphne command line that serves the app on an inherited listening socket."""
     return [sys.executable, "-m", "daphne", "--fd", str(sock.fileno()),
-            "microchip_site.asgi:application"]  # fmt: skip
+            *daphne_proxy_arguments(host), "microchip_site.asgi:application"]  # fmt: skip
+
+
+def daphne_proxy_arguments(host: str) -> list[str]:
+    """Listening on the loopback, daphne takes the client's address from the `X-Real-IP` that
+    the proxy in front sets (docs/nginx-local.conf, docs/deploy.md): the socket limits per
+    address count each client, not the proxy (issue 34). Only there: on an address the world
+    reaches, a client could write the header itself, and the peer's address counts."""
+    name = host.strip("[]").lower()
+    try:
+        loopback = name == "localhost" or ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        loopback = False
+    return ["--proxy-headers", "--proxy-headers-host", "X-Real-IP"] if loopback else []
 
 
 class Command(BaseCommand):
@@ -290,10 +304,10 @@ class Command(BaseCommand):
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
         if sock is None:
             # daphne's --fd adopts IPv4 sockets only: one process binds the address itself.
-            bind = ["-b", host.strip("[]"), "-p", str(port)]
+            bind = ["-b", host.strip("[]"), "-p", str(port), *daphne_proxy_arguments(host)]
             commands = {"web 1": [python, "-m", "daphne", *bind, "microchip_site.asgi:application"]}
         else:
-            commands = {f"web {n}": daphne_command(sock) for n in range(1, web + 1)}
+            commands = {f"web {n}": daphne_command(sock, host) for n in range(1, web + 1)}
         if http:
             commands["http"] = gunicorn_command(host, http_port, http)
         for n in range(1, workers + 1):
