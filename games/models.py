@@ -664,11 +664,20 @@ class PushSubscription(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
     )
-    endpoint = models.URLField(max_length=1000, unique=True)
+    # One an account and endpoint: another account that posts the same endpoint gets one of its
+    # own, never this one (issue 34: it was found by its endpoint alone, and taken over).
+    endpoint = models.URLField(max_length=1000)
     p256dh = models.CharField(max_length=200)  # the browser's public key, base64url
     auth = models.CharField(max_length=100)  # the shared authentication secret, base64url
     created = models.DateTimeField(auto_now_add=True)
     last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "endpoint"], name="games_pushsubscription_one_per_account"
+            )
+        ]
 
     def __str__(self):
         return f"push subscription {self.pk} of user {self.user_id}"

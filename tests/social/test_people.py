@@ -5,6 +5,7 @@ name from followed players only, and the privacy of a profile's games."""
 from datetime import timedelta
 
 import pytest
+from django.contrib.messages import get_messages
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -408,14 +409,28 @@ def test_blocking_is_silent_to_the_blocked_player(players, django_capture_on_com
     assert 'id="follow-button"' in pages[0] and ">Block<" in pages[0]  # as for anyone
 
 
-def test_the_blocked_player_may_follow_again_silently_and_sees_only_public_games(players):
+def test_neither_player_of_a_block_may_follow_the_other_again(players):
+    """A block ends the follows both ways, and neither may follow the other while it lasts
+    (issue 34: the blocked player followed again, and the dashboard showed the blocker's games).
+    The words name no block to the blocked player."""
     ada, brian = players[:2]
+    game = actions.create_game(creator=ada, player_count=2, time_per_move=timedelta(days=1))
+    actions.join_game(game_id=game.pk, user=players[2])
     blocking.block(blocker=ada, blocked=brian)
 
-    response = post(client_of(brian), "follow", ada)
+    answer = post(client_of(brian), "follow", ada, **{"back": ""})
+    with pytest.raises(Refused) as refused:
+        following.follow(follower=ada, followed=brian)
 
-    assert response.status_code == 302 and following.follows(brian, ada)
+    assert answer.status_code == 302
+    assert not Follow.objects.exists()
+    said = [str(message) for message in get_messages(answer.wsgi_request)]
+    assert said == ["You cannot follow ada."]
+    assert "block" in refused.value.message  # ada is told of her own block
+    assert f"/games/{game.pk}/" not in page(client_of(brian), reverse("dashboard"))
     assert blocking.blocked_either_way(ada.pk, brian.pk)  # the block stays
+    blocking.unblock(blocker=ada, blocked=brian)
+    assert following.follow(follower=brian, followed=ada) is True
 
 
 def test_unblocking_lifts_one_s_own_block_only(players):
