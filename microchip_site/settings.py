@@ -64,6 +64,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.api.middleware.ApiRefusalsInJson",  # the API's refusals are JSON, whoever makes them
+    "microchip_site.middleware.RefuseNulInQuery",  # a NUL in a query parameter: 400
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

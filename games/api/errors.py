@@ -6,6 +6,8 @@ codes for an illegal action, and a few of the API's (`unauthorized`, `scope`, `n
 `bad_request`, `rate_limited`).
 """
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from django.utils.translation import gettext as _
 from ninja import Schema
@@ -103,6 +105,15 @@ def install(api) -> None:
             "The request is invalid."
         )
         return answer(request, 422, {"code": "bad_request", "message": problems})
+
+    @api.exception_handler(RequestDataTooBig)
+    def too_large(request, error):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        body = {
+            "code": "too_large",
+            "message": _("The body is too large: at most %(bytes)d bytes.") % {"bytes": limit},
+        }
+        return answer(request, 413, body)
 
     @api.exception_handler(Http404)
     def not_found(request, error):
