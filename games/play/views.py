@@ -530,7 +530,7 @@ def _viewable_game(request, game_id) -> tuple[Game, list]:
         game, seats = read_game(game_id)
     except Game.DoesNotExist:
         raise Http404("No such game.") from None
-    if not selectors.can_view(game, request.user):
+    if not selectors.can_view(game, request.user, seats):
         raise Http404("No such game.")  # an invitation-only table does not reveal itself
     return game, seats
 

@@ -5,6 +5,7 @@ name from followed players only, and the privacy of a profile's games."""
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import get_messages
 from django.db import connection
 from django.test import Client
@@ -16,7 +17,7 @@ from accounts import blocking, following, privacy
 from accounts.bots import new_bot
 from accounts.models import Block, Follow, User
 from accounts.refusals import Refused
-from games import chat
+from games import chat, selectors
 from games.models import Game, Invitation, OutboxEmail, Seat
 from games.play import actions
 from games.play import chat as talk
@@ -537,8 +538,54 @@ def test_a_signed_out_visitor_sees_the_name_but_not_the_games_of_a_private_playe
     signed_in = client_of(players[2])
     assert f"/games/{game.pk}/" in page(signed_in, profile_url(ada))
     assert f"/games/{game.pk}/" in page(signed_in, reverse("archive", args=["ada"]))
-    # brian shows his to everyone; his games against ada stay his.
-    assert f"/games/{game.pk}/" in page(Client(), profile_url(brian))
+    # brian shows his to everyone, but a game of ada's is hers too: not his to show.
+    assert f"/games/{game.pk}/" not in page(Client(), profile_url(brian))
+    assert f"/games/{game.pk}/" in page(signed_in, profile_url(brian))
+
+
+def test_a_private_players_games_are_hidden_from_visitors_by_their_address_too(players, start_game):
+    """ "Signed-in players" hides every game the player plays from signed-out visitors,
+    whoever else plays it: its page, its move log, its replay and its socket, as their profile
+    and archive do, and their rating on the leaderboard (issue 34: the pages by id showed)."""
+    ada, brian = players[:2]
+    playing = start_game(2)
+    ended = start_game(2)
+    actions.resign(game_id=ended.pk, user=brian)
+    ada.games_shown_to = User.GamesShownTo.SIGNED_IN
+    ada.save()
+    visitor = Client()
+
+    for game in (playing, ended):
+        answer = visitor.get(reverse("games:game", args=[game.pk]))
+        assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")
+        assert visitor.get(reverse("games:log", args=[game.pk])).status_code == 404
+        assert visitor.get(reverse("games:fragment", args=[game.pk])).status_code == 404
+    assert visitor.get(reverse("games:replay", args=[ended.pk])).status_code == 404
+    assert not selectors.can_view(playing, AnonymousUser())  # the socket's check (4404)
+    signed_in = client_of(players[2])
+    assert signed_in.get(reverse("games:game", args=[playing.pk])).status_code == 200
+    assert signed_in.get(reverse("games:replay", args=[ended.pk])).status_code == 200
+    User.objects.filter(pk=brian.pk).update(games_shown_to=User.GamesShownTo.EVERYONE)
+    ada.games_shown_to = User.GamesShownTo.EVERYONE
+    ada.save()
+    assert visitor.get(reverse("games:game", args=[playing.pk])).status_code == 200
+
+
+def test_a_private_players_rating_is_not_on_the_visitors_leaderboard(players, settings):
+    from games.models import Rating
+
+    for number, player in enumerate(players[:3]):
+        figures = {"games": 20, "display": 1500 + number, "mu": 25.0, "sigma": 3.0}
+        Rating.objects.update_or_create(user=player, defaults=figures)
+    ada = players[0]
+    ada.games_shown_to = User.GamesShownTo.SIGNED_IN
+    ada.save()
+
+    visitors = page(Client(), reverse("leaderboard"))
+    members = page(client_of(players[3]), reverse("leaderboard"))
+
+    assert profile_url(players[1]) in visitors and profile_url(ada) not in visitors
+    assert profile_url(ada) in members
 
 
 def test_a_private_player_cannot_be_picked_as_opponent_by_a_signed_out_visitor(players):
