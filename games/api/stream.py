@@ -285,6 +285,10 @@ class Stream:
         inbox: asyncio.Queue = asyncio.Queue()
         receiver = None
         try:
+            # Nothing, at once: the server sends the status and the headers with a response's
+            # first write, and a player with nothing to hear would wait for them until the first
+            # keep-alive line, past most clients' time-outs (issue 34).
+            yield ""
             self.layer = get_channel_layer()
             self.channel = await self.layer.new_channel()
             receiver = asyncio.create_task(self._receive(inbox))

@@ -77,3 +77,18 @@ def test_daphne_streams_a_move_as_it_happens_and_frees_the_place_of_a_closed_str
         for client, response in opened:
             response.close()
             client.close()
+
+
+def test_the_stream_answers_at_once_even_with_nothing_to_say(daphne, players):
+    """A player with no game and no invitation gets the 200 and its headers at once, not with
+    the first keep-alive line 20 s later, past most clients' time-outs (issue 34)."""
+    secret = tokens.create_token(players[4], name="t", scope="read")[1]
+    headers = {"Authorization": f"Bearer {secret}"}
+    began = time.monotonic()
+    with (
+        httpx.Client(base_url=daphne, headers=headers, timeout=5) as client,
+        client.stream("GET", "/api/v1/stream") as response,
+    ):
+        assert response.status_code == 200
+        assert response.headers["content-type"] == "application/x-ndjson"
+        assert time.monotonic() - began < 3
