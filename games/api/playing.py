@@ -251,7 +251,6 @@ def rematch(request, game_id: int):
 def seek(request, wanted: Seek):
     """Quick play: be paired with players of a rating close to yours. Answers the game if one
     was made at once; else keep the stream open to hear when it starts."""
-    _limit(request, SEAT_CHANGES)
     form = QuickPlayForm(
         {"quick-" + key: value for key, value in wanted.model_dump().items() if key != "rated"}
         | ({"quick-rated": "on"} if wanted.rated else {}),
@@ -259,6 +258,7 @@ def seek(request, wanted: Seek):
     )
     if not form.is_valid():
         raise ApiRefusal(422, "bad_request", _form_errors(form))
+    _limit(request, SEAT_CHANGES)  # counted once valid: what was really asked for
     made = _run(None, lambda: quickplay.seek(user=request.auth.user, **form.cleaned_data))
     if made is None:
         return {"game": None, "waiting": True}
