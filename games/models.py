@@ -442,6 +442,10 @@ class QuickPlaySeek(models.Model):
     rated = models.BooleanField(default=True)
     rating = models.IntegerField()  # the player's displayed rating when they asked
     created_at = models.DateTimeField(default=timezone.now)
+    # A seek made through the API while the player held a stream open lasts while they hold
+    # one: each stream's check renews it, the last stream to close cancels it, and one not
+    # renewed in time (its process died) is never paired. None: until paired or cancelled.
+    held_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["created_at"], name="games_seek_oldest_first")]

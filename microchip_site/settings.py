@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "games.api.middleware.ApiRefusalsInJson",  # the API's refusals are JSON, whoever makes them
+    "games.api.middleware.RateLimitFields",  # and what is left of a rate limit, in its answers
     "microchip_site.middleware.RefuseNulInQuery",  # a NUL in a query parameter: 400
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -1,9 +1,17 @@
-"""Every answer of the API that refuses is JSON, `{"code": ..., "message": ...}`, whoever made
+"""What every answer of the API carries, whoever made it.
+
+`ApiRefusalsInJson`: every answer of the API that refuses is JSON, `{"code": ..., "message": ...}`, whoever made
 it: the API's own handlers (games/api/errors.py), and the refusals made around them, by Django or
 django-ninja before any endpoint runs (a method the path does not take, a body that cannot be
 read, a path that names nothing, a query with a NUL, microchip_site/middleware.py) or by the
 site's failure page after one failed (the database out of reach: 503 with Retry-After). A client
-never has to read an HTML page (issue 34)."""
+never has to read an HTML page (issue 34).
+
+`RateLimitFields`: an answer counted against a rate limit (games/play/rate_limits.py) says the
+limit and what is left of it, in the IETF's RateLimit fields (draft-ietf-httpapi-ratelimit-
+headers): `RateLimit-Policy: "games.act";q=240;w=60` (at most q in windows of w seconds) and
+`RateLimit: "games.act";r=17;t=42` (r left for t more seconds), so that a program paces itself
+rather than find the limit by its 429."""
 
 from django.conf import settings
 from django.http import JsonResponse
@@ -58,3 +66,22 @@ class ApiRefusalsInJson:
             if name in response:
                 refusal[name] = response[name]
         return refusal
+
+
+class RateLimitFields:
+    """Put inside `ApiRefusalsInJson` (its refusals carry the fields too)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        used_up = getattr(request, "rate_limits", None)
+        if used_up and request.path_info.startswith(PREFIX):
+            response["RateLimit-Policy"] = ", ".join(
+                f'"{name}";q={usage.amount};w={usage.period}' for name, usage in used_up.items()
+            )
+            response["RateLimit"] = ", ".join(
+                f'"{name}";r={usage.left};t={usage.reset}' for name, usage in used_up.items()
+            )
+        return response

@@ -1,6 +1,7 @@
 """The play endpoints: every change the site's pages make, through the same actions
 (games/play/actions.py) and the same rate limits, answered in JSON. A play token is needed."""
 
+from datetime import datetime
 from typing import Any, Literal
 
 from ninja import Field as F
@@ -8,7 +9,7 @@ from ninja import Router, Schema, Status
 from pydantic import ConfigDict
 
 from games import selectors
-from games.models import Game
+from games.models import Game, QuickPlaySeek
 from games.play import actions, again, quickplay
 from games.play.errors import ActionRefused, StaleVersion
 from games.play.forms import TIME_PER_MOVE, CreateGameForm, QuickPlayForm
@@ -26,6 +27,7 @@ from games.state_store import read_game
 from . import schemas, shapes
 from .auth import PLAY
 from .errors import ApiRefusal, Refusal, not_found
+from .stream import SEEK_HELD, Slot
 
 router = Router(auth=PLAY)
 REFUSALS = {
@@ -97,6 +99,21 @@ class Seek(Body):
     player_count: int = F(2, ge=2, le=5)
     time_per_move: TimePerMove = "1d"
     rated: bool = True
+
+
+class SeekOut(Schema):
+    player_count: int
+    time_per_move: str = F(description="As the seek was made: 1h, 12h, 1d...")
+    rated: bool
+    since: datetime
+    held_by_stream: bool = F(
+        description="Made while you held a stream open: it lasts while you hold one (your last "
+        "stream closing cancels it)."
+    )
+
+
+class Seeking(Schema):
+    seek: SeekOut | None = F(description="Your seek, or null: you are not looking for a game.")
 
 
 class Sought(Schema):
@@ -247,10 +264,29 @@ def rematch(request, game_id: int):
     return _game(game.pk, request)
 
 
+@router.get("/seek", response={200: Seeking, **REFUSALS}, tags=["tables"])
+def my_seek(request):
+    """Your quick-play seek, if you are looking for a game."""
+    found = QuickPlaySeek.objects.filter(user=request.auth.user).first()
+    if found is None:
+        return {"seek": None}
+    names = {duration: key for key, duration in TIME_PER_MOVE.items()}
+    return {
+        "seek": {
+            "player_count": found.player_count,
+            "time_per_move": names.get(found.time_per_move, str(found.time_per_move)),
+            "rated": found.rated,
+            "since": found.created_at,
+            "held_by_stream": found.held_until is not None,
+        }
+    }
+
+
 @router.post("/seek", response={200: Sought, **REFUSALS}, tags=["tables"])
 def seek(request, wanted: Seek):
     """Quick play: be paired with players of a rating close to yours. Answers the game if one
-    was made at once; else keep the stream open to hear when it starts."""
+    was made at once; else keep the stream open to hear when it starts. Made while you hold a
+    stream open, the seek lasts while you hold one: a program that goes away is not paired."""
     form = QuickPlayForm(
         {"quick-" + key: value for key, value in wanted.model_dump().items() if key != "rated"}
         | ({"quick-rated": "on"} if wanted.rated else {}),
@@ -259,7 +295,10 @@ def seek(request, wanted: Seek):
     if not form.is_valid():
         raise ApiRefusal(422, "bad_request", _form_errors(form))
     _limit(request, SEAT_CHANGES)  # counted once valid: what was really asked for
-    made = _run(None, lambda: quickplay.seek(user=request.auth.user, **form.cleaned_data))
+    held = SEEK_HELD if Slot.held(request.auth.user.pk) else None
+    made = _run(
+        None, lambda: quickplay.seek(user=request.auth.user, held_for=held, **form.cleaned_data)
+    )
     if made is None:
         return {"game": None, "waiting": True}
     game, seats = read_game(made.pk)

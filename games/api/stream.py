@@ -34,6 +34,7 @@ import contextlib
 import json
 import logging
 import uuid
+from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
@@ -46,6 +47,7 @@ from django.utils.translation import ngettext
 from ninja import Query, Router
 
 from games.live import pushes
+from games.play import quickplay
 
 from . import following
 from .auth import READ
@@ -61,6 +63,8 @@ MAX_SINCE = 200  # games listed in `since`
 # others (table talk, rematch offers, queued drafts) are not the stream's business.
 WAKING = frozenset({"game.changed", "game.lobby_changed", "user.notify"})
 SLOT_TTL = 90  # seconds a slot outlives its stream's last check (a process that died)
+# A seek made while a stream is open outlives the player's streams' last check by as much.
+SEEK_HELD = timedelta(seconds=SLOT_TTL)
 CONTENT_TYPE = "application/x-ndjson"
 
 
@@ -237,14 +241,34 @@ class Slot:
     async def take(cls, user_id: int) -> "Slot | None":
         mark = uuid.uuid4().hex
         try:
-            for number in range(streams_per_player()):
-                key = f"api:stream:{user_id}:{number}"
+            for key in cls._keys(user_id):
                 if await cache.aadd(key, mark, SLOT_TTL):
                     return cls(key, mark)
         except Exception as error:
             logger.warning("api: cannot count the streams of %s: %s", user_id, error)
             return cls(None, mark)
         return None
+
+    @staticmethod
+    def _keys(user_id: int) -> list[str]:
+        return [f"api:stream:{user_id}:{number}" for number in range(streams_per_player())]
+
+    @classmethod
+    def held(cls, user_id: int) -> bool:
+        """Whether the player holds a stream open now (a cache out of reach says no)."""
+        try:
+            return bool(cache.get_many(cls._keys(user_id)))
+        except Exception as error:
+            logger.warning("api: cannot count the streams of %s: %s", user_id, error)
+            return False
+
+    @classmethod
+    async def aheld(cls, user_id: int) -> bool:
+        try:
+            return bool(await cache.aget_many(cls._keys(user_id)))
+        except Exception as error:
+            logger.warning("api: cannot count the streams of %s: %s", user_id, error)
+            return True  # not known: the seek stays, and runs out by itself if nobody renews it
 
     async def keep(self) -> None:
         if self.key is None:
@@ -309,6 +333,7 @@ class Stream:
                     if not await _read(following.token_active)(self.token_id):
                         return
                     await self.slot.keep()
+                    await _read(quickplay.keep_held)(user_id=self.user_id, held_for=SEEK_HELD)
                     out = await self._check()
                 elif now >= last_sent + keepalive_seconds():
                     last_sent = now
@@ -363,6 +388,10 @@ class Stream:
                 await self.layer.group_discard(group, self.channel)
         self.groups.clear()
         await self.slot.release()
+        # The player's last stream closed: a seek it held waits for nobody any more.
+        with contextlib.suppress(Exception):
+            if not await Slot.aheld(self.user_id):
+                await _read(quickplay.cancel_seek)(user=self.user_id, held_only=True)
 
     # --- what to send ---------------------------------------------------------------------------
 
