@@ -42,6 +42,8 @@ STATUS_OF_CODE = {
     "stale": 409,
     "not_your_turn": 409,
     "not_a_player": 403,
+    "muted": 403,
+    "not_started": 409,
     "forbidden": 403,
     "not_found": 404,
 }

@@ -8,7 +8,8 @@ costs nothing but a read, and a stream resumed from a version sends exactly the 
 
 from dataclasses import dataclass, replace
 
-from accounts.models import AccessToken
+from accounts import blocking
+from accounts.models import AccessToken, User
 from games.models import Event, Game, Invitation, Seat
 from games.state_store import load_state, read_game, snapshot
 
@@ -172,3 +173,30 @@ def _waits(game: Game, seats: list[Seat], mine: Seat) -> bool:
     if not game.is_playing or mine.left:
         return False
     return load_state(game, seats).waits_for(mine.number)
+
+
+def chat_line(user_id: int, event: dict) -> dict | None:
+    """The stream's `chat` line of a ``game.chat`` push (games/live/pushes.py `chat_changed`)
+    for a player of its game, or None if its author and the player are in a block (who never
+    read each other: accounts/blocking.py)."""
+    message = event["message"]
+    if message["author_id"] != user_id and blocking.blocked_either_way(
+        user_id, message["author_id"]
+    ):
+        return None
+    author = (
+        User.objects.filter(pk=message["author_id"])
+        .only("id", "username", "bot_level", "bot_owner")
+        .first()
+    )
+    if author is None:
+        return None
+    return {
+        "type": "chat",
+        "game": event["game"],
+        "id": message["id"],
+        "author": shapes.player(author),
+        "text": message["text"],
+        "at": message["created"],
+        "deleted": message["deleted"],
+    }

@@ -1,11 +1,11 @@
 """What every answer of the API carries, whoever made it.
 
-`ApiRefusalsInJson`: every answer of the API that refuses is JSON, `{"code": ..., "message": ...}`, whoever made
-it: the API's own handlers (games/api/errors.py), and the refusals made around them, by Django or
-django-ninja before any endpoint runs (a method the path does not take, a body that cannot be
-read, a path that names nothing, a query with a NUL, microchip_site/middleware.py) or by the
-site's failure page after one failed (the database out of reach: 503 with Retry-After). A client
-never has to read an HTML page (issue 34).
+`ApiRefusalsInJson`: every answer of the API that refuses is JSON, `{"code": ...,
+"message": ...}`, whoever made it: the API's own handlers (games/api/errors.py), and the
+refusals made around them, by Django or django-ninja before any endpoint runs (a method the
+path does not take, a body that cannot be read, a path that names nothing, a query with a NUL,
+microchip_site/middleware.py) or by the site's failure page after one failed (the database out
+of reach: 503 with Retry-After). A client never has to read an HTML page (issue 34).
 
 `RateLimitFields`: an answer counted against a rate limit (games/play/rate_limits.py) says the
 limit and what is left of it, in the IETF's RateLimit fields (draft-ietf-httpapi-ratelimit-

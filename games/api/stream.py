@@ -8,6 +8,7 @@ a `type` (docs/api.md, "The stream"):
 - `event`: each event of their games, with its version, in order (games/api/shapes.py `event`);
 - `start`: a table they sit at started (after its `started` event);
 - `your_move`: the game waits for their move, once a turn;
+- `chat`: a message of the table talk of one of their games, as it is written (or deleted);
 - `end`: a game ended (with its results) or its table was cancelled;
 - an empty line every KEEPALIVE seconds when nothing else was sent.
 
@@ -60,7 +61,8 @@ router = Router(auth=READ)
 MAX_LIFETIME = 3600  # seconds; then the stream ends and the client connects again
 MAX_SINCE = 200  # games listed in `since`
 # Messages of the channel layer that mean a game (or the player's list of games) changed; the
-# others (table talk, rematch offers, queued drafts) are not the stream's business.
+# table talk's are sent as they are (`chat` lines); the others (rematch offers, queued drafts)
+# are not the stream's business.
 WAKING = frozenset({"game.changed", "game.lobby_changed", "user.notify"})
 SLOT_TTL = 90  # seconds a slot outlives its stream's last check (a process that died)
 # A seek made while a stream is open outlives the player's streams' last check by as much.
@@ -83,10 +85,10 @@ def streams_per_player() -> int:
 # --- the line types, for the OpenAPI schema ------------------------------------------------------
 
 
-def _line(line_type: str, text: str, **properties) -> dict:
+def _line(line_type: str, what: str, /, **properties) -> dict:
     return {
         "type": "object",
-        "description": text,
+        "description": what,
         "required": ["type", "game", *[name for name in properties if name != "results"]],
         "properties": {
             "type": {"const": line_type},
@@ -124,6 +126,19 @@ LINE_SCHEMA = {
             at={"type": "string", "format": "date-time"},
         ),
         _line("start", "A table you sit at started.", version=_VERSION),
+        _line(
+            "chat",
+            "A message of a game's table talk, written or deleted (live only: after a "
+            "reconnection, GET /games/{id}/chat?after= has those missed).",
+            id={"type": "integer", "description": "The message's id."},
+            author={
+                "type": "object",
+                "properties": {"username": {"type": "string"}, "bot": {"type": "boolean"}},
+            },
+            text={"type": "string"},
+            at={"type": "string", "format": "date-time"},
+            deleted={"type": "boolean", "description": "Taken out of the talk: forget it."},
+        ),
         _line(
             "your_move",
             "The game waits for your move (once a turn; in the finishing phase, once).",
@@ -347,7 +362,8 @@ class Stream:
                         continue
                     if message is None:  # the channel layer failed: the client reconnects
                         return
-                    out = await self._woken(_drain(message, inbox))
+                    games, said = _drain(message, inbox)
+                    out = await self._woken(games) + await self._talk(said)
                 if out:
                     last_sent = loop.time()
                     yield _chunk(out)
@@ -423,6 +439,17 @@ class Stream:
             out += await self._catch_up(game_id, self.followed[game_id])
         return out
 
+    async def _talk(self, said: list[dict]) -> list[dict]:
+        """A `chat` line for each message of the table talk of a game the player sits at,
+        written or deleted, unless its author and the player are in a block."""
+        out = []
+        for event in said:
+            if event.get("game") in self.followed:
+                line = await _read(following.chat_line)(self.user_id, event)
+                if line is not None:
+                    out.append(line)
+        return out
+
     async def _check(self) -> list[dict]:
         """The periodic check: any game whose version moved past what was sent (its push was
         lost), and games the player sat down at without a push to their group."""
@@ -485,16 +512,19 @@ class Stream:
             await self._leave(pushes.game_group(game_id))
 
 
-def _drain(first: dict, inbox: asyncio.Queue) -> set[int | None]:
+def _drain(first: dict, inbox: asyncio.Queue) -> tuple[set[int | None], list[dict]]:
     """The games that this message and every one already waiting behind it are about (None:
-    the player's own group): a burst of pushes is read once."""
-    games = set()
+    the player's own group): a burst of pushes is read once; and the table talk's messages
+    among them, in order."""
+    games, said = set(), []
     message = first
     while True:
         if message is None:  # the channel failed: put it back for the loop to end on
             inbox.put_nowait(None)
             break
-        if message.get("type") in WAKING:
+        if message.get("type") == "game.chat":
+            said.append(message)
+        elif message.get("type") in WAKING:
             game = message.get("game")
             if message["type"] == "user.notify":
                 games.add(None)
@@ -504,7 +534,7 @@ def _drain(first: dict, inbox: asyncio.Queue) -> set[int | None]:
             message = inbox.get_nowait()
         except asyncio.QueueEmpty:
             break
-    return games
+    return games, said
 
 
 def _chunk(lines: list[dict]) -> str:

@@ -529,7 +529,7 @@ async def test_the_schema_describes_the_lines(client):
     content = operation["responses"]["200"]["content"]
     kinds = {line["properties"]["type"]["const"]
              for line in content["application/x-ndjson"]["schema"]["oneOf"]}  # fmt: skip
-    assert kinds == {"game", "invitation", "event", "start", "your_move", "end"}
+    assert kinds == {"game", "invitation", "event", "start", "your_move", "end", "chat"}
     assert {"since", "timeout"} <= {parameter["name"] for parameter in operation["parameters"]}
     assert operation["responses"]["429"]
 
