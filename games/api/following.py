@@ -24,8 +24,8 @@ class Followed:
     """A game the stream follows for a player seated at it."""
 
     sent: int  # the newest version whose events (or snapshot line) the stream has sent
-    # The pool version of the turn last announced as the player's move (None: the game does not
-    # wait for them): one `your_move` line a turn, not one for every tile they move.
+    # The turn last announced as the player's move (shapes.turn; None: the game does not wait
+    # for them): one `your_move` line a turn, not one for every tile they move or their draft.
     turn: int | None = None
 
 
@@ -86,7 +86,7 @@ def look(game_id: int, user_id: int) -> Caught:
     mine = _seat_of(seats, user_id)
     if mine is None:
         return Caught([], None)
-    waits = _waits(game, seats, mine)
+    waits, turn = _waits(game, seats, mine)
     line = {
         "type": "game",
         "game": game.pk,
@@ -96,7 +96,7 @@ def look(game_id: int, user_id: int) -> Caught:
     }
     if game.is_over:
         return Caught([line], None)
-    return Caught([line], Followed(game.version, game.pool_version if waits else None))
+    return Caught([line], Followed(game.version, turn if waits else None))
 
 
 def catch_up(game_id: int, user_id: int, followed: Followed) -> Caught:
@@ -133,8 +133,8 @@ def catch_up(game_id: int, user_id: int, followed: Followed) -> Caught:
         if rows:
             lines.append(end_line(game, seats))
         return Caught(lines, None)
-    waits = _waits(game, seats, mine)
-    turn = game.pool_version if waits else None
+    waits, turn = _waits(game, seats, mine)
+    turn = turn if waits else None
     if waits and followed.turn != turn:
         lines.append({"type": "your_move", "game": game_id, "version": game.version})
     return Caught(lines, Followed(game.version, turn))
@@ -167,12 +167,13 @@ def _seat_of(seats: list[Seat], user_id: int) -> Seat | None:
     return next((seat for seat in seats if seat.user_id == user_id), None)
 
 
-def _waits(game: Game, seats: list[Seat], mine: Seat) -> bool:
-    """Whether the game waits for this player's move (a seat handed to the server's stand-in
-    does not wait for its player)."""
+def _waits(game: Game, seats: list[Seat], mine: Seat) -> tuple[bool, int | None]:
+    """Whether the game waits for this player's move (shapes.your_move; a seat handed to the
+    server's stand-in does not wait for its player), and the turn it is at."""
     if not game.is_playing or mine.left:
-        return False
-    return load_state(game, seats).waits_for(mine.number)
+        return False, None
+    state = load_state(game, seats)
+    return shapes.your_move(state, mine.number), shapes.turn(state)
 
 
 def chat_line(user_id: int, event: dict) -> dict | None:

@@ -16,15 +16,33 @@ def player(user: User) -> dict:
     }
 
 
+def your_move(state: rules.GameState, seat: int) -> bool:
+    """Whether the game waits for the player of `seat` to move: their turn to draft, or their
+    board to finish; not while the server's forced take of a column's last tile is due (the
+    server moves then, not the player: issue 34)."""
+    return state.waits_for(seat) and state.forced_action() is None
+
+
+def turn(state: rules.GameState) -> int:
+    """The turn the game is at, for saying `your_move` once a turn: the drafts made so far (a
+    draft of the player's own, still to confirm, is the same turn), one for the whole finishing
+    phase."""
+    return state.drafts if state.phase == rules.DRAFTING else -1
+
+
+# Actions only the server makes: never among a client's legal actions.
+SERVER_ACTIONS = frozenset({"take_last", "conclude", "resign"})
+
+
 def summary(
     game: Game, seats: list[Seat], viewer: User, state: rules.GameState | None = None
 ) -> dict:
     """A game as lists show it; `state` (its rules state, if read already) says whose move."""
     mine = next((seat for seat in seats if seat.user_id == viewer.pk), None)
-    your_move = False
-    if mine is not None and game.is_playing:
+    waits = False
+    if mine is not None and game.is_playing and not mine.left:
         state = state or load_state(game, seats)
-        your_move = state.waits_for(mine.number)
+        waits = your_move(state, mine.number)
     return {
         "id": game.pk,
         "name": game.title,
@@ -38,7 +56,7 @@ def summary(
         "started_at": game.started_at,
         "ended_at": game.ended_at,
         "your_seat": None if mine is None else mine.number,
-        "your_move": your_move,
+        "your_move": waits,
     }
 
 
@@ -77,7 +95,9 @@ def full(game: Game, seats: list[Seat], viewer: User, *, arranging: bool = False
     if mine is not None and game.is_playing and not seats[mine].left:
         out["can_arrange"] = state.can_arrange(mine)
         legal = state.legal_actions(mine, arranging=arranging)
-        out["legal_actions"] = [action.to_json() for action in legal]
+        out["legal_actions"] = [
+            action.to_json() for action in legal if action.type not in SERVER_ACTIONS
+        ]
     return out
 
 
