@@ -17,6 +17,11 @@ from . import shapes
 
 # Events read at once; a game further behind is read again from where the last read stopped.
 CHUNK = 500
+# Events recorded after a game's end, which the stream does not send: the post-game analysis
+# (in the replay, GET /games/{id}/replay). The end line is the game's last word on the stream,
+# live or resumed (issue 34: a client resuming from its version was sent the analysis, then a
+# second end).
+AFTER_THE_END = frozenset({"analysed"})
 
 
 @dataclass(frozen=True)
@@ -123,15 +128,17 @@ def catch_up(game_id: int, user_id: int, followed: Followed) -> Caught:
     hide_seed = not game.is_over
     lines = []
     for row in rows:
+        if row.kind in AFTER_THE_END:
+            continue
         event = shapes.event(row, names, hide_seed=hide_seed)
         lines.append({"type": "event", "game": game_id, **event})
         if row.kind == "started":
             lines.append({"type": "start", "game": game_id, "version": row.number})
     if rows and rows[-1].number < game.version:
         return Caught(lines, replace(followed, sent=rows[-1].number), more=True)
-    if game.is_over:  # its end, unless nothing happened since the version the client has
-        if rows:
-            lines.append(end_line(game, seats))
+    if game.is_over:  # its end, unless nothing of it happened since the version the client has
+        if lines:
+            lines.append(end_line(game, seats, version=lines[-1]["version"]))
         return Caught(lines, None)
     waits, turn = _waits(game, seats, mine)
     turn = turn if waits else None
@@ -140,8 +147,9 @@ def catch_up(game_id: int, user_id: int, followed: Followed) -> Caught:
     return Caught(lines, Followed(game.version, turn))
 
 
-def end_line(game: Game, seats: list[Seat]) -> dict:
-    """The end of a game: its results by place (a table cancelled before it started has none)."""
+def end_line(game: Game, seats: list[Seat], version: int) -> dict:
+    """The end of a game at `version`, its last event on the stream: its results by place (a
+    table cancelled before it started has none)."""
     results = []
     if game.status == Game.Status.ENDED:
         ranked = sorted(seats, key=lambda seat: (seat.place is None, seat.place, seat.number))
@@ -158,7 +166,7 @@ def end_line(game: Game, seats: list[Seat]) -> dict:
         "type": "end",
         "game": game.pk,
         "status": game.status,
-        "version": game.version,
+        "version": version,
         "results": results,
     }
 
