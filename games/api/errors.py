@@ -131,7 +131,15 @@ def install(api) -> None:
 
 
 def _problem(error: dict) -> str:
-    where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "query"))
+    """One problem of a request that does not match the schema, the field named as the schema
+    names it: `version`, not django-ninja's (`body`, `move`, `version`), whose second part is
+    the endpoint's own name for its body."""
+    loc = list(error.get("loc", ()))
+    if loc[:1] == ["body"]:
+        loc = loc[2:]
+    elif loc[:1] in (["query"], ["path"]):
+        loc = loc[1:]
+    where = ".".join(str(part) for part in loc)
     message = error.get("msg", "invalid")
     return f"{where}: {message}" if where else message
 

@@ -2,17 +2,24 @@
 (games/play/actions.py) and the same rate limits, answered in JSON. A play token is needed."""
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from ninja import Field as F
 from ninja import Router, Schema, Status
-from pydantic import ConfigDict
+from pydantic import BeforeValidator, ConfigDict, Field
 
-from games import selectors
+from games import rules, selectors
 from games.models import Game, QuickPlaySeek
 from games.play import actions, again, quickplay
 from games.play.errors import ActionRefused, StaleVersion
-from games.play.forms import TIME_PER_MOVE, CreateGameForm, QuickPlayForm
+from games.play.forms import (
+    FISCHER_BANK_CHOICES,
+    FISCHER_CAP_CHOICES,
+    FISCHER_INCREMENT_CHOICES,
+    TIME_PER_MOVE,
+    CreateGameForm,
+    QuickPlayForm,
+)
 from games.play.rate_limits import (
     ACTIONS,
     GAME_CREATION,
@@ -43,13 +50,26 @@ TimePerMove = Literal[tuple(TIME_PER_MOVE)]  # "1h", "1d"... as the site's form 
 
 
 class Body(Schema):
-    """A request body: JSON types as the schema says them (no "1" for 1, no 0 for false)."""
+    """A request body: JSON types as the schema says them (no "1" for 1, no 0 for false; an
+    integer may be written 2.0, as JSON Schema's integer is any number without a fraction)."""
 
     model_config = ConfigDict(strict=True)
 
 
+def _whole_number(value):
+    """JSON Schema's integer: 2 or 2.0, never 2.5, "2" or true (strict mode refuses 2.0)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+# Constraints before the validator: after it, pydantic leaves them out of the JSON schema.
+TileId = Annotated[int, Field(ge=0, le=rules.tiles.TILE_COUNT - 1), BeforeValidator(_whole_number)]
+
+
 class Move(Body):
-    version: int | None = F(
+    version: WholeNumber | None = F(
         description="The game's version the client acted on; a move made against a state that "
         "has since changed in a way that matters is refused as stale. Null: act on whatever "
         "the game is now (not recommended)."
@@ -62,41 +82,56 @@ class Move(Body):
 
 
 class Queue(Body):
-    version: int | None = None
-    tiles: list[int] = F(
-        max_length=12, description="Tile ids of your next draw column, best first; [] clears."
+    version: WholeNumber | None = None
+    tiles: list[TileId] = F(
+        max_length=rules.ahead.MAX_QUEUED,
+        description="Tile ids of your next draw column, best first; [] clears.",
     )
     confirm: bool = F(False, description="Confirm the queued draft at once, too.")
 
 
 class Expel(Body):
-    seat: int = F(ge=0, le=4)
+    seat: WholeNumber = F(ge=0, le=4)
 
 
 class Invite(Body):
     username: str = F(max_length=150)
 
 
+BOTS = (
+    "Computer players to seat at once: easy_bots and strong_bots together leave a seat for you "
+    "(at most player_count - 1), else the table refuses it (400 bots)."
+)
+
+
 class NewGame(Body):
     name: str = F("", max_length=60)
-    player_count: int = F(2, ge=2, le=5)
+    player_count: WholeNumber = F(2, ge=2, le=5)
     clock: Literal["per_move", "fischer"] = "per_move"
     time_per_move: TimePerMove = "1d"
-    fischer_bank: str | None = None
-    fischer_increment: str | None = None
-    fischer_cap: str | None = None
+    fischer_bank: Literal[tuple(FISCHER_BANK_CHOICES)] | None = F(
+        None, description="With clock fischer: the starting bank (at most fischer_cap)."
+    )
+    fischer_increment: Literal[tuple(FISCHER_INCREMENT_CHOICES)] | None = F(
+        None, description="With clock fischer: the time added by each move (at most fischer_cap)."
+    )
+    fischer_cap: Literal[tuple(FISCHER_CAP_CHOICES)] | None = F(
+        None,
+        description="With clock fischer: the most a bank holds, at least the starting bank and "
+        "the increment, else the table refuses it (400 fischer_cap).",
+    )
     weekends_off: bool = False
     rated: bool = True
     strict_finish: bool = False
     access: Literal["open", "invitation"] = "open"
     private: bool | None = None
-    invitees: list[str] = F([], max_length=4)
-    easy_bots: int = F(0, ge=0, le=4)
-    strong_bots: int = F(0, ge=0, le=4)
+    invitees: list[Annotated[str, Field(min_length=1, max_length=150)]] = F([], max_length=4)
+    easy_bots: WholeNumber = F(0, ge=0, le=4, description=BOTS)
+    strong_bots: WholeNumber = F(0, ge=0, le=4, description=BOTS)
 
 
 class Seek(Body):
-    player_count: int = F(2, ge=2, le=5)
+    player_count: WholeNumber = F(2, ge=2, le=5)
     time_per_move: TimePerMove = "1d"
     rated: bool = True
 
@@ -126,9 +161,10 @@ def act(request, game_id: int, move: Move):
     """Make a move: draft, confirm_draft, undo_draft, place, rotate, move, swap, return, clear,
     undo, redo, finish. Answers the game as the move left it."""
     _visible_then_limit(request, game_id, ACTIONS)
+    action = {key: _whole_number(value) for key, value in move.action.items()}
     try:
         played = actions.play(
-            game_id=game_id, user=request.auth.user, action=move.action, seen_version=move.version
+            game_id=game_id, user=request.auth.user, action=action, seen_version=move.version
         )
     except StaleVersion as stale:
         raise _stale(game_id, stale) from None
@@ -191,7 +227,7 @@ def create(request, new: NewGame):
     data["spectators_read_chat"] = "on"
     form = CreateGameForm(data)
     if not form.is_valid():
-        raise ApiRefusal(422, "bad_request", _form_errors(form))
+        raise _refused_by(form)
     game = _run(None, lambda: actions.create_game(creator=request.auth.user, **form.cleaned_data))
     _limit(request, GAME_CREATION)  # counted once made, as the site's form counts
     return Status(201, _game(game.pk, request))
@@ -293,7 +329,7 @@ def seek(request, wanted: Seek):
         prefix="quick",
     )
     if not form.is_valid():
-        raise ApiRefusal(422, "bad_request", _form_errors(form))
+        raise _refused_by(form)
     _limit(request, SEAT_CHANGES)  # counted once valid: what was really asked for
     held = SEEK_HELD if Slot.held(request.auth.user.pk) else None
     made = _run(
@@ -357,6 +393,19 @@ def _game(game_id: int, request) -> dict:
     except Game.DoesNotExist:
         raise not_found() from None
     return shapes.full(game, seats, request.auth.user)
+
+
+def _refused_by(form) -> ApiRefusal:
+    """A well-formed body (the schema checked every field) that the site's form refuses: what
+    the schema cannot say, the fields taken together (too many computer players, a Fischer
+    clock's cap below its bank). 400, with the form's code for it."""
+    codes = [error.code for errors in form.errors.as_data().values() for error in errors]
+    code = next((code for code in codes if code in FORM_CODES), "bad_request")
+    return ApiRefusal(400, code, _form_errors(form))
+
+
+# The codes of the site's forms' refusals that the API passes on.
+FORM_CODES = frozenset({"bots", "fischer_cap"})
 
 
 def _form_errors(form) -> str:

@@ -34,7 +34,9 @@ async def test_your_move_comes_once_a_turn_not_again_after_ones_own_draft(start_
     assert [line for line in lines if line["type"] == "your_move"] == []
 
     confirm = rules.ConfirmDraft()
-    await sync_to_async(actions.play)(game_id=game.pk, user=mover, action=confirm, seen_version=None)
+    await sync_to_async(actions.play)(
+        game_id=game.pk, user=mover, action=confirm, seen_version=None
+    )
     other = await sync_to_async(lambda: game.seats.exclude(user=mover).get().user)()
     await sync_to_async(draft_the_top_tile)(game, lambda call, **kw: call(**kw))
     lines = await stream.lines_until_quiet()
