@@ -94,11 +94,33 @@ def full(game: Game, seats: list[Seat], viewer: User, *, arranging: bool = False
     mine = out["your_seat"]
     if mine is not None and game.is_playing and not seats[mine].left:
         out["can_arrange"] = state.can_arrange(mine)
-        legal = state.legal_actions(mine, arranging=arranging)
+        legal = _highlighted(state, mine, state.legal_actions(mine, arranging=arranging))
         out["legal_actions"] = [
             action.to_json() for action in legal if action.type not in SERVER_ACTIONS
         ]
     return out
+
+
+def _highlighted(state: rules.GameState, seat: int, legal: list) -> list:
+    """`legal` with its placements and moves only where the board highlights them: where the
+    tile may stay, of its colour and fitting its neighbours (the rules package's legal_spots and
+    legal_moves). The rules take a tile on any empty space while arranging; a board with one
+    elsewhere cannot finish, and a client should not have to know why (issue 34)."""
+    board = state.boards[seat]
+    spots = {tile: set(rules.legal_spots(board, tile)) for tile in state.trays[seat]}
+    moves: dict[int, set[int]] = {}
+    kept = []
+    for action in legal:
+        if isinstance(action, rules.Place):
+            if (action.space, action.rotation) not in spots[action.tile_id]:
+                continue
+        elif isinstance(action, rules.Move):
+            if action.from_space not in moves:
+                moves[action.from_space] = set(rules.legal_moves(board, action.from_space))
+            if action.to_space not in moves[action.from_space]:
+                continue
+        kept.append(action)
+    return kept
 
 
 def _rules_state(state: rules.GameState, game: Game, mine: int | None) -> dict:
