@@ -23,7 +23,8 @@ from .auth import READ
 from .errors import ApiRefusal, Refusal, not_found
 
 router = Router(auth=READ)
-REFUSALS = {401: Refusal, 403: Refusal, 404: Refusal, 422: Refusal, 429: Refusal}
+# 400: a request no client sends (a NUL in the query: microchip_site/middleware.py).
+REFUSALS = {400: Refusal, 401: Refusal, 403: Refusal, 404: Refusal, 422: Refusal, 429: Refusal}
 MAX_PAGE = 100
 MAX_EVENTS_PAGE = 1000
 

@@ -60,6 +60,9 @@ router = Router(auth=READ)
 
 MAX_LIFETIME = 3600  # seconds; then the stream ends and the client connects again
 MAX_SINCE = 200  # games listed in `since`
+# What `since` may be, as the schema says it: nothing, or <game>:<version> pairs (how many, a
+# regular expression cannot say briefly: past MAX_SINCE games, 400 too_many_games).
+SINCE_PATTERN = r"^$|^\d{1,18}:\d{1,10}(,\d{1,18}:\d{1,10})*$"
 # Messages of the channel layer that mean a game (or the player's list of games) changed; the
 # table talk's are sent as they are (`chat` lines); the others (rematch offers, queued drafts)
 # are not the stream's business.
@@ -185,7 +188,7 @@ OPENAPI = {
 
 @router.get(
     "/stream",
-    response={401: Refusal, 403: Refusal, 422: Refusal, 429: Refusal},
+    response={400: Refusal, 401: Refusal, 403: Refusal, 422: Refusal, 429: Refusal},
     tags=["stream"],
     openapi_extra=OPENAPI,
 )
@@ -193,9 +196,11 @@ async def stream(
     request,
     since: str = Query(
         "",
-        max_length=MAX_SINCE * 24,
+        max_length=MAX_SINCE * 30,
+        pattern=SINCE_PATTERN,
         description="Resume: `<game>:<version>,...`, the last version you have of each game; "
-        "the stream sends their events after it instead of a `game` line.",
+        "the stream sends their events after it instead of a `game` line. At most 200 games, "
+        "else 400 too_many_games.",
     ),
     timeout: int = Query(
         MAX_LIFETIME,
@@ -236,9 +241,9 @@ def _parse_since(since: str) -> dict[int, int]:
                 422, "bad_request", _("since: write <game>:<version>,... with whole numbers.")
             )
         resume[int(game)] = int(version)
-    if len(resume) > MAX_SINCE:
+    if len(resume) > MAX_SINCE:  # well formed, past the limit
         raise ApiRefusal(
-            422, "bad_request", _("since: at most %(count)d games.") % {"count": MAX_SINCE}
+            400, "too_many_games", _("since: at most %(count)d games.") % {"count": MAX_SINCE}
         )
     return resume
 
