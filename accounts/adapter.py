@@ -1,6 +1,6 @@
 """django-allauth's account adapter (settings.ACCOUNT_ADAPTER): its emails (sign-up
 confirmation, password reset...) speak of the site at settings.SITE_URL, and leave through the
-site's outbox (games/notices/outbox.py), as every other email of the site does.
+site's outbox (infra/outbox.py), as every other email of the site does.
 
 Left to itself, allauth names the site by the Site row (fixed by a migration at the first
 `migrate`, so `localhost:8000` on a site that runs elsewhere), links to the address of the
@@ -24,8 +24,7 @@ from django.contrib.sites.models import Site
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
-from games import effects
-from games.notices import outbox
+from infra import outbox
 
 from . import lockout, names
 from .models import looks_taken
@@ -106,6 +105,5 @@ class _ToOutbox:
         self.message = message
 
     def send(self, fail_silently: bool = False) -> int:
-        email_id = outbox.add_message(self.message)
-        effects.after_commit(effects.Effects(tasks=[effects.send_email(email_id)]))
+        outbox.send_after_commit(outbox.add_message(self.message))
         return 1

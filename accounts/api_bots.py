@@ -45,8 +45,8 @@ def create_bot(owner: User, *, username: str) -> User:
             )
             % {"count": least}
         )
-    # The site's adapter (settings.ACCOUNT_ADAPTER, found at run time: it sends emails through
-    # the games' outbox, which this module must not import) checks the name as at sign-up.
+    # The site's adapter (settings.ACCOUNT_ADAPTER, accounts/adapter.py, as allauth finds it)
+    # checks the name as at sign-up.
     try:
         username = get_adapter().clean_username(username)
     except ValidationError as refused:

@@ -51,6 +51,12 @@ class SettingsForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         for name in PEOPLE_FIELDS:  # a form without them (an older page) keeps them as they are
             self.fields[name].required = False
+        # A zone saved before the list offered only real ones ("US/Pacific") stays the player's
+        # until they choose another: saving the page must not change it behind their back.
+        saved = self.instance.time_zone
+        field = self.fields["time_zone"]
+        if saved and saved not in dict(field.choices):
+            field.choices = [(saved, saved.replace("_", " ")), *field.choices]
 
     def _kept(self, name):
         return self.cleaned_data.get(name) or getattr(self.instance, name)

@@ -112,7 +112,7 @@ def wait_then_record(name: str, rates: list[Rate], key: str) -> float:
 
 def too_many(request, seconds: float, message: str, **context):
     """The answer past a limit: templates/429.html with the message (which says the wait, in
-    microchip_site.words.wait_words) and Retry-After."""
+    infra.words.wait_words) and Retry-After."""
     response = render(request, "429.html", {"message": message, **context}, status=429)
     response["Retry-After"] = str(math.ceil(seconds))
     return response

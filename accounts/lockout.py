@@ -32,7 +32,7 @@ from django.core import signing
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from microchip_site.words import wait_words
+from infra.words import wait_words
 
 from . import limits
 from .models import User

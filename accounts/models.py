@@ -12,9 +12,22 @@ from django.utils.translation import pgettext_lazy
 
 from .names import keys_to_refuse, name_key
 
+# The areas of the time zone database's own names ("Europe/Madrid"): the zones a person lives
+# in. The rest of what the system knows are aliases kept for old software ("US/Pacific", "GB",
+# "EST5EDT", "Etc/GMT+5") or no zone at all ("Factory", the machine's "localtime").
+AREAS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe",
+         "Indian", "Pacific")  # fmt: skip
+
 
 def time_zone_choices():
-    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+    """The time zones a player may choose: UTC, and every zone of the database named by its
+    area, as people look for theirs."""
+    names = sorted(
+        name
+        for name in zoneinfo.available_timezones()
+        if name.split("/", 1)[0] in AREAS and "/" in name
+    )
+    return [("UTC", "UTC"), *((name, name.replace("_", " ")) for name in names)]
 
 
 def zone_named(name: str) -> zoneinfo.ZoneInfo:
@@ -138,8 +151,9 @@ class User(AbstractUser):
         EVERYONE = "everyone", _("everyone")
         SIGNED_IN = "signed_in", _("signed-in players")
 
-    # Who sees the player's games, statistics and rating history on their profile and archive
-    # (accounts/privacy.py); their name and profile page stay public.
+    # Who sees the player's games (their pages and replays too, whoever else plays them: games/
+    # selectors.py `can_view`), statistics and rating (on their profile and archive, and the
+    # leaderboard) (accounts/privacy.py); their name and profile page stay public.
     games_shown_to = models.CharField(
         _("who may see my games and rating history"),
         max_length=10,

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from microchip_site.words import wait_words
+from infra.words import wait_words
 
 from . import api_bots, limits, tokens
 from .forms import BotForm, TokenForm

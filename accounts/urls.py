@@ -1,7 +1,5 @@
 from django.urls import path
 
-from microchip_site import converters  # noqa: F401 (registers <name:...>)
-
 from . import token_views, unsubscribe, views
 
 app_name = "accounts"
@@ -12,16 +10,6 @@ urlpatterns = [
     path("settings/tokens/<int:token_id>/revoke/", token_views.revoke_token, name="revoke_token"),
     path("settings/bots/", token_views.make_bot, name="make_bot"),
     path("settings/bots/<int:bot_id>/close/", token_views.close_bot, name="close_bot"),
-    path("players/<name:username>/", views.profile, name="profile"),
-    *(
-        path(
-            f"players/<name:username>/{change}/",
-            views.people_change,
-            {"change": change},
-            name=change,
-        )
-        for change in views.PEOPLE_CHANGES
-    ),
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe_view, name="unsubscribe"),
     path("unsubscribe/<str:token>/undo/", unsubscribe.undo_view, name="unsubscribe_undo"),
 ]

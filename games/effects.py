@@ -15,20 +15,22 @@ that order:
   task would have done, the sweep (games/tasks.py) does within a minute.
 
 Tasks are queued by their names (`games.bot_move`, ...), so nothing here imports games/tasks.py,
-which imports the actions that import this module.
+which imports the actions that import this module; the Celery app is the project's, current in
+every process (microchip_site/apps.py).
 """
 
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
 from games.live import pushes
 from games.live.changes import Change, LobbyChange
 from games.notices.notice import Notice
-from microchip_site.celery import app
+from infra.outbox import SEND_TASK
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,7 @@ class Task:
     def apply_async(self) -> None:
         # A task registered in this process (always, in a worker and in the tests) is applied
         # as its own: eagerly when the tests ask for it. Elsewhere it is sent by name.
-        app.signature(self.name, args=self.args).apply_async(countdown=self.countdown)
+        current_app.signature(self.name, args=self.args).apply_async(countdown=self.countdown)
 
 
 def take_last_tile(game_id: int) -> Task:
@@ -69,7 +71,7 @@ def analyse_game(game_id: int) -> Task:
 
 
 def send_email(email_id: int) -> Task:
-    return Task("games.send_email", (email_id,))
+    return Task(SEND_TASK, (email_id,))  # the outbox's task (infra/tasks.py)
 
 
 @dataclass

@@ -16,7 +16,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_l
 from games.rules.analysis import side_markers
 from games.rules.board import Board
 from games.rules.tiles import COLOUR_NAMES, SIDES, TILE_COLOUR, Colour, E, N, S, W
-from microchip_site.words import and_list
+from infra.words import and_list
 
 SIDE_WORDS = {
     # Translators: a side of a tile, in a list of the sides its paths run to ("north, east").

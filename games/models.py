@@ -1,6 +1,7 @@
 """The game as rows: a Game with its pool, a Seat per player with board and tray, and the
 append-only Event log from which every state can be rebuilt (games/state_store.py,
-games/history/replay.py); the players' ratings; the outbox of emails.
+games/history/replay.py); the players' ratings; the browsers subscribed to Web Push. (The
+outbox of emails is below the games: infra/models.py.)
 
 The site changes them only through games/play/actions.py; the tools that make test data
 (benchmarks/generate.py) write finished games directly.
@@ -21,7 +22,7 @@ from accounts import vacations
 from games.rules import DRAFTING, FINISHING
 from games.rules.ahead import Queue
 from games.timekeeping import Calendar
-from microchip_site.words import duration_words
+from infra.words import duration_words
 
 MIN_TIME_PER_MOVE = timedelta(hours=1)
 # A player with fewer rated games than this has a provisional rating (games/history/ratings.py).
@@ -91,6 +92,9 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
+    # Which rematch of its players' series this table is: 0 for a game that is none, 1 for the
+    # rematch of a game, 2 for the rematch of that one... Its title says so (`title`).
+    rematch_number = models.PositiveSmallIntegerField(default=0)
     # After this many timeouts in a row, or this many in all, a player's seat is handed to the
     # server's easy player, and they are ranked as if they had resigned. Chosen at creation.
     abandon_after_row = models.PositiveSmallIntegerField(
@@ -167,7 +171,20 @@ class Game(models.Model):
 
     @property
     def title(self):
-        return self.name or f"Game {self.pk}"
+        """The table's name for people: its own, or its number; a rematch's says which it is,
+        in the reader's language ("Rematch: Friday", "Friday (rematch 2)"), so that two tables
+        of the same players never have the same title."""
+        name = self.name or f"Game {self.pk}"
+        if self.rematch_number == 1:
+            # Translators: the title of the rematch of a game named "name".
+            return _("Rematch: %(name)s") % {"name": name}
+        if self.rematch_number > 1:
+            # Translators: the title of the second (third...) rematch of a game named "name".
+            return _("%(name)s (rematch %(number)s)") % {
+                "name": name,
+                "number": self.rematch_number,
+            }
+        return name
 
     @property
     def seat_user_ids(self):
@@ -442,6 +459,10 @@ class QuickPlaySeek(models.Model):
     rated = models.BooleanField(default=True)
     rating = models.IntegerField()  # the player's displayed rating when they asked
     created_at = models.DateTimeField(default=timezone.now)
+    # A seek made through the API while the player held a stream open lasts while they hold
+    # one: each stream's check renews it, the last stream to close cancels it, and one not
+    # renewed in time (its process died) is never paired. None: until paired or cancelled.
+    held_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["created_at"], name="games_seek_oldest_first")]
@@ -597,64 +618,6 @@ class RatingChange(models.Model):
         return self.display - self.display_before
 
 
-class OutboxEmail(models.Model):
-    """One email to send, written in the transaction of the change that caused it
-    (games/notices/outbox.py sends it).
-
-    Delivery is at least once, never an hour late: a sender claims the row for longer than a
-    send may take, sends it, and marks it sent; the sweep queues again the rows that are due and
-    unclaimed, or whose claim ran out because their sender died. A repeat carries the row's own
-    Message-ID, so a mail client shows it once. A row marked sent is never sent again.
-    """
-
-    class Status(models.TextChoices):
-        PENDING = "pending", "waiting to be sent"
-        SENT = "sent", "sent"
-        DROPPED = "dropped", "no longer wanted or true when its turn came"
-        FAILED = "failed", "refused by the mail server every time"
-
-    class Channel(models.TextChoices):
-        EMAIL = "email", "email"
-        PUSH = "push", "Web Push to the player's subscribed browsers"
-
-    # A notice's kind (games/notices/notice.py), "digest", or "account" (allauth's emails).
-    kind = models.CharField(max_length=20)
-    # How the notice goes out: an email, or a Web Push (accounts.User.push_instead_of_email).
-    channel = models.CharField(max_length=5, choices=Channel.choices, default=Channel.EMAIL)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    # The address of an account email (it may not be confirmed yet); a notice goes to the
-    # user's address as it is when it is sent.
-    address = models.EmailField(max_length=254, blank=True)
-    game = models.ForeignKey(
-        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    version = models.PositiveIntegerField(default=0)  # the game's state the notice is about
-    # The notice's details; for an account email its subject, text and HTML until it is sent.
-    data = models.JSONField(default=dict, blank=True)
-    # At most one row per key: a reader's digest of one day.
-    key = models.CharField(max_length=100, unique=True, null=True, blank=True)
-    message_id = models.CharField(max_length=255, unique=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(auto_now_add=True)
-    due_at = models.DateTimeField(default=timezone.now)  # later after a failed attempt
-    claimed_until = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    last_error = models.CharField(max_length=200, blank=True)
-
-    class Meta:
-        indexes = [
-            models.Index(
-                fields=["due_at"], condition=Q(status="pending"), name="games_outbox_pending"
-            )
-        ]
-
-    def __str__(self):
-        return f"{self.kind} email {self.pk} ({self.status})"
-
-
 class PushSubscription(models.Model):
     """One browser that asked for Web Push messages (the settings page, on that device): where its
     push service takes them (`endpoint`) and the keys to encrypt them for it (RFC 8291). A push
@@ -664,11 +627,20 @@ class PushSubscription(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
     )
-    endpoint = models.URLField(max_length=1000, unique=True)
+    # One an account and endpoint: another account that posts the same endpoint gets one of its
+    # own, never this one (issue 34: it was found by its endpoint alone, and taken over).
+    endpoint = models.URLField(max_length=1000)
     p256dh = models.CharField(max_length=200)  # the browser's public key, base64url
     auth = models.CharField(max_length=100)  # the shared authentication secret, base64url
     created = models.DateTimeField(auto_now_add=True)
     last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "endpoint"], name="games_pushsubscription_one_per_account"
+            )
+        ]
 
     def __str__(self):
         return f"push subscription {self.pk} of user {self.user_id}"

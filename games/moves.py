@@ -29,8 +29,8 @@ from django.utils.translation import gettext, ngettext, pgettext
 from games import rules
 from games.models import Event
 from games.rules.replay import turn_number
-from microchip_site.lru import LRU
-from microchip_site.words import and_list
+from infra.lru import LRU
+from infra.words import and_list
 
 Cause = Event.Cause
 
@@ -75,6 +75,11 @@ class Entry:
         deadline, a draft their queue made (what their page's notices and their "your move"
         summary tell them)."""
         return seat is not None and self.seat == seat and self.kind in SERVERS_WORK
+
+    def alarms(self, seat: int | None) -> bool:
+        """Whether this happened to `seat` and is worth a notice on their page until they
+        dismiss it (`ALARMS`)."""
+        return self.concerns(seat) and self.kind in ALARMS
 
     def text(self, reader: int | None = None) -> str:
         """The entry in words for the player at seat `reader` ("you"), or for anyone, in the
@@ -353,6 +358,11 @@ class Entry:
 # A message that begins with one of these begins with a player's name, not to be capitalised.
 NAMES_FIRST = ("%(player)s", "%(target)s")
 SERVERS_WORK = {"forced_take", "timeout", "deadline", "abandoned", "expelled", "queued"}
+# Of the server's work for a seat, what its player must know of or act on, and would not expect:
+# their time ran out, their seat was handed to the server, the finishing deadline submitted their
+# board. A forced take or their own queued draft is routine: the move log and "Since your last
+# visit" tell it, not a notice to dismiss.
+ALARMS = {"timeout", "deadline", "abandoned", "expelled"}
 # Why a seat left, by the cause of its Resign event (games/play/leaving.py).
 LEFT_BY = {Cause.PLAYER: "resigned", Cause.ABANDONED: "abandoned", Cause.EXPELLED: "expelled"}
 LOBBY = 0  # the turn of what happened before the first draft

@@ -6,9 +6,11 @@ Every function here runs a fixed number of queries whatever the number of player
 import copy
 import functools
 import json
+import secrets
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import (
     BooleanField,
     Case,
@@ -42,6 +44,7 @@ from games.rules import ahead
 from games.rules.analysis import SpaceStatus
 from games.rules.tiles import COLOUR_NAMES, TILE_PATHS, TILES, paths_to_letters
 from games.state_store import load_state, read_game
+from infra.words import and_list
 
 SIDE_NAMES = {
     # Translators: a side of a tile, in a list of the sides its paths run to ("north, east").
@@ -287,6 +290,10 @@ class GameView:
     seats: list[SeatView]
     viewer_seat: SeatView | None
     columns: list[list[TileView]] = field(default_factory=list)
+    # Each column's tiles' rows as they were dealt (rules `GameState.pool_rows`), and how many
+    # rows a column was dealt: a tile is drawn in its row while the tiles above it are taken.
+    pool_rows: tuple[tuple[int, ...], ...] = ()
+    pool_depth: int = 0
     removed: list[TileView] = field(default_factory=list)
     draw_column: int | None = None
     selection: Selection = field(default_factory=Selection)
@@ -355,14 +362,15 @@ class GameView:
 
     @property
     def notices(self) -> list["LogRow"]:
-        """What the server did to the viewer since they last dismissed it (the page's notices)."""
+        """What the server did to the viewer that they must know of, since they last dismissed
+        it (the page's notices: a timeout, their seat handed over, the deadline)."""
         seat = self.viewer_seat
         if self.log is None or seat is None:
             return []
         return [
             log_row(entry, seat.number)
             for entry in self.log.entries
-            if entry.number > seat.seat.dismissed_version and entry.concerns(seat.number)
+            if entry.number > seat.seat.dismissed_version and entry.alarms(seat.number)
         ]
 
     @property
@@ -434,9 +442,8 @@ class GameView:
         """The rematch box of an ended game's page (not of a replay's step)."""
         if self.game.status != Game.Status.ENDED or self.rules_state is None:
             return None
-        return RematchView(
-            self.game.pk, self.viewer_seat is not None, current_rematch(self.game.pk)
-        )
+        viewer = self.viewer_seat.user if self.viewer_seat is not None else AnonymousUser()
+        return rematch_view(self.game.pk, viewer, player=self.viewer_seat is not None)
 
     @property
     def ranking(self):
@@ -788,6 +795,8 @@ def state_view(game: Game, state: rules.GameState, seats: list[SeatView], **extr
         seats=seats,
         viewer_seat=next((seat for seat in seats if seat.is_viewer), None),
         columns=[[tile_view(tile) for tile in column] for column in state.columns],
+        pool_rows=state.pool_rows(),
+        pool_depth=rules.LAYOUTS[state.players][2],
         removed=[tile_view(tile) for tile in state.removed],
         draw_column=state.draw_column(),
         **extra,
@@ -839,23 +848,57 @@ NEWS = {
 }  # fmt: skip
 
 
-def can_view(game: Game, user) -> bool:
+def can_view(game: Game, user, seats=None) -> bool:
     """A public table may be seen by anyone; a private one by its players and the people invited
-    to it, and while an open one waits for players, by whoever may take a seat."""
+    to it, and while an open one waits for players, by whoever may take a seat. A signed-out
+    visitor sees no game of a player who shows their games to signed-in players only
+    (accounts/privacy.py), whoever else plays it: its page, its replay, its socket. `seats`,
+    the game's seats with their players if read already, spares a query."""
+    if not user.is_authenticated:
+        return not game.private and not _hidden_from_visitors(game, seats)
     if not game.private:
         return True
-    if not user.is_authenticated:
-        return False
     if game.is_waiting and game.access == Game.Access.OPEN:
         return True
     return game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
 
 
+def may_see_game(game_id: int, user, *, invite_token=None) -> bool:
+    """Whether `user` may see the game numbered `game_id` (`can_view`), or holds the link to
+    its table (`invite_token`); False when there is no such game, so that a private game and a
+    missing one are told apart by nobody. One query for a public game."""
+    game = (
+        Game.objects.filter(pk=game_id)
+        .only("pk", "private", "status", "access", "invite_token")
+        .first()
+    )
+    if game is None:
+        return False
+    # As bytes: compare_digest refuses str with non-ASCII characters (a forged token may).
+    has_link = (
+        isinstance(invite_token, str)
+        and game.status == Game.Status.WAITING
+        and secrets.compare_digest(invite_token.encode(), game.invite_token.encode())
+    )
+    return has_link or can_view(game, user)
+
+
+def _hidden_from_visitors(game: Game, seats=None) -> bool:
+    """Whether a player of `game` shows their games to signed-in players only."""
+    if seats is not None:
+        return any(seat.user.games_shown_to == User.GamesShownTo.SIGNED_IN for seat in seats)
+    return game.seats.filter(user__games_shown_to=User.GamesShownTo.SIGNED_IN).exists()
+
+
 def visible_games(user) -> Q:
     """The games `user` may see (a filter on Game): the public ones, and the private ones where
-    they have a seat or an invitation."""
+    they have a seat or an invitation; to a signed-out visitor, the public ones where nobody
+    shows their games to signed-in players only."""
     if not user.is_authenticated:
-        return Q(private=False)
+        hiding = Seat.objects.filter(
+            game=OuterRef("pk"), user__games_shown_to=User.GamesShownTo.SIGNED_IN
+        )
+        return Q(private=False) & ~Q(Exists(hiding))
     # From the user's own seats and invitations (their indexes), not from every private game.
     seated = Seat.objects.filter(user=user).values("game_id")
     invited = Invitation.objects.filter(user=user).values("game_id")
@@ -958,16 +1001,48 @@ class RematchView:
     game_id: int
     player: bool  # the viewer played this game: they may offer or join the rematch
     rematch: Game | None
+    seated: bool = False  # the viewer has a seat at the rematch's table (asked, or accepted)
+    invited: bool = False  # the viewer is invited to it and has not answered yet
+    asked: bool = False  # the viewer asked for it
+    waiting_for: tuple[str, ...] = ()  # the invited players who have not accepted yet
 
     @property
     def open(self) -> bool:
         return self.rematch is not None and self.rematch.status != Game.Status.CANCELLED
 
+    @property
+    def waiting_for_words(self) -> str:
+        return and_list(self.waiting_for)
 
-def rematch_view(game_id: int, viewer) -> RematchView:
-    """The rematch box of an ended game for `viewer`, read afresh (a push: its offer changed)."""
-    player = viewer.is_authenticated and Seat.objects.filter(game_id=game_id, user=viewer).exists()
-    return RematchView(game_id, player, current_rematch(game_id))
+
+def rematch_view(game_id: int, viewer, *, player: bool | None = None) -> RematchView:
+    """The rematch box of an ended game for `viewer`, read afresh (a push: its offer changed).
+    `player`: whether the viewer played the game, if the caller knows."""
+    if player is None:
+        player = (
+            viewer.is_authenticated and Seat.objects.filter(game_id=game_id, user=viewer).exists()
+        )
+    rematch = current_rematch(game_id)
+    if rematch is None or rematch.status != Game.Status.WAITING:
+        return RematchView(game_id, player, rematch)
+    seated = set(rematch.seats.values_list("user_id", flat=True))
+    invited = [
+        (user_id, name)
+        for user_id, name in rematch.invitations.order_by("user__username").values_list(
+            "user_id", "user__username"
+        )
+        if user_id not in seated
+    ]
+    viewer_id = viewer.pk if viewer.is_authenticated else None
+    return RematchView(
+        game_id,
+        player,
+        rematch,
+        seated=viewer_id in seated,
+        invited=any(user_id == viewer_id for user_id, _ in invited),
+        asked=viewer_id == rematch.created_by_id,
+        waiting_for=tuple(name for _, name in invited),
+    )
 
 
 def dashboard_seats(user):

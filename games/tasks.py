@@ -1,5 +1,6 @@
 """Celery tasks: thin, by id, named, time-limited; each calls the functions the views and the
-computer players call (games/play/actions.py, games/bots/turns.py, games/notices/outbox.py).
+computer players call (games/play/actions.py, games/bots/turns.py). The outbox's own task,
+`infra.send_email`, is infra/tasks.py; the sweep queues it for the rows still due.
 
 Every task is safe to run twice, late, or after the player has moved: the game-changing ones
 re-check the game under its row lock and are keyed to the version the sweep saw, and an email
@@ -20,16 +21,17 @@ The state changes queue these tasks by name (games/effects.py), never by importi
 
 import logging
 
+from celery import shared_task
 from django.core.cache import cache
 from django.utils import timezone
 
 from games import rules
 from games.bots import turns
 from games.history import analysis
-from games.notices import digest, outbox
+from games.notices import delivery, digest
 from games.play import actions, clock, quickplay, vacations
-from microchip_site import health
-from microchip_site.celery import app
+from infra import health, outbox
+from infra.tasks import send_email
 
 logger = logging.getLogger(__name__)
 
@@ -38,55 +40,55 @@ logger = logging.getLogger(__name__)
 SWEPT_TASK_EXPIRES = 5 * 60
 
 
-@app.task(name="games.take_last_tile", time_limit=30, soft_time_limit=20)
+@shared_task(name="games.take_last_tile", time_limit=30, soft_time_limit=20)
 def take_last_tile(game_id: int) -> None:
     """Take the last tile of a draw column for the player whose turn begins (idempotent)."""
     actions.take_last_tile(game_id=game_id)
 
 
-@app.task(name="games.time_out_turn", time_limit=30, soft_time_limit=20)
+@shared_task(name="games.time_out_turn", time_limit=30, soft_time_limit=20)
 def time_out_turn(game_id: int, expected_version: int) -> None:
     """Play an overdue turn for its player, if the game is still at `expected_version`."""
     actions.time_out_turn(game_id=game_id, expected_version=expected_version)
 
 
-@app.task(name="games.finish_at_deadline", time_limit=60, soft_time_limit=50)
+@shared_task(name="games.finish_at_deadline", time_limit=60, soft_time_limit=50)
 def finish_at_deadline(game_id: int, expected_version: int) -> None:
     """Submit every unfinished board of an overdue finishing phase; the game ends."""
     actions.finish_at_deadline(game_id=game_id, expected_version=expected_version)
 
 
-@app.task(name="games.remind_players", time_limit=30, soft_time_limit=20)
+@shared_task(name="games.remind_players", time_limit=30, soft_time_limit=20)
 def remind_players(game_id: int) -> None:
     """Send a turn's reminder if it is due (once a turn: the game row remembers)."""
     actions.remind_players(game_id=game_id)
 
 
-@app.task(name="games.end_vacation", time_limit=60, soft_time_limit=50)
+@shared_task(name="games.end_vacation", time_limit=60, soft_time_limit=50)
 def end_vacation(user_id: int) -> None:
     """End a vacation that ran out: its days charged, the player's games redrawn (idempotent)."""
     vacations.end_vacation(user_id=user_id, by_itself=True)
 
 
-@app.task(name="games.pair_quick_play", time_limit=60, soft_time_limit=50)
+@shared_task(name="games.pair_quick_play", time_limit=60, soft_time_limit=50)
 def pair_quick_play() -> int:
     """Pair the players waiting in quick play whose windows meet by now (beat, every 30 s)."""
     return len(quickplay.pair_waiting())
 
 
-@app.task(name="games.bot_move", time_limit=60, soft_time_limit=50)
+@shared_task(name="games.bot_move", time_limit=60, soft_time_limit=50)
 def bot_move(game_id: int, bot_id: int, version: int) -> None:
     """Play what is due for a computer player now (idempotent: it plans on the game as it is)."""
     turns.play_bot_turn(game_id=game_id, bot_id=bot_id, version=version)
 
 
-@app.task(name="games.stand_in_move", time_limit=60, soft_time_limit=50)
+@shared_task(name="games.stand_in_move", time_limit=60, soft_time_limit=50)
 def stand_in_move(game_id: int, seat_number: int, version: int) -> None:
     """Play what is due for the seat of a player who left, with the server's easy player."""
     turns.play_stand_in_turn(game_id=game_id, seat_number=seat_number, version=version)
 
 
-@app.task(name="games.analyse_game", time_limit=180, soft_time_limit=170)
+@shared_task(name="games.analyse_game", time_limit=180, soft_time_limit=170)
 def analyse_game(game_id: int) -> None:
     """Find and store the best arrangement of every seat's final tiles (once per game)."""
     key = f"tasks:analysing:{game_id}"
@@ -101,27 +103,17 @@ def analyse_game(game_id: int) -> None:
         _release(key)
 
 
-@app.task(
-    name="games.send_email",
-    time_limit=outbox.SEND_TIME_LIMIT,
-    soft_time_limit=outbox.SEND_TIME_LIMIT - 5,
-)
-def send_email(email_id: int) -> str:
-    """Send one email of the outbox, if it is due and nobody else is sending it."""
-    return outbox.send(email_id)
-
-
-@app.task(name="games.send_daily_digests", time_limit=120, soft_time_limit=100)
+@shared_task(name="games.send_daily_digests", time_limit=120, soft_time_limit=100)
 def send_daily_digests() -> int:
     """Write the digest of every reader whose morning it is now, once a day, and queue it (run
     hourly); return how many readers' morning it is."""
     readers = digest.digest_recipients(timezone.now())
-    for email_id in outbox.add_digests(readers):
+    for email_id in delivery.add_digests(readers):
         send_email.delay(email_id)
     return len(readers)
 
 
-@app.task(name="games.sweep", time_limit=60, soft_time_limit=50)
+@shared_task(name="games.sweep", time_limit=60, soft_time_limit=50)
 def sweep() -> dict:
     """Queue the work due now: overdue turns (forced takes included), overdue finishing
     phases, due reminders, computer players and stand-ins that have not acted, vacations that

@@ -2,7 +2,7 @@ from django.urls import path
 
 from games.history import views as views_history
 from games.play import chat_views, report_views, views
-from microchip_site import converters  # noqa: F401 (registers <name:...>, <id:...>)
+from infra import converters  # noqa: F401 (registers <name:...>, <id:...>)
 
 app_name = "games"
 

@@ -1,4 +1,6 @@
-"""The Celery app: the worker and beat run the timed work (forced takes, reminders, timeouts)."""
+"""The Celery app: the worker and beat run the timed work (forced takes, reminders, timeouts)
+and send the outbox. Its tasks are the apps' `shared_task`s (games/tasks.py, infra/tasks.py),
+found in the installed apps."""
 
 import os
 

@@ -42,6 +42,7 @@ SITE_NAME = "Microchip Online"
 
 INSTALLED_APPS = [
     "microchip_site",
+    "infra",  # the outbox's table, below both apps
     "accounts",
     "games",
     "daphne",
@@ -64,6 +65,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "microchip_site.canonical_host.LoopbackHostMiddleware",  # one host name on the loopback
+    "games.api.middleware.ApiRefusalsInJson",  # the API's refusals are JSON, whoever makes them
+    "games.api.middleware.RateLimitFields",  # and what is left of a rate limit, in its answers
+    "microchip_site.middleware.RefuseNulInQuery",  # a NUL in a query parameter: 400
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -120,9 +125,9 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     # A pooled connection is checked before a request gets it (one empty round trip): after a
     # database restart the pool holds dead connections, and the first request must not get one
-    # (microchip_site/postgresql/base.py says why not Django's CONN_HEALTH_CHECKS).
+    # (infra/postgresql/base.py says why not Django's CONN_HEALTH_CHECKS).
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        DATABASES["default"]["ENGINE"] = "microchip_site.postgresql"
+        DATABASES["default"]["ENGINE"] = "infra.postgresql"
     options = DATABASES["default"].setdefault("OPTIONS", {})
     options["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", default=2),
@@ -151,7 +156,7 @@ if REDIS_URL:
         }
     }
     # Sessions stay in the database (they outlive a Redis restart) and are read from Redis.
-    SESSION_ENGINE = "microchip_site.sessions"  # cached_db that still reads without Redis
+    SESSION_ENGINE = "infra.sessions"  # cached_db that still reads without Redis
     # Redis's publish/subscribe: a consumer's channel and its groups are subscriptions of its
     # process, dropped when the consumer ends. The list-based RedisChannelLayer keeps, in each
     # daphne, the messages that arrive for a consumer that has gone, for ever (channels_redis
@@ -176,8 +181,8 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-# kombu's Redis transport, reconnecting after a Redis restart (microchip_site/redis_transport.py).
-CELERY_BROKER_TRANSPORT = "microchip_site.redis_transport:Transport" if REDIS_URL else None
+# kombu's Redis transport, reconnecting after a Redis restart (infra/redis_transport.py).
+CELERY_BROKER_TRANSPORT = "infra.redis_transport:Transport" if REDIS_URL else None
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 # A worker killed in the middle of a task (tests/faults): with acks_late a message is acknowledged
@@ -298,7 +303,12 @@ SEAT_CHANGE_RATE_LIMIT = _rate_limit("SEAT_CHANGE_RATE_LIMIT", "30/10m", _GAME_R
 CHAT_RATE_LIMIT = _rate_limit("CHAT_RATE_LIMIT", "12/m", _GAME_RATE, several=False)
 # Reports of players and messages to the admins (games/play/reports.py).
 REPORT_RATE_LIMIT = _rate_limit("REPORT_RATE_LIMIT", "10/h", _GAME_RATE, several=False)
-# Following, unfollowing, blocking and unblocking players (accounts/views.py `people_change`).
+# Opening the report form (it names a message's author and game): a player looks one up now
+# and then, a script that walks every message id is stopped.
+REPORT_LOOKUP_RATE_LIMIT = _rate_limit(
+    "REPORT_LOOKUP_RATE_LIMIT", "60/h", _GAME_RATE, several=False
+)
+# Following, unfollowing, blocking and unblocking players (games/players/views.py `people_change`).
 PEOPLE_RATE_LIMIT = _rate_limit("PEOPLE_RATE_LIMIT", "60/h", _GAME_RATE, several=False)
 # Reads through the public API (games/api/), per player: a program polling what it could
 # follow on the stream is told to slow down.
@@ -364,6 +374,12 @@ PUSH_SERVICE_HOSTS = env.list(
 )
 # An SMTP server that hangs must not hold a worker past the email task's time limit (it retries).
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
+# The times of the emails that the notices keep (games/notices/) and the settings page tells
+# players (accounts/views.py): the local hour from which the daily digest comes, and the seconds
+# the email of a timeout or of the game's end waits for a player who was watching the game (it
+# is dropped if their page showed it meanwhile).
+DIGEST_HOUR = 8
+WATCHER_EMAIL_DELAY = 90
 
 LANGUAGE_CODE = "en-gb"
 # The site's languages (issue 24): a player's own choice (accounts.User.language), else the

@@ -8,8 +8,9 @@ from games.api.site import api
 from games.history import views as views_history
 from games.notices import views as push_views
 from games.play import views as game_views
+from infra import converters  # noqa: F401 (registers <name:...>, <id:...>)
 
-from . import converters, views  # noqa: F401 (converters registers <name:...>, <id:...>)
+from . import views
 from .translations import scripts_catalogue_version
 
 urlpatterns = [
@@ -17,6 +18,7 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("sw.js", push_views.service_worker, name="service_worker"),
     path("manifest.webmanifest", views.web_manifest, name="web_manifest"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("push/subscribe/", push_views.subscribe, name="push_subscribe"),
     path("push/unsubscribe/", push_views.unsubscribe, name="push_unsubscribe"),
     path("dashboard/", game_views.dashboard, name="dashboard"),
@@ -29,6 +31,7 @@ urlpatterns = [
     path("accounts/signup/", account_views.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
+    path("", include("games.players.urls")),  # a player's page, /players/<name>/
     path("language/", account_views.choose_language, name="choose_language"),
     # The scripts' words in the page's language: a day in the cache, whose key names the language
     # and the catalogues' version (the page's address for it carries both).

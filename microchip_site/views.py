@@ -1,19 +1,27 @@
 import os
 
-from django.http import JsonResponse
+from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
-from microchip_site import health as checks
+from infra import health as checks
 
 
 def home(request):
     if request.user.is_authenticated:
         return redirect("dashboard")
     return render(request, "home.html")
+
+
+@require_GET
+@cache_control(max_age=86400)
+def favicon(request):
+    """/favicon.ico, which browsers ask for on a page that names no icon (the admin's, an API
+    answer): the site's icon, at its collected address."""
+    return HttpResponsePermanentRedirect(static("microchip/favicon.svg"))
 
 
 @require_GET
@@ -44,7 +52,7 @@ def web_manifest(request):
 def health(request):
     """Answer the load balancer: 200 when this process can reach the database, else 503.
 
-    Redis is reported, not required (see microchip_site/health.py): without it moves still
+    Redis is reported, not required (see infra/health.py): without it moves still
     work over HTTP, so a Redis outage shows as "degraded" and keeps the process in rotation.
     ``process`` is this process's id: several daphne processes may share one port.
     """

@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import sys
 import uuid
@@ -17,7 +18,7 @@ from games import effects
 from games.live import drawing
 from games.live import pushes as live
 from games.play import actions
-from microchip_site.services import private_redis
+from infra.services import private_redis
 from tests import tiers
 
 
@@ -83,7 +84,7 @@ def _isolated_cache():
     (logs, drawings: keyed by game ids, which a rolled-back test gives out again)."""
     from django.core.cache import cache
 
-    from microchip_site import lru
+    from infra import lru
 
     cache.clear()
     lru.clear_all()
@@ -101,6 +102,17 @@ def _no_layer_watch_in_process(settings):
 
 
 # --- shared by every test package ---------------------------------------------------------------
+
+
+def without_request_echoes(page: bytes) -> bytes:
+    """A page's bytes without what merely echoes the request: its CSRF tokens (Django masks the
+    token afresh in every answer) and the language form's `next` (the address asked for). Two
+    answers that tell the same thing are equal then."""
+    return re.sub(
+        rb'("X-CSRFToken": "|name="csrfmiddlewaretoken" value="|name="next" value=")[^"]+',
+        rb"\1",
+        page,
+    )
 
 
 def new_player(username):
@@ -128,7 +140,7 @@ def committed(django_capture_on_commit_callbacks):
 
 @pytest.fixture
 def lost_tasks(monkeypatch):
-    """`lost = lost_tasks("games.send_email", ...)`: the tasks of those names that the changes
+    """`lost = lost_tasks("infra.send_email", ...)`: the tasks of those names that the changes
     queue (games/effects.py) are lost, as if the broker had dropped them, and listed in `lost`;
     the others run as usual."""
     lost, names = [], set()

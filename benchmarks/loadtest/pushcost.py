@@ -24,7 +24,7 @@ from games.models import Game
 from games.play import actions
 from games.rules.greedy import next_action
 from games.state_store import load_state, read_game
-from microchip_site import lru
+from infra import lru
 
 
 def main():

@@ -46,8 +46,12 @@ STRONG_OPTIONS = {"draft_time": 1.0, "arrange_time": 0.5, "finish_time": 3.0, "d
 
 
 def strategy(level: str) -> strategies.Bot:
-    options = getattr(settings, "BOT_STRONG_OPTIONS", STRONG_OPTIONS) if level == "strong" else {}
-    return strategies.make_bot(level, **options)
+    """The strategy of a level, with the platform's time limits: every level takes the strong
+    player's time for its final arrangement (the solver's best, rules/bots.py)."""
+    options = getattr(settings, "BOT_STRONG_OPTIONS", STRONG_OPTIONS)
+    if level == "strong":
+        return strategies.make_bot(level, **options)
+    return strategies.make_bot(level, finish_time=options["finish_time"])
 
 
 def play_bot_turn(*, game_id: int, bot_id: int, version: int | None = None) -> int:

@@ -26,7 +26,7 @@ from games import chat, moves, selectors
 from games.live import carried, looks, pieces
 from games.models import Game, Invitation, Seat, waiting_for_move
 from games.state_store import load_state, read_game
-from microchip_site.lru import LRU, MIB, text_size
+from infra.lru import LRU, MIB, text_size
 
 logger = logging.getLogger(__name__)
 

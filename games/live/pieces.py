@@ -43,7 +43,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from games import selectors
-from microchip_site.lru import MIB, memo
+from infra.lru import MIB, memo
 
 
 class GameUrls(NamedTuple):
@@ -155,6 +155,7 @@ class PoolDrawing:
     look: str
     title: Piece
     columns: list[Piece]
+    depth: int = 0  # the tiles a column was dealt (5 or 6): the rows each column keeps
 
     def pieces(self) -> list[Piece]:
         return [self.title, *self.columns]
@@ -207,15 +208,42 @@ def pool_drawing(context) -> PoolDrawing:
     view = context["view"]
     next_draw = view.next_draw_column
     language = translation.get_language()
+    depth, rows = view.pool_depth, view.pool_rows
     columns = [
-        _pool_column(tuple(tiles), draw, draw == view.draw_column, draw == next_draw, language)
+        _pool_column(
+            _in_rows(tiles, rows[draw] if draw < len(rows) else (), depth),
+            draw,
+            draw == view.draw_column,
+            draw == next_draw,
+            language,
+        )
         for draw, tiles in enumerate(pool_columns(context))
     ]
     return PoolDrawing(
-        look=_look(str(len(columns))),
+        look=_look(f"{len(columns)} {depth}"),
         title=_piece(_render("pool_title", {"view": view}), "pool-title"),
         columns=columns,
+        depth=depth,
     )
+
+
+# The place of a tile taken from a column, kept empty: the tiles under it stay where they were
+# dealt (a column does not slide up as it empties), and a finger or a pointer aimed at one
+# finds it there. A column with no tile left has none: it is drawn empty.
+TAKEN = mark_safe('<li class="tile-box taken" aria-hidden="true"></li>')
+
+
+def _in_rows(tiles: list[str], rows: tuple[int, ...], depth: int) -> tuple[str, ...]:
+    """A column's drawn tiles in the rows they were dealt into, the rows of taken tiles kept
+    (a view that does not know them, one after the other)."""
+    if not tiles:
+        return ()
+    if len(rows) != len(tiles):
+        return tuple(tiles)
+    slots = [TAKEN] * max(depth, rows[-1] + 1)
+    for row, tile in zip(rows, tiles, strict=True):
+        slots[row] = tile
+    return tuple(slots)
 
 
 def status_piece(context) -> Piece:
@@ -265,7 +293,7 @@ _IN_SINGLE_QUOTES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "'": 
 
 # A board's 25 spaces are most of a page's markup and nearly all of them are drawn the same way
 # move after move; sized for a few hundred boards being played at once in one process, bounded
-# by bytes so that a process that runs for weeks reaches its ceiling early (microchip_site/lru.py).
+# by bytes so that a process that runs for weeks reaches its ceiling early (infra/lru.py).
 # Each of these caches is keyed by the language too (`language`, the active one, in which the
 # part is drawn): a part drawn in German is never served to an English reader.
 @memo(max_bytes=12 * MIB)

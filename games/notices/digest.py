@@ -2,24 +2,26 @@
 
 from datetime import date, datetime
 
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import F
 
 from accounts.models import User, zone_named
 from games import chat, rules
-from games.models import OutboxEmail, Seat, waiting_for_move
+from games.models import Seat, waiting_for_move
 from games.notices.emails import as_recipient, build_message, game_url
 from games.notices.notice import DIGEST, wanted
+from infra.models import OutboxEmail
 
 # The digest goes out once a day, in the first hourly run that finds the player's local time in
-# this window (a missed run or two still sends it that day).
-DIGEST_HOURS = range(8, 12)
+# this window, from settings.DIGEST_HOUR on (a missed run or two still sends it that day).
+DIGEST_HOURS = range(settings.DIGEST_HOUR, settings.DIGEST_HOUR + 4)
 
 
 def digest_time() -> str:
     """When the digest comes, in the reader's own time zone, as the email and the settings page
     say it: "8:00"."""
-    return f"{DIGEST_HOURS.start}:00"
+    return f"{settings.DIGEST_HOUR}:00"
 
 
 def digest_recipients(now: datetime) -> list[tuple[int, str]]:
@@ -60,7 +62,7 @@ def _digest(email: OutboxEmail, user: User) -> EmailMultiAlternatives | None:
     games = [
         {
             "game": seat.game,
-            "url": game_url(seat.game),
+            "url": game_url(seat.game_id),
             "deadline": seat.clock_deadline,
             "finishing": seat.game.phase == rules.FINISHING,
             "unread_chat": seat.unread_chat,  # counted, never quoted

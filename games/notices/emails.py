@@ -19,7 +19,7 @@ from django.utils.translation import ngettext, pgettext
 from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url
 from games import chat, presence, rules
-from games.models import Event, Game, Invitation, OutboxEmail, Seat
+from games.models import Event, Game, Invitation, Seat
 from games.moves import read_log, summary_parts, tile_words
 from games.notices.notice import (
     FINISH,
@@ -36,7 +36,8 @@ from games.notices.notice import (
     still_true,
     wanted,
 )
-from microchip_site.words import place_words
+from infra.models import OutboxEmail
+from infra.words import place_words
 
 
 def language_of(user: User | None) -> str:
@@ -71,7 +72,8 @@ def notice_message(email: OutboxEmail) -> EmailMultiAlternatives | None:
 def notice_context(email: OutboxEmail) -> dict | None:
     """What an outbox row made from a notice says (its email's context), if it is still due
     now, whichever its channel (an email, or a Web Push: games/notices/webpush.py); else None."""
-    user, game, kind = email.user, email.game, email.kind
+    user, kind = email.user, email.kind
+    game = Game.objects.filter(pk=email.game_id).first() if email.game_id else None
     if user is None or game is None or not wanted(user, kind, email.data):
         return None
     if held_while_watching(kind) and presence.is_watching(game.pk, user.pk):
@@ -97,8 +99,8 @@ def deadline_format() -> str:
     return pgettext("date format of a deadline in an email", "l j F, H:i T")
 
 
-def game_url(game: Game) -> str:
-    return f"{settings.SITE_URL}{reverse('games:game', args=[game.pk])}"
+def game_url(game_id: int) -> str:
+    return f"{settings.SITE_URL}{reverse('games:game', args=[game_id])}"
 
 
 def build_message(
@@ -180,7 +182,7 @@ def _context_for(kind: str, game: Game, user: User, version: int, data: dict) ->
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
     context = {
         "game": game,
-        "game_url": game_url(game),
+        "game_url": game_url(game.pk),
         "seats": seats,
         "seat": mine,
         "opponents": [seat.user.username for seat in seats if seat.user_id != user.pk],

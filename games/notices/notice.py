@@ -2,7 +2,8 @@
 
 A state change (games/play/actions.py) says what happened as `Notice`s. Each is pushed to its
 recipients' open pages (games/live/pushes.py), and becomes an email, a row of the outbox
-(games/notices/outbox.py) written in the same transaction, for each recipient who may get it:
+(infra/outbox.py; games/notices/delivery.py writes it) in the same transaction, for each
+recipient who may get it:
 
 - their own settings ask for it (`wanted`): the switch for that kind is on (accounts.User
   .email_*), they have an address and are a person; the "your move" and "finish your board"
@@ -23,6 +24,8 @@ whose game the player has looked at since it was written: `seen_since`).
 
 from dataclasses import dataclass, field
 from datetime import timedelta
+
+from django.conf import settings
 
 from accounts.models import User
 from games import rules
@@ -65,7 +68,7 @@ ONE_UNREAD = {YOUR_TURN, FINISH}
 # What the server did to a player who was watching: their page shows it, but they may leave
 # before they see it. The email is written due this much later and dropped if they saw it.
 HELD_UNTIL_SEEN = {TIMEOUT, HANDED_OVER, GAME_OVER}
-WATCHER_DELAY = timedelta(seconds=90)
+WATCHER_DELAY = timedelta(seconds=settings.WATCHER_EMAIL_DELAY)
 # The key in an outbox row's data that says its recipient was watching when it was written.
 WATCHED = "watched"
 

@@ -2,10 +2,11 @@
 
 A push is a channel of the same notice decision as an email (games/notices/notice.py): for a
 player who chose "push notifications instead of emails" (accounts.User.push_instead_of_email)
-and has at least one subscribed browser, `outbox.add_notices` writes the notice's outbox row
+and has at least one subscribed browser, `delivery.add_notices` writes the notice's outbox row
 with channel "push" instead of "email", in the change's transaction; the task that sends the
-outbox's rows (`games.send_email`, games/tasks.py) sends it here, after the same checks (the
-player still wants it, is not watching the game, it is still true: `emails.notice_context`).
+outbox's rows (`infra.send_email`, infra/outbox.py) sends it here (`delivery.push`), after the
+same checks (the player still wants it, is not watching the game, it is still true:
+`emails.notice_context`).
 
 Each message is encrypted for its browser (RFC 8291, aes128gcm) and signed with the site's
 VAPID key (RFC 8292; settings.VAPID_PRIVATE_KEY, microchip_site/vapid_keys.py) by pywebpush.
@@ -22,19 +23,20 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
-from games.models import OutboxEmail, PushSubscription
+from games.models import PushSubscription
 from games.notices.emails import as_recipient, game_url, notice_subject
 from games.notices.notice import FINISH, GAME_STARTED, REMINDER, YOUR_TURN
+from infra.models import OutboxEmail
+from infra.outbox import MAX_BROWSERS, SendFailed
 
 logger = logging.getLogger(__name__)
 
-# The browsers a push goes to at most (the newest used), so that one send stays well within
-# the task's time limit (outbox.SEND_TIME_LIMIT) at settings.PUSH_TIMEOUT each.
-MAX_BROWSERS = 4
+# A push goes to MAX_BROWSERS browsers at most (the newest used), so that one send stays well
+# within the task's time limit (infra/outbox.py SEND_TIME_LIMIT) at settings.PUSH_TIMEOUT each.
 GONE = (404, 410)
 
 
-class PushFailed(Exception):
+class PushFailed(SendFailed):
     """No browser took the message, and at least one push service failed (try again later)."""
 
 
@@ -47,7 +49,7 @@ def has_browsers(user_ids) -> set[int]:
 def payload(row: OutboxEmail, context: dict) -> dict:
     """What the notification shows: the email's subject as its title, the game's players and
     deadline as its body, the game's address to open; in the player's language."""
-    user, game = row.user, row.game
+    user = row.user
     body = []
     with as_recipient(user):  # their language, their time zone
         if context.get("opponents"):
@@ -61,8 +63,8 @@ def payload(row: OutboxEmail, context: dict) -> dict:
     return {
         "title": title,
         "body": " ".join(body),
-        "url": game_url(game),
-        "tag": f"game-{game.pk}",
+        "url": game_url(row.game_id),
+        "tag": f"game-{row.game_id}",
     }
 
 

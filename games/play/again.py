@@ -62,11 +62,14 @@ def offer_rematch(*, game_id: int, user: User) -> Game:
                 creator=user,
                 **table_settings(game),
                 access=Game.Access.INVITATION,
-                name=game.name,
+                # The series' name: the first game's, or its number (`Game.title` says which
+                # rematch this one is).
+                name=game.name or f"Game {game.pk}",
                 invitees=tuple(other.username for other in others if not other.bot_level),
                 bots=tuple(other.bot_level for other in others if other.bot_level),
             )
-            Game.objects.filter(pk=rematch.pk).update(rematch_of=game)
-            rematch.rematch_of = game
+            number = game.rematch_number + 1
+            Game.objects.filter(pk=rematch.pk).update(rematch_of=game, rematch_number=number)
+            rematch.rematch_of, rematch.rematch_number = game, number
         table.effects.rematches.append(game.pk)
     return rematch

@@ -23,7 +23,7 @@ from games.effects import Effects, Task
 from games.history import ratings
 from games.live.changes import Change
 from games.models import Event, ExpelVote, Game, Seat
-from games.notices import outbox
+from games.notices import delivery
 from games.notices.notice import FINISH, GAME_OVER, YOUR_TURN, Notice
 from games.play import clock
 from games.play.errors import ActionRefused
@@ -145,7 +145,7 @@ def notify(table: Table, notices: list[Notice], users: dict[int, User] | None = 
     users = {**table.users, **(users or {})}
     table.effects.notices += notices
     table.effects.users.update(users)
-    written = outbox.add_notices(notices, users, table.seats, watching=table.watching)
+    written = delivery.add_notices(notices, users, table.seats, watching=table.watching)
     table.effects.tasks += [effects.send_email(pk) for pk in written]
 
 

@@ -15,12 +15,15 @@ What is due, for every level:
 - while drafting, not its turn: the arrangement, if its tiles can make a better board than the
   one it has (after a forced take gave it a tile);
 - the finishing phase, not finished: the final arrangement, any illegal tile returned, `Finish`.
+  Whatever its level, the final arrangement is the best the solver finds for the tiles it owns
+  within `finish_time` (a computer player never finishes with less than its tiles could make:
+  the easy player's board, built a tile at a time, often has no closed structure at all).
 
 Levels:
 
 - `easy` is the greedy player of greedy.py: it drafts the tile whose best legal placement makes
-  the best board now, and only ever adds tiles where they fit legally. The platform's timeout
-  pick (`sim.timeout_action`) is this same judgement.
+  the best board now, and only ever adds tiles where they fit legally while the pool lasts. The
+  platform's timeout pick (`sim.timeout_action`) is this same judgement.
 - `strong` drafts by what the solver says each draw-column tile adds to the best score its
   tiles can make (`best(owned + tile) - best(owned)`, under a time limit), plus half of what the
   tile would add to the next player's best score (what taking it denies them), ties broken by
@@ -51,9 +54,11 @@ LEVELS = ("easy", "strong", "expert")
 
 
 class Bot:
-    """A computer player's strategy. Subclasses choose the draft and the board they want."""
+    """A computer player's strategy. Subclasses choose the draft and the board they want while
+    the pool lasts; the final arrangement is the solver's best for every level."""
 
     level = ""
+    finish_time: float = 3.0  # seconds for the final arrangement's search
 
     def choose_draft(self, state: GameState, seat: int) -> Draft:
         raise NotImplementedError
@@ -63,8 +68,9 @@ class Bot:
         raise NotImplementedError
 
     def finish_actions(self, state: GameState, seat: int) -> list[Action]:
-        """Return the final arrangement, the returns of any illegal tile, and `Finish`."""
-        actions = self.arrangement_actions(state, seat)
+        """Return the final arrangement (the best the solver finds for the seat's tiles), the
+        returns of any illegal tile, and `Finish`."""
+        actions = towards_best(state, seat, self.finish_time, reuse=False)
         after = apply_all(state, seat, actions)
         return actions + auto_finish_actions(after, seat)
 
@@ -90,9 +96,12 @@ class Bot:
 
 
 class EasyBot(Bot):
-    """The greedy player (greedy.py)."""
+    """The greedy player (greedy.py) while the pool lasts."""
 
     level = "easy"
+
+    def __init__(self, finish_time: float = 3.0):
+        self.finish_time = finish_time
 
     def choose_draft(self, state: GameState, seat: int) -> Draft:
         return choose_draft(state, seat)
@@ -150,17 +159,8 @@ class StrongBot(Bot):
     def arrangement_actions(self, state: GameState, seat: int) -> list[Action]:
         # While drafting, the search its draft decision made for these tiles will do.
         if state.phase == FINISHING:
-            return self._towards_best(state, seat, self.finish_time, reuse=False)
-        return self._towards_best(state, seat, self.arrange_time, reuse=True)
-
-    def _towards_best(
-        self, state: GameState, seat: int, time_limit: float, *, reuse: bool
-    ) -> list[Action]:
-        board = state.boards[seat]
-        target = solve(board.colours, owned_tiles(state, seat), time_limit, reuse=reuse)
-        if target.score <= state.score(seat).score and not _illegal(board):
-            return []  # what it has is as good as what it found
-        return actions_to(board, state.trays[seat], target.board)
+            return towards_best(state, seat, self.finish_time, reuse=False)
+        return towards_best(state, seat, self.arrange_time, reuse=True)
 
 
 @dataclass
@@ -259,6 +259,16 @@ def solve_nodes(colours, tiles, max_nodes: int | None) -> BestResult:
     return found
 
 
+def towards_best(state: GameState, seat: int, time_limit: float, *, reuse: bool) -> list[Action]:
+    """Return the actions that turn the seat's board into the best arrangement the solver finds
+    for the tiles it owns within `time_limit` (none if what it has is as good, and legal)."""
+    board = state.boards[seat]
+    target = solve(board.colours, owned_tiles(state, seat), time_limit, reuse=reuse)
+    if target.score <= state.score(seat).score and not _illegal(board):
+        return []  # what it has is as good as what it found
+    return actions_to(board, state.trays[seat], target.board)
+
+
 def _values(state: GameState, seat: int, tiles: list[int], share) -> dict[int, int]:
     """Return what each tile would add to the best score of the seat's tiles (at least -2)."""
     colours = state.boards[seat].colours
@@ -320,9 +330,9 @@ def apply_all(state: GameState, seat: int, actions: list[Action]) -> GameState:
 
 def make_bot(level: str, **options) -> Bot:
     """Return a bot of this level ("easy", "strong" or "expert"); options go to the strong or
-    the expert bot."""
+    the expert bot, and the easy bot takes its `finish_time`."""
     if level == "easy":
-        return EasyBot()
+        return EasyBot(**{k: v for k, v in options.items() if k == "finish_time"})
     if level == "strong":
         return StrongBot(**options)
     if level == "expert":
@@ -342,4 +352,5 @@ __all__ = [
     "owned_tiles",
     "solve",
     "solve_nodes",
+    "towards_best",
 ]

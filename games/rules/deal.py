@@ -13,6 +13,7 @@ drawn again from it.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -106,3 +107,14 @@ def deal(players: int, seed: int) -> Deal:
     for _ in range(players):
         boards.append(make_board_colours(rng, boards))
     return Deal(players, seed, columns, removed, tuple(boards))
+
+
+@functools.lru_cache(maxsize=512)
+def dealt_places(players: int, seed: int) -> dict[int, tuple[int, int]]:
+    """Return the (column, row) each tile of the pool was dealt into, by tile id, the row 0 at
+    the top: where the tile stays drawn while the tiles above it are taken."""
+    return {
+        tile: (number, row)
+        for number, column in enumerate(deal(players, seed).columns)
+        for row, tile in enumerate(column)
+    }

@@ -34,7 +34,7 @@ from .actions import (
 )
 from .analysis import Score, illegal_mask, markers, score
 from .board import SPACES, Board, Placed, bits, colours_from_names, space_name
-from .deal import LAYOUTS, check_setup, deal
+from .deal import LAYOUTS, check_setup, deal, dealt_places
 from .i18n import and_words, gettext_noop, ngettext_lazy
 from .ranking import places
 from .tiles import DISTINCT_ROTATIONS, TILE_COUNT, TILES
@@ -196,6 +196,19 @@ class GameState:
         """Return the tiles of the draw column, top to bottom."""
         col = self.draw_column()
         return () if col is None else self.columns[col]
+
+    def pool_rows(self) -> tuple[tuple[int, ...], ...]:
+        """Return, for each pool column, the row each of its tiles was dealt into (0 at the top):
+        a tile keeps its place in the column when a tile above it is taken. A state whose pool
+        is not its seed's deal (built by hand) has its tiles in rows 0, 1, 2..."""
+        places = dealt_places(self.players, self.seed)
+        found = []
+        for number, column in enumerate(self.columns):
+            rows = [places.get(tile, (None, 0)) for tile in column]
+            if any(where != number for where, _ in rows) or rows != sorted(set(rows)):
+                return tuple(tuple(range(len(column))) for column in self.columns)
+            found.append(tuple(row for _, row in rows))
+        return tuple(found)
 
     def pool_size(self) -> int:
         return sum(len(c) for c in self.columns)

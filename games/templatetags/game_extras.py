@@ -7,7 +7,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import ngettext
 
 from games.live.pieces import action_json
-from microchip_site import words
+from infra import words
 
 register = template.Library()
 
@@ -49,6 +49,13 @@ def place_words(place, seats=None) -> str:
     if place is None:
         return ""
     return words.place_words(place, [_place_of(seat) for seat in seats or ()])
+
+
+@register.filter
+def without_player(seats, player) -> list:
+    """The seats (prefetched: no query) but `player`'s: ``game.seats.all|without_player:user``,
+    to list the others with a comma between each two."""
+    return [seat for seat in seats or () if seat.user_id != player.pk]
 
 
 @register.filter

@@ -49,7 +49,7 @@ from games.rules.tiles import (
     W,
 )
 from games.rules.tiles import COLOUR_NAMES as COLOUR_WORDS
-from microchip_site.lru import MIB, memo
+from infra.lru import MIB, memo
 
 register = template.Library()
 logger = logging.getLogger(__name__)

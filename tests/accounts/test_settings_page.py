@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -82,8 +84,31 @@ def test_times_are_shown_in_the_players_time_zone(player, rf):
 
 
 def test_a_profile_page_shows_the_player_found_by_any_case_of_the_name(client, player):
-    response = client.get(reverse("accounts:profile", args=["ADA"]))
+    response = client.get(reverse("players:profile", args=["ADA"]))
 
     assert response.status_code == 200
     assert "Member since" in response.content.decode()
-    assert client.get(reverse("accounts:profile", args=["nobody"])).status_code == 404
+    assert client.get(reverse("players:profile", args=["nobody"])).status_code == 404
+
+
+def test_the_time_zones_offered_are_real_places_not_the_machine_s_nor_aliases(client, player):
+    client.force_login(player)
+    page = client.get(reverse("accounts:settings")).content.decode()
+    offered = re.findall(r'<option value="([^"]+)"[^>]*>', page[page.index('name="time_zone"') :])
+    offered = offered[: offered.index("Pacific/Wallis") + 1]
+    assert "Europe/Madrid" in offered and "America/Argentina/Buenos_Aires" in offered
+    assert offered[0] == "UTC"
+    for name in ("Factory", "localtime", "US/Pacific", "GB", "EST5EDT", "Etc/GMT+5", "posixrules"):
+        assert name not in offered, name
+    refused = client.post(reverse("accounts:settings"), settings_data(time_zone="Factory"))
+    assert refused.status_code == 200  # the form again, with the error
+    player.refresh_from_db()
+    assert player.time_zone == "UTC"
+
+
+def test_a_zone_saved_before_stays_offered_to_its_player(client, player):
+    player.time_zone = "US/Pacific"
+    player.save(update_fields=["time_zone"])
+    client.force_login(player)
+    page = client.get(reverse("accounts:settings")).content.decode()
+    assert '<option value="US/Pacific" selected>' in page

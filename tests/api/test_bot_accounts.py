@@ -30,7 +30,7 @@ def test_a_player_makes_a_bot_account_from_the_page(ada):
     assert not bot.email_your_turn and not bot.email_daily_digest
     page = client.get(response.url).content.decode()
     assert "The bot account AdaBot is made" in page
-    assert reverse("accounts:profile", args=["AdaBot"]) in page
+    assert reverse("players:profile", args=["AdaBot"]) in page
 
 
 def test_a_bot_account_cannot_log_in(ada, make_bot):
@@ -128,7 +128,7 @@ def test_closing_a_bot_stops_its_tokens_and_its_profile(ada, make_bot):
     assert not bot.is_active
     assert tokens.authenticate(secret) is None
     assert not AccessToken.objects.filter(user=bot, revoked_at__isnull=True).exists()
-    assert client.get(reverse("accounts:profile", args=[bot.username])).status_code == 404
+    assert client.get(reverse("players:profile", args=[bot.username])).status_code == 404
     with pytest.raises(tokens.TokenRefused):
         tokens.create_token(bot, name="again", scope="read")
 
@@ -161,13 +161,13 @@ def test_nobody_else_manages_a_bot(ada, brian, make_bot):
 def test_the_bot_s_profile_names_its_owner_and_the_owner_s_lists_its_bots(client, ada, make_bot):
     bot = make_bot(ada)
 
-    bot_page = client.get(reverse("accounts:profile", args=[bot.username])).content.decode()
-    owner_page = client.get(reverse("accounts:profile", args=[ada.username])).content.decode()
+    bot_page = client.get(reverse("players:profile", args=[bot.username])).content.decode()
+    owner_page = client.get(reverse("players:profile", args=[ada.username])).content.decode()
 
-    owner_link = f'<a href="{reverse("accounts:profile", args=["ada"])}">ada</a>'
+    owner_link = f'<a href="{reverse("players:profile", args=["ada"])}">ada</a>'
     assert f"Bot account, run by {owner_link}" in bot_page
     assert 'class="bot-badge"' in bot_page
-    assert reverse("accounts:profile", args=[bot.username]) in owner_page
+    assert reverse("players:profile", args=[bot.username]) in owner_page
     assert "Runs the bot account" in owner_page
 
 

@@ -4,9 +4,10 @@ import pytest
 from django.urls import reverse
 
 from games import tasks
-from games.models import Event, Game, OutboxEmail
+from games.models import Event, Game
 from games.play import actions
 from games.rules.bots import EasyBot
+from infra.models import OutboxEmail
 from tests.bots.conftest import DAY
 from tests.games.playing import current_state, next_move
 
@@ -160,7 +161,7 @@ def test_bots_cannot_be_invited_by_name(players, bot):
 def test_no_email_is_written_for_a_bot_and_the_bots_still_move(players, lost_tasks):
     """A bot has no email address: the notices of its turns write no email (it would certainly
     be dropped), while the bot is woken from what the move itself knows."""
-    lost_tasks("games.send_email")
+    lost_tasks("infra.send_email")
     human = players[0]
     game = actions.create_game(creator=human, player_count=3, time_per_move=DAY, bots=("easy",) * 2)
     game.refresh_from_db()
@@ -173,5 +174,5 @@ def test_no_email_is_written_for_a_bot_and_the_bots_still_move(players, lost_tas
 
     bots = set(game.seats.exclude(user=human).values_list("user_id", flat=True))
     assert game.events.filter(kind="confirm_draft", actor__in=bots).count() >= 4
-    recipients = OutboxEmail.objects.filter(game=game).values_list("user_id", flat=True)
+    recipients = OutboxEmail.objects.filter(game_id=game.pk).values_list("user_id", flat=True)
     assert recipients and set(recipients) == {human.pk}

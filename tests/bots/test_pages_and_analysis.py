@@ -47,14 +47,14 @@ def test_bots_are_marked_in_every_list(client, players, bot, settings, monkeypat
         "finished game and results": reverse("games:game", args=[finished.pk]),
         "replay": reverse("games:replay", args=[finished.pk]),
         "leaderboard": reverse("leaderboard"),
-        "profile": reverse("accounts:profile", args=["StrongBot"]),
+        "profile": reverse("players:profile", args=["StrongBot"]),
         "archive": reverse("archive", args=["StrongBot"]),
     }
     for name, url in pages.items():
         html = client.get(url).content.decode()
         assert BADGE in html, f"no bot badge on the {name}"
     # A person's name gets no badge.
-    profile = client.get(reverse("accounts:profile", args=[human.username])).content.decode()
+    profile = client.get(reverse("players:profile", args=[human.username])).content.decode()
     assert BADGE not in profile
 
 

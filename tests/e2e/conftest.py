@@ -7,6 +7,7 @@ MICROCHIP_SCREENSHOTS is set, as `manage.py screenshots` sets it: a test run wri
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
-from microchip_site.services import free_port
+from infra.services import free_port
 from tests.conftest import new_player, server_environment
 from tests.tiers import starts_processes
 
@@ -149,23 +150,88 @@ def open_page(browser, server, live_db, request):
         if user is not None:
             context.add_cookies([_session_cookie(user, server.url)])
         contexts.append(context)
+        context.on("page", watch_console)  # every page of it: opened here or by a test
         page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda error: page.errors.append(str(error)))
-        page.on(
-            "console",
-            lambda message: (
-                "Content Security Policy" in message.text and page.errors.append(message.text)
-            ),
-        )
+        watch_console(page)
         return page
 
     yield open_as
     report = getattr(request.node, "report_call", None)
     if report is not None and report.failed:
         _keep_pages(request.node.name, contexts)
+    said = [
+        f"{page.url}: {error}"
+        for context in contexts
+        for page in context.pages
+        for error in unexpected_console_errors(page)
+    ]
     for context in contexts:
         context.close()
+    _wait_for_the_worker()
+    if said and report is not None and report.passed:
+        pytest.fail("the browser's console said errors:\n" + "\n".join(said), pytrace=False)
+
+
+def _wait_for_the_worker(timeout=15):
+    """Wait until the server's worker has nothing queued and nothing running: the test's end
+    empties the database (a TRUNCATE of every table), and a task still writing (an email of the
+    last move, say) would deadlock with it on PostgreSQL and leave the next test its rows."""
+    from microchip_site.celery import app
+
+    deadline = time.monotonic() + timeout
+    with app.connection_for_read() as connection:
+        while time.monotonic() < deadline:
+            queued = connection.default_channel.client.llen(app.conf.task_default_queue)
+            running = app.control.inspect(timeout=2, limit=1, connection=connection).active()
+            if not queued and running and not any(running.values()):
+                return
+            time.sleep(0.05)
+
+
+def watch_console(page):
+    """Keep what goes wrong in `page`: its script errors and Content Security Policy violations
+    in `page.errors` (which tests assert empty where it matters to them), and every error the
+    console says in `page.console_errors`, which fail the test at its end (`open_page`) unless
+    it expects them (`page.expect_console_error(pattern)`: a test of an outage, say).
+
+    A page or an htmx request that the server refuses (a 4xx with the refusal drawn in it, as a
+    stale move or a private table's page gets) is the site working: the browser's "Failed to load
+    resource" line for it is not an error of the page. The same line for a script, a stylesheet
+    or an image is, and a server error (5xx) always is."""
+    if hasattr(page, "console_errors"):
+        return
+    page.errors = []
+    page.console_errors = []
+    page.expected_console_errors = []
+    refused = set()  # the addresses of the htmx requests answered with a refusal
+
+    def on_response(response):
+        request = response.request
+        if 400 <= response.status < 500 and request.resource_type in ("xhr", "fetch", "document"):
+            refused.add(response.url)
+
+    def on_console(message):
+        if "Content Security Policy" in message.text:
+            page.errors.append(message.text)
+        if message.type != "error":
+            return
+        where = (message.location or {}).get("url", "")
+        if message.text.startswith("Failed to load resource") and where in refused:
+            return
+        page.console_errors.append(f"{message.text} ({where})" if where else message.text)
+
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("response", on_response)
+    page.on("console", on_console)
+    page.expect_console_error = page.expected_console_errors.append
+
+
+def unexpected_console_errors(page) -> list[str]:
+    return [
+        said
+        for said in getattr(page, "console_errors", [])
+        if not any(re.search(pattern, said) for pattern in page.expected_console_errors)
+    ]
 
 
 @pytest.hookimpl(wrapper=True)

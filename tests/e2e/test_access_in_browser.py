@@ -42,6 +42,7 @@ def test_a_phone_plays_by_touch_without_scrolling_sideways(open_page, two_player
 
     page.locator(f"#draw-{tile}").tap()
     page.wait_for_selector(f"#my-tray-{tile}", timeout=TIMEOUT)
+    settled(page)  # the draft's answer swapped in: a tap lands on the button that stays
     page.locator(f"#my-tray-{tile}").tap()
     page.wait_for_selector(f"#my-tray-{tile}[aria-pressed=true]", timeout=TIMEOUT)
     _, state = game_state(game.pk)
@@ -210,7 +211,7 @@ def test_the_markers_are_visible_on_a_phone_and_pass_axe(open_page, two_player_g
 
     # On a desktop, with the tile above selected: its menu opens beside it, over no marker of
     # its own, and the board shows every kind of marker (the README's picture of a game).
-    desk = open_page(first)
+    desk = open_page(first, viewport={"width": 1366, "height": 768})
     desk.goto(f"/games/{game.pk}/?sel=s{top.space}")
     menu = desk.locator(".seat.mine .tile-menu")
     assert menu.locator("button").count() == 3 and menu.is_visible()
@@ -223,7 +224,7 @@ def test_the_markers_are_visible_on_a_phone_and_pass_axe(open_page, two_player_g
     assert beside, (menu_box, tile_box)  # not over the tile
     for name in (".tile-stripes", 'use[href^="#mark-broken-"]', 'use[href^="#mark-open-"]'):
         assert desk.locator(f".seat.mine {name}").first.is_visible(), name
-    screenshot(desk, "game-in-progress")
+    screenshot(desk, "game-in-progress", full_page=False)  # the window: the table on one screen
 
     first.colour_blind = True
     first.save(update_fields=["colour_blind"])

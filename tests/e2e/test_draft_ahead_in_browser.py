@@ -110,8 +110,8 @@ def test_queuing_two_tiles_and_seeing_the_first_still_there_taken(open_page, mak
     shows_version(page, game.version)
     page.wait_for_selector(f"#my-tray-{second}", timeout=TIMEOUT)
     words = f"Your queued draft took a {tile_words(second)} from column 10"
-    page.wait_for_selector(f"#my-notices :text('{words}')", timeout=TIMEOUT)
-    assert words in page.locator("#move-log").inner_text()
+    page.wait_for_selector(f"#move-log :text('{words}')", timeout=TIMEOUT)
+    assert "queued" not in page.locator("#my-notices").inner_text()  # news, not a warning
     assert page.locator("#draft-ahead .ahead-item").count() == 0  # used up
     assert page.locator("#ahead-confirm").is_checked()  # "confirm it for me" stays
     assert "your-turn" not in (page.locator("#game-status").inner_html())  # played: waiting again

@@ -38,6 +38,8 @@ def test_a_move_answered_503_says_it_was_not_saved_and_can_be_made_again(open_pa
             body="It cannot reach its database just now. Try again in a few seconds.",
         )
 
+    # The browser and htmx say the 503 in the console: what the test makes happen.
+    page.expect_console_error(r"status of 503|Response Status Error Code 503")
     page.route("**/act/**", outage)
     page.locator(f"#draw-{tile}").click()
     trouble = page.locator("#site-trouble")
@@ -71,6 +73,8 @@ def test_a_move_that_never_got_its_answer_after_a_tile_was_picked_up_shows_the_g
     space = legal_spots(game_state(game.pk)[1].boards[seat], tile)[0][0]
     select_tray_tile(page, tile)
 
+    # The browser and htmx say the failed request in the console: what the test makes happen.
+    page.expect_console_error(r"net::ERR_FAILED|^htmx:(sendError|afterRequest)")
     page.route("**/act/**", lambda route: route.abort())
     page.locator(f"#my-space-{space}").click()
     page.wait_for_selector(f"#my-tray-{tile}:not([aria-pressed=true])", timeout=TIMEOUT)

@@ -12,7 +12,6 @@ from games.rules.analysis import legal_spots
 from tests.games.playing import current_state, next_move
 from tests.history.playing import play_recorded
 
-from .conftest import screenshot
 from .helpers import TIMEOUT, click_and_wait, game_state, serious_violations, settled, shows_version
 
 pytestmark = pytest.mark.servers
@@ -109,7 +108,7 @@ def too_small(page):
 
 @pytest.mark.parametrize(
     ("players", "drafts"),
-    [(2, 2), (5, 0)],  # the screenshot's game; the tallest pool: columns of 6, the first full
+    [(2, 2), (5, 0)],  # early in a game; the tallest pool: columns of 6, the first full
 )
 def test_a_phone_drafts_confirms_and_sees_the_tile_in_its_tray_in_one_window(
     open_page, make_player, committed, players, drafts
@@ -139,8 +138,7 @@ def test_a_phone_drafts_confirms_and_sees_the_tile_in_its_tray_in_one_window(
     assert uncovered(page, "#confirm-draft")
     assert within(box(page, f"#my-tray-{tile}"), top, bottom), "the drafted tile shows in the tray"
     assert within(box(page, ".pool .draw-column"), top, bottom)
-    if players == 2:
-        screenshot(page, "phone", full_page=False)
+    # (The README's picture of a phone is test_table_in_browser's, in the middle of a game.)
 
     page.locator("#confirm-draft").tap()
     page.wait_for_selector("#confirm-draft", state="detached", timeout=TIMEOUT)

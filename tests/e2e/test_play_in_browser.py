@@ -111,7 +111,7 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
     winners = a.locator("section.results tr.winner").all_inner_texts()
     for seat in game.seats.filter(place=1):
         assert any(seat.user.username in row for row in winners)
-    screenshot(a, "results")
+    # (The results' picture is test_table_in_browser's: the window a player sees at the end.)
 
     a.get_by_role("link", name="Replay this game move by move").click()
     a.wait_for_selector("#replay", timeout=TIMEOUT)

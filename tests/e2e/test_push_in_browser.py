@@ -10,9 +10,10 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from games.models import OutboxEmail, PushSubscription
+from games.models import PushSubscription
 from games.notices import webpush
 from games.notices.emails import notice_context
+from infra.models import OutboxEmail
 from microchip_site.vapid_keys import b64url
 from tests.games.playing import draft_the_top_tile
 

@@ -78,10 +78,7 @@ def off_to_another_table(page, game_id):
 
 def another_tab(page):
     """A second tab of the same browser (the same player)."""
-    tab = page.context.new_page()
-    tab.errors = []
-    tab.on("pageerror", lambda error: tab.errors.append(str(error)))
-    return tab
+    return page.context.new_page()  # watched as every page of the context (conftest)
 
 
 def test_a_rematch_asked_for_reaches_the_other_player_live_and_starts_when_both_sit(
@@ -105,16 +102,18 @@ def test_a_rematch_asked_for_reaches_the_other_player_live_and_starts_when_both_
     assert [seat.user for seat in rematch.seats.all()] == [ada]
     listening(a)  # Ada's waiting room, listening for the start
 
-    # Brian's page of the ended game tells him, without a reload.
+    # Brian's page of the ended game tells him, without a reload, in a card he answers there;
+    # the same offer's notice (which his other pages get) is not said twice here.
     offer = b.locator("#rematch")
-    offer.get_by_text("asked for a rematch").wait_for(timeout=TIMEOUT)
+    offer.get_by_text("asks for a rematch").wait_for(timeout=TIMEOUT)
     assert offer.locator("strong").inner_text() == ada.username
+    assert offer.get_by_role("link", name=f"Rematch: {game.title}").is_visible()
     assert offer.get_by_role("button", name="Rematch").count() == 0
+    assert b.locator("#live-notice .rematch-offer").count() == 0
     assert b.evaluate("() => window.__loaded") is True
 
-    offer.get_by_role("link", name="to the rematch's table").click()
+    offer.get_by_role("button", name="Accept").click()
     b.wait_for_url(f"**/games/{rematch.pk}/")
-    b.get_by_role("button", name="Take a seat").click()
 
     b.wait_for_selector("#game", timeout=TIMEOUT)  # the game page
     a.wait_for_selector("#game", timeout=TIMEOUT)  # Ada's waiting room became the game page
@@ -133,24 +132,42 @@ def test_one_player_declining_calls_the_rematch_off_live_on_the_asker_s_page(ope
     a = with_socket(open_page(ada), f"/games/{game.pk}/")  # stays on the ended game
     game = play_to_the_end(game)
     shows_the_results_live(a)
+    c = with_socket(open_page(chloe), "/dashboard/")  # Chloe is on her dashboard
     asking = another_tab(a)  # Ada asks from another tab
     asking.goto(f"/games/{game.pk}/")
     asking.locator("#rematch").get_by_role("button", name="Rematch").click()
     off_to_another_table(asking, game.pk)
     rematch = Game.objects.get(rematch_of=game)
-    a.locator("#rematch").get_by_text("asked for a rematch").wait_for(timeout=TIMEOUT)
+    asked = a.locator("#rematch").get_by_text("You asked for a rematch")
+    asked.wait_for(timeout=TIMEOUT)
+    first, second = sorted([brian.username, chloe.username])
+    assert f"waiting for {first} and {second} to accept" in asked.inner_text()
 
-    # Brian takes a seat; Chloe says no, from the waiting room.
+    # Chloe's dashboard shows the offer live, as a card to answer there.
+    notice = c.locator("#live-notice .rematch-offer")
+    notice.wait_for(timeout=TIMEOUT)
+    assert notice.get_by_role("link", name=f"Rematch: {game.title}").is_visible()
+    assert notice.get_by_role("button", name="Accept").is_visible()
+    assert c.evaluate("() => window.__loaded") is True
+
+    # Brian takes a seat (Ada's card follows); Chloe says no, on her dashboard's card.
     b = open_page(brian)
     b.goto(f"/games/{rematch.pk}/")
     b.get_by_role("button", name="Take a seat").click()
     b.get_by_role("button", name="Leave the table").wait_for(timeout=TIMEOUT)
-    c = open_page(chloe)
-    c.goto(f"/games/{rematch.pk}/")
-    assert c.locator("#seat-actions").get_by_text("this calls the rematch off").is_visible()
-    c.get_by_role("button", name="Decline the invitation").click()
-    c.wait_for_url("**/dashboard/")
-    assert c.locator(".messages").get_by_text("You declined the invitation").is_visible()
+    waiting = a.locator("#rematch").get_by_text(f"waiting for {chloe.username} to accept")
+    waiting.wait_for(timeout=TIMEOUT)
+    c.reload()  # the dashboard's own list says it too
+    card = c.locator("#invitations .rematch-offer")
+    assert card.get_by_role("link", name=f"Rematch: {game.title}").is_visible()
+    assert card.get_by_role("button", name="Accept").is_visible()
+    assert card.get_by_role("button", name="Decline").is_visible()
+    # She answers on the ended game's page: its results' card (htmx posts it).
+    c.goto(f"/games/{game.pk}/")
+    c.locator("#rematch").get_by_role("button", name="Decline").click()
+    c.locator(".messages").get_by_text("You declined the invitation").wait_for(timeout=TIMEOUT)
+    assert c.url.endswith(f"/games/{game.pk}/")
+    assert c.locator("#rematch").get_by_text("The rematch was called off.").is_visible()
 
     box = a.locator("#rematch")
     box.get_by_text("The rematch was called off.").wait_for(timeout=TIMEOUT)
@@ -183,7 +200,7 @@ def test_an_ended_game_opened_after_its_end_hears_of_the_rematch_live(open_page,
     assert Game.objects.filter(rematch_of=game).exists()
 
     # A push comes in milliseconds: a few seconds are plenty.
-    b.locator("#rematch").get_by_text("asked for a rematch").wait_for(timeout=3_000)
+    b.locator("#rematch").get_by_text("asks for a rematch").wait_for(timeout=3_000)
     assert b.evaluate("() => window.__loaded") is True
 
 

@@ -161,6 +161,8 @@ def test_a_move_whose_answer_the_page_dropped_still_reaches_the_page(open_page, 
     stale = page.request.get(f"/games/{game_id}/fragment/", headers={"HX-Request": "true"})
     stale_body, stale_headers = stale.body(), stale.headers
 
+    # htmx says in the console that it dropped the move's request for the newer one.
+    page.expect_console_error(r"^htmx:(sendAbort|afterRequest)")
     made = []
     page.route("**/act/**", lambda route: made.append((route, route.fetch())))
     page.route(

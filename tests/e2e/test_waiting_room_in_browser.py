@@ -60,9 +60,13 @@ def test_the_waiting_room_shows_the_seat_taken_then_becomes_the_game_without_a_r
     assert a.evaluate("() => window.sameDocument") is True
     assert a.evaluate("() => window.socketsOpened") == 1
     assert a.url.endswith(f"/games/{game.pk}/")
-    assert a.locator("#main .messages").get_by_text("The game has started.").is_visible()
+    # "The game has started" is said over the page for a moment, and goes by itself.
+    started = a.locator(".toast").get_by_text("The game has started.")
+    started.wait_for(timeout=TIMEOUT)
+    assert a.locator(".toast").get_attribute("role") == "status"
     assert a.locator("#seats").count() == 0
     assert a.locator("section.seat").count() == 2
+    started.wait_for(state="detached", timeout=TIMEOUT)
 
     # The socket carries the game now: each player's draft reaches the other page live.
     pages = {ada.pk: a, brian.pk: b}

@@ -4,9 +4,9 @@ from datetime import timedelta
 
 from django.core import mail
 
-from games import tasks
-from games.models import OutboxEmail
 from games.play import actions
+from infra.models import OutboxEmail
+from infra.tasks import send_email
 from tests.games.playing import draft_the_top_tile
 
 
@@ -24,7 +24,7 @@ def digest_for(players, reader):
     row = OutboxEmail.objects.create(
         kind="digest", user=reader, data={"date": "2030-01-15"}, message_id="<d@x>"
     )
-    assert tasks.send_email.delay(row.pk).get() == "sent"
+    assert send_email.delay(row.pk).get() == "sent"
     [digest] = mail.outbox
     game.refresh_from_db()
     return digest, game.seats.select_related("game").get(user=reader)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from aiosmtpd.controller import Controller
 
-from microchip_site.services import free_port
+from infra.services import free_port
 
 
 class Inbox:

@@ -8,9 +8,9 @@ import pytest
 from django.core import mail
 from django.utils import translation
 
-from games.models import OutboxEmail
 from games.notices.emails import notice_message
 from games.play import actions
+from infra.models import OutboxEmail
 from tests.games.playing import play_to_the_end
 
 LANGUAGES = ("es", "fr", "de", "")  # "" reads English: an email has no browser to ask
@@ -60,14 +60,14 @@ def test_the_emails_of_the_clock_are_in_their_readers_language(start_game, kind,
     seat = game.seats.get(number=game.current_seat)
     reader = seat.user
     english = notice_message(
-        OutboxEmail(kind=kind, user=reader, game=game, version=game.version, data=data)
+        OutboxEmail(kind=kind, user=reader, game_id=game.pk, version=game.version, data=data)
     )
     assert english is not None, kind
     reader.language = language
     reader.save(update_fields=["language"])
     with translation.override("en-gb"):  # whoever's process sends it
         message = notice_message(
-            OutboxEmail(kind=kind, user=reader, game=game, version=game.version, data=data)
+            OutboxEmail(kind=kind, user=reader, game_id=game.pk, version=game.version, data=data)
         )
     assert f'<html lang="{language}">' in message.alternatives[0][0]
     assert message.subject != english.subject

@@ -15,9 +15,14 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules, tasks
-from games.models import Game, OutboxEmail
-from games.notices import outbox
+from games.models import Game
+from games.notices import delivery
+from games.notices.delivery import NOTICE_KINDS
+from games.notices.notice import DIGEST
 from games.play import actions
+from infra import outbox
+from infra.models import OutboxEmail
+from infra.tasks import send_email
 from tests.games.playing import current_state
 from tests.games.test_races import race
 
@@ -37,11 +42,11 @@ def invitation(players, committed=None):
         invitees=(players[1].username,),
     )
     game = committed(create, **options) if committed else create(**options)
-    return OutboxEmail.objects.get(game=game, kind="invitation")
+    return OutboxEmail.objects.get(game_id=game.pk, kind="invitation")
 
 
 def test_the_email_row_is_written_in_the_changes_own_transaction(players, lost_tasks):
-    lost = lost_tasks("games.send_email")
+    lost = lost_tasks("infra.send_email")
     with pytest.raises(RuntimeError), transaction.atomic():
         invitation(players)
         raise RuntimeError("the change rolls back")
@@ -64,13 +69,13 @@ def test_a_row_is_sent_once_with_its_message_id_and_never_again(players, committ
     assert email.sent_at is not None and email.claimed_until is None
 
     assert outbox.send(email.pk) == "not due"  # a second task, a sweep, a redelivery
-    assert tasks.send_email.delay(email.pk).get() == "not due"
+    assert send_email.delay(email.pk).get() == "not due"
     assert len(mail.outbox) == 1
 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_senders_racing_for_one_row_send_it_once(players, lost_tasks):
-    lost_tasks("games.send_email")
+    lost_tasks("infra.send_email")
     email = invitation(players)
     real_send = EmailMultiAlternatives.send
 
@@ -89,7 +94,7 @@ def test_two_senders_racing_for_one_row_send_it_once(players, lost_tasks):
 
 
 def test_a_claimed_row_is_left_alone_until_its_claim_runs_out(players, lost_tasks, clock):
-    lost_tasks("games.send_email")  # the task of the row never comes
+    lost_tasks("infra.send_email")  # the task of the row never comes
     email = invitation(players)
     clock.advance(outbox.SWEEP_GRACE + timedelta(seconds=1))
     # A sender claimed it and died before marking it (its worker was killed).
@@ -110,7 +115,7 @@ def test_a_claimed_row_is_left_alone_until_its_claim_runs_out(players, lost_task
 
 
 def test_the_sweep_leaves_a_new_row_to_its_own_task_for_a_while(players, lost_tasks, clock):
-    lost_tasks("games.send_email")
+    lost_tasks("infra.send_email")
     invitation(players)
 
     assert tasks.sweep()["emails"] == 0
@@ -149,7 +154,7 @@ def test_a_failing_server_is_tried_again_later_and_at_last_given_up(
 
 
 def test_an_email_no_longer_true_when_its_turn_comes_is_dropped(start_game, lost_tasks):
-    lost = lost_tasks("games.send_email")
+    lost = lost_tasks("infra.send_email")
     game = start_game(2)
     first = game.seats.get(number=0).user
     state = current_state(game)
@@ -157,7 +162,7 @@ def test_an_email_no_longer_true_when_its_turn_comes_is_dropped(start_game, lost
         game_id=game.pk, user=first, action=rules.Draft(state.draw_tiles()[0]), seen_version=None
     )
     actions.play(game_id=game.pk, user=first, action=rules.ConfirmDraft(), seen_version=None)
-    [your_turn] = OutboxEmail.objects.filter(game=game, kind="your_turn", data={})
+    [your_turn] = OutboxEmail.objects.filter(game_id=game.pk, kind="your_turn", data={})
     second = game.seats.get(number=1).user
     actions.play(
         game_id=game.pk,
@@ -167,7 +172,7 @@ def test_an_email_no_longer_true_when_its_turn_comes_is_dropped(start_game, lost
     )  # they moved before the email went
     mail.outbox.clear()
 
-    assert [task.name for task in lost].count("games.send_email") >= 1
+    assert [task.name for task in lost].count("infra.send_email") >= 1
     assert outbox.send(your_turn.pk) == "dropped"
     your_turn.refresh_from_db()
     assert your_turn.status == Status.DROPPED and mail.outbox == []
@@ -175,12 +180,12 @@ def test_an_email_no_longer_true_when_its_turn_comes_is_dropped(start_game, lost
 
 def test_a_readers_digest_is_one_row_a_day_however_often_it_is_written(players):
     readers = [(players[0].pk, "2030-01-15"), (players[1].pk, "2030-01-15")]
-    first = outbox.add_digests(readers)
-    again = outbox.add_digests(readers)
+    first = delivery.add_digests(readers)
+    again = delivery.add_digests(readers)
 
     assert len(first) == 2 and sorted(again) == sorted(first)
     assert OutboxEmail.objects.filter(kind="digest").count() == 2
-    assert len(outbox.add_digests([(players[0].pk, "2030-01-16")])) == 1
+    assert len(delivery.add_digests([(players[0].pk, "2030-01-16")])) == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -198,7 +203,7 @@ def test_account_emails_go_through_the_outbox_and_keep_no_links_once_sent(player
 
 
 def test_a_row_whose_senders_keep_dying_is_given_up_in_the_end(players, lost_tasks, clock):
-    lost_tasks("games.send_email")
+    lost_tasks("infra.send_email")
     email = invitation(players)
     # Every attempt so far claimed it and died before it could say how it went.
     OutboxEmail.objects.filter(pk=email.pk).update(attempts=outbox.MAX_ATTEMPTS)
@@ -213,7 +218,7 @@ def test_a_row_whose_senders_keep_dying_is_given_up_in_the_end(players, lost_tas
 def test_a_row_that_cannot_be_built_is_tried_again_later_not_at_once(
     players, lost_tasks, monkeypatch, clock
 ):
-    lost_tasks("games.send_email")
+    lost_tasks("infra.send_email")
     email = invitation(players)
 
     def broken(row):
@@ -226,3 +231,27 @@ def test_a_row_that_cannot_be_built_is_tried_again_later_not_at_once(
     email.refresh_from_db()
     assert (email.status, email.claimed_until) == (Status.PENDING, None)
     assert email.due_at > clock.now() and "KeyError" in email.last_error
+
+
+def test_a_row_of_a_kind_no_app_registered_is_kept_and_tried_again(players, clock):
+    """The outbox (infra/) sends only the kinds the apps registered (games/notices/delivery.py):
+    a row of any other kind is a bug, which must not lose it: it waits out the back-off, with
+    the reason, and is given up only after MAX_ATTEMPTS like any row that cannot be built."""
+    email = OutboxEmail.objects.create(kind="postcard", user=players[0], message_id="<p@x>")
+
+    with pytest.raises(LookupError):
+        outbox.send(email.pk)
+
+    email.refresh_from_db()
+    assert (email.status, email.claimed_until, email.attempts) == (Status.PENDING, None, 1)
+    assert email.due_at > clock.now() and "postcard" in email.last_error
+    assert mail.outbox == []
+
+
+def test_the_games_register_every_kind_of_notice_they_write():
+    """Each kind of row the games write has its sender (games/apps.py at start-up): an email
+    for every one, a Web Push for the notices (not the digest)."""
+    for kind in (*NOTICE_KINDS, DIGEST):
+        assert outbox.kind_of(kind) is not None, kind
+    assert outbox.kind_of(DIGEST).push is None
+    assert all(outbox.kind_of(kind).push for kind in NOTICE_KINDS)

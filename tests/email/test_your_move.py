@@ -12,9 +12,11 @@ from django.core import mail
 from django.test import Client
 
 from games import presence, rules, seen, tasks
-from games.models import Event, Game, OutboxEmail
+from games.models import Event, Game
 from games.moves import tile_words
 from games.play import actions
+from infra.models import OutboxEmail
+from infra.tasks import send_email
 from tests.conftest import new_player
 from tests.games.playing import current_state, draft_the_top_tile
 
@@ -181,20 +183,20 @@ def test_a_your_move_queued_before_the_player_looked_is_dropped(start_game, comm
     game = start_game(2)
     away = seat_user(game, 1)
     lost = []
-    original = tasks.send_email.apply_async
+    original = send_email.apply_async
 
     def lose(*args, **kwargs):
         lost.append(args)
 
-    tasks.send_email.apply_async = lose
+    send_email.apply_async = lose
     try:
         draft_the_top_tile(game, committed)
     finally:
-        tasks.send_email.apply_async = original
-    row = OutboxEmail.objects.get(game=game, user=away, kind="your_turn")
+        send_email.apply_async = original
+    row = OutboxEmail.objects.get(game_id=game.pk, user=away, kind="your_turn")
     look_at(game, away)
 
-    assert tasks.send_email.delay(row.pk).get() == "dropped"
+    assert send_email.delay(row.pk).get() == "dropped"
     assert your_moves(inbox, away, game) == []
 
 
@@ -209,7 +211,7 @@ def test_a_timeout_while_watching_is_emailed_later_if_the_player_left_without_se
     time_out(game, committed, clock, watching=[first])  # their time runs out as they watch
 
     assert of_kind(inbox, first, "time ran out") == []  # their page shows it
-    [row] = OutboxEmail.objects.filter(game=game, user=first, kind="timeout")
+    [row] = OutboxEmail.objects.filter(game_id=game.pk, user=first, kind="timeout")
     assert row.status == OutboxEmail.Status.PENDING
     presence.depart(game.pk, first.pk, f"tab-{first.pk}")  # closed before it showed the notice
     clock.advance(timedelta(seconds=60))
@@ -232,7 +234,7 @@ def test_a_timeout_the_watching_player_saw_is_not_emailed(start_game, committed,
     committed(tasks.sweep)
 
     assert of_kind(inbox, first, "time ran out") == []
-    [row] = OutboxEmail.objects.filter(game=game, user=first, kind="timeout")
+    [row] = OutboxEmail.objects.filter(game_id=game.pk, user=first, kind="timeout")
     assert row.status == OutboxEmail.Status.DROPPED
 
 
@@ -315,10 +317,14 @@ def test_a_tie_is_told_as_a_shared_place_with_a_link_to_the_replay(
         seat.save(update_fields=["place", "score"])
     mail.outbox.clear()
     row = OutboxEmail.objects.create(
-        kind="game_over", user=seats[0].user, game=game, version=game.version, message_id="<t@x>"
+        kind="game_over",
+        user=seats[0].user,
+        game_id=game.pk,
+        version=game.version,
+        message_id="<t@x>",
     )
 
-    assert tasks.send_email.delay(row.pk).get() == "sent"
+    assert send_email.delay(row.pk).get() == "sent"
     [message] = mail.outbox
     assert message.subject.endswith("is over: you came 1st (shared)")
     assert "You came 1st (shared) with 7 points." in message.body

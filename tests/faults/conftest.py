@@ -35,7 +35,7 @@ from games import tasks
 from games.live import pushes as live
 from games.models import Game, Seat
 from games.play import actions
-from microchip_site.services import free_port, private_redis
+from infra.services import free_port, private_redis
 from tests.conftest import server_environment
 from tests.tasks.conftest import sending_to
 from tests.tiers import starts_processes
@@ -88,7 +88,7 @@ def describe(game_id: int) -> str:
 
 
 class RedisServer:
-    """A private redis-server (microchip_site/services.py) that can be stopped, and started
+    """A private redis-server (infra/services.py) that can be stopped, and started
     again, empty, on the same port: what a restart of an unpersisted Redis does."""
 
     def __init__(self):

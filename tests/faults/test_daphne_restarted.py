@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import rules
 from games.models import Event, Game
-from microchip_site.services import free_port
+from infra.services import free_port
 
 from .checks import check_accepted_moves, check_game, check_ratings
 from .clients import Browser, LiveSocket, Mover, while_playing

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import connection
 
 from benchmarks.loadtest.sessions import sign_in
-from microchip_site.services import free_port
+from infra.services import free_port
 
 from .conftest import Process, wait_until
 

@@ -1,7 +1,7 @@
 """A worker killed in the middle of handing an email to a slow SMTP server (issue: emails were
 sent twice, or an hour late, after Redis's visibility timeout).
 
-The email is a row of the outbox (games/notices/outbox.py): the worker claims it, sends it, and
+The email is a row of the outbox (infra/outbox.py): the worker claims it, sends it, and
 marks it sent. Killed before the server accepted the message, the row's claim runs out and the
 sweep queues it again: it is delivered exactly once, within a couple of minutes. Killed after
 the server accepted it but before the row was marked, it is delivered once more, with the same
@@ -9,7 +9,7 @@ Message-ID, which mail clients show as one message.
 
 A real SMTP server (aiosmtpd) that stalls where the test says: before it answers the message's
 DATA (it never accepts that attempt), or before it answers QUIT (it has accepted the message).
-The workers' EMAIL_TIMEOUT is 4 s, so a claim lasts 33 s (games/notices/outbox.py CLAIM).
+The workers' EMAIL_TIMEOUT is 4 s, so a claim lasts 33 s (infra/outbox.py CLAIM).
 """
 
 import asyncio
@@ -20,8 +20,9 @@ from datetime import timedelta
 
 import pytest
 
-from games.models import Game, OutboxEmail
+from games.models import Game
 from games.play import actions
+from infra.models import OutboxEmail
 from tests.email.smtp import Inbox, smtp_server
 
 from .conftest import Beat, wait_until

@@ -14,7 +14,7 @@ import pytest
 
 from games import rules
 from games.play import actions
-from microchip_site.services import free_port
+from infra.services import free_port
 
 from .checks import final_state
 from .clients import Browser, LiveSocket

@@ -20,7 +20,7 @@ from django.utils import timezone
 from games import rules
 from games.models import Event, Game
 from games.state_store import load_state, read_game
-from microchip_site.services import free_port
+from infra.services import free_port
 
 from .checks import check_accepted_moves, check_game, check_ratings
 from .clients import Browser, LiveSocket, Mover, while_playing
@@ -73,9 +73,9 @@ def test_play_goes_on_through_a_redis_restart(stack, fault_redis, table):
             )
 
             # A task is running when Redis goes away (its message not acknowledged yet).
-            stack.hold("before", "games.send_email")
+            stack.hold("before", "infra.send_email")
             running = wait_until(
-                while_playing(movers, lambda: stack.held("before", "games.send_email")),
+                while_playing(movers, lambda: stack.held("before", "infra.send_email")),
                 30,
                 "an email task running",
             )

@@ -1,13 +1,13 @@
 """A signed-in request needs its session, not Redis: with the cache unreachable, sessions are
-read from the database (microchip_site/sessions.py), where Django's cached_db store fails."""
+read from the database (infra/sessions.py), where Django's cached_db store fails."""
 
 import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.sessions.backends import cached_db, db
 from django.test import override_settings
 
-from microchip_site.services import free_port
-from microchip_site.sessions import SessionStore
+from infra.services import free_port
+from infra.sessions import SessionStore
 
 pytestmark = pytest.mark.django_db
 

@@ -12,10 +12,11 @@ from django.urls import reverse
 
 from games import rules
 from games.live import drawing
-from games.models import Event, OutboxEmail
+from games.models import Event
 from games.moves import tile_words
 from games.play import actions
 from games.play.errors import ActionRefused
+from infra.models import OutboxEmail
 
 from .playing import current_state
 
@@ -57,7 +58,9 @@ def refused(call, code) -> ActionRefused:
 
 
 def your_moves(game, number):
-    return list(OutboxEmail.objects.filter(game=game, kind="your_turn", user=user_at(game, number)))
+    return list(
+        OutboxEmail.objects.filter(game_id=game.pk, kind="your_turn", user=user_at(game, number))
+    )
 
 
 # --- queuing -----------------------------------------------------------------------------------
@@ -303,11 +306,15 @@ def test_the_move_log_tells_the_player_their_queue_drafted_and_the_others_a_plai
 
     mine = page(game, user_at(game, 1))
     assert f"Your queued draft took a {words} from column 10" in mine
-    # The notice of what the server did for them, until they dismiss it.
+    # What they asked for is news, not a notice to dismiss: "Since your last visit" tells it.
     notices = mine[
         mine.index('id="my-notices"') : mine.index("</section>", mine.index('id="my-notices"'))
     ]
-    assert f"Your queued draft took a {words}" in notices
+    assert "queued" not in notices
+    since = mine[
+        mine.index('id="since-visit"') : mine.index("</section>", mine.index('id="since-visit"'))
+    ]
+    assert f"your queued draft took a {words}" in since.lower()
     theirs = page(game, user_at(game, 0))
     assert f"{name} took a {words} from column 10" in theirs
     assert "queued" not in theirs.lower().split('id="draft-ahead"')[0]

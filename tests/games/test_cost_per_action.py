@@ -188,7 +188,7 @@ def test_sql_statements_and_redis_round_trips_per_action_stay_within_their_ceili
     start_game, monkeypatch, lost_tasks
 ):
     # The worker's tasks, not the move's request: the email it queued, a column's last tile.
-    lost_tasks("games.send_email", "games.take_last_tile")
+    lost_tasks("infra.send_email", "games.take_last_tile")
     figures, details = measure(start_game, monkeypatch)
 
     assert set(figures) == set(CEILINGS)

@@ -10,24 +10,26 @@ from django.test import Client
 from django.urls import reverse
 
 from games import moves, rules, tasks
+from games.bots.turns import STRONG_OPTIONS
 from games.history import ratings
 from games.history.replay import rebuild_state
 from games.models import (
     Event,
     ExpelVote,
     Game,
-    OutboxEmail,
     RatingChange,
     Seat,
     waiting_for_move,
     waiting_for_stand_in,
 )
-from games.notices import outbox
 from games.play import actions
 from games.play import clock as turn_clock
 from games.play.errors import ActionRefused
 from games.play.forms import ActionForm
+from games.rules.bots import owned_tiles, solve
 from games.rules.greedy import best_placement, choose_draft
+from infra import outbox
+from infra.models import OutboxEmail
 
 from .playing import current_state, draft_the_top_tile
 
@@ -162,8 +164,9 @@ def test_with_two_players_resigning_ends_the_game_at_once_and_the_other_wins(sta
 
 
 def test_with_three_players_the_server_plays_the_seat_of_who_resigned_and_ranks_them_last(
-    start_game, committed
+    start_game, committed, settings
 ):
+    settings.BOT_STRONG_OPTIONS = {**STRONG_OPTIONS, "finish_time": 0.2}
     game = start_game(3)
     for _ in range(4):
         draft_the_top_tile(game, committed)
@@ -190,6 +193,12 @@ def test_with_three_players_the_server_plays_the_seat_of_who_resigned_and_ranks_
     seats = list(game.seats.order_by("number"))
     assert seats[number].place == 3 and seats[number].left == Left.RESIGNED
     assert seats[number].finished  # the stand-in finished the board
+    # It drafted as the easy player does, and finished with the best arrangement the solver
+    # finds for the tiles it had (remembered from its own search: the same answer).
+    final = current_state(game)
+    best = solve(final.boards[number].colours, owned_tiles(final, number), 0.2)
+    assert seats[number].score >= best.score
+    assert seats[number].chip_tiles > 0
     others = [seat for seat in seats if seat.number != number]
     best = max(others, key=lambda seat: (seat.score, seat.chip_tiles))
     assert best.place == 1
@@ -303,7 +312,7 @@ def test_a_player_who_has_finished_may_not_resign(start_game, committed):
 def test_a_your_move_email_written_before_the_player_left_is_not_sent(
     start_game, committed, lost_tasks
 ):
-    lost_tasks("games.send_email")
+    lost_tasks("infra.send_email")
     game = start_game(3)
     draft_the_top_tile(game, committed)
     quitter = seat_user(game, current_state(game).current)
@@ -624,7 +633,7 @@ def test_the_resign_button_asks_first_and_the_pages_show_who_resigned(start_game
     # The dashboard and the profile count it.
     dashboard = clients[quitter].get(reverse("dashboard")).content.decode()
     assert "You left (resigned): the server plays your seat" in dashboard
-    profile = clients[other].get(reverse("accounts:profile", args=[quitter.username]))
+    profile = clients[other].get(reverse("players:profile", args=[quitter.username]))
     assert "<dt>Resignations</dt><dd>1</dd>" in profile.content.decode()
 
 

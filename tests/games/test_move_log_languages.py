@@ -285,7 +285,7 @@ def test_the_summary_in_english():
 
 def test_the_summary_in_the_readers_language(german):
     assert summary_parts(summary_entries(), 0) == [
-        # The list's "and" is the language's own (microchip_site/words.py).
+        # The list's "and" is the language's own (infra/words.py).
         "brian TOOK A RED CROSS, A BLUE END und A PINK TEE",
         "chloe TOOK A BLUE END",
         "THE SERVER TOOK THE LAST TILE OF COLUMN 2, A RED CROSS, FOR YOU",

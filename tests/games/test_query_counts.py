@@ -7,8 +7,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import rules
-from games.models import OutboxEmail
 from games.play import actions
+from infra.models import OutboxEmail
 
 from .playing import current_state
 
@@ -87,7 +87,7 @@ def test_passing_the_turn_reads_nothing_after_the_commit_in_a_game_without_bots(
 ):
     """The bots to wake, the notice's game and recipients are known to the move itself; the
     email of the player whose turn it is now is written with the move, and its task queued."""
-    queued = lost_tasks("games.send_email")
+    queued = lost_tasks("infra.send_email")
     game = start_game(2)
     me = game.seats.get(number=0).user
     tile = current_state(game).draw_tiles()[0]
@@ -110,10 +110,10 @@ def test_passing_the_turn_reads_nothing_after_the_commit_in_a_game_without_bots(
     assert 'UPDATE "games_seat" SET "notified_version"' in seat_update
     game.refresh_from_db()
     assert game.current_seat == 1
-    [email] = OutboxEmail.objects.filter(game=game, kind="your_turn")
+    [email] = OutboxEmail.objects.filter(game_id=game.pk, kind="your_turn")
     assert (email.user_id, email.version) == (game.seats.get(number=1).user_id, game.version)
     assert game.seats.get(number=1).notified_version == game.version
-    assert [(task.name, task.args) for task in queued] == [("games.send_email", (email.pk,))]
+    assert [(task.name, task.args) for task in queued] == [("infra.send_email", (email.pk,))]
 
 
 def page_queries(game, user, *, cold: bool) -> int:

@@ -16,7 +16,7 @@ from django.urls import reverse
 from games import rules
 from games.models import Game, Invitation
 from games.play import actions
-from microchip_site.services import free_port
+from infra.services import free_port
 from tests.conftest import settings_in_a_new_process
 
 from .playing import current_state

@@ -49,7 +49,8 @@ def test_the_waiting_room_opens_the_tables_socket_with_its_seats_version(players
     assert f'ws-connect="/ws/games/{game.pk}/"' in page
     assert re.search(rf'<div id="seats" class="seats" data-version="{game.version}"', page)
     # The creator's buttons are in the pushed partial; their forms (with the CSRF token) are not.
-    assert 'form="start-form" disabled>Start now with 1 player</button>' in page
+    # Alone at the table, there is nothing to start: no Start now, greyed or not.
+    assert "Start now" not in page and 'form="cancel-form"' in page
     assert re.search(r'<form id="start-form" method="post" [^>]*><input type="hidden"', page)
     watcher = client_for(brian).get(reverse("games:game", args=[game.pk])).content.decode()
     assert f'ws-connect="/ws/games/{game.pk}/"' in watcher

@@ -60,7 +60,7 @@ def test_the_archive_lists_running_games_then_the_last_finished_first(players, h
     assert "playing" in page and "unrated" in page
     assert "1st of 2" in page and "<strong>won</strong>" in page
     # each player of each game, with places and scores, links to their profile
-    assert f'href="{reverse("accounts:profile", args=["chloe"])}"' in page
+    assert f'href="{reverse("players:profile", args=["chloe"])}"' in page
     # the rating change the game made
     change = history_of_ada["won"].rating_changes.get(user=ada)
     assert f"{change.display} " in page
@@ -124,7 +124,7 @@ def test_my_games_leads_to_my_own_archive(players, history_of_ada):
 
 def test_the_profile_shows_rating_chart_and_statistics(players, history_of_ada):
     ada = players[0]
-    response = Client().get(reverse("accounts:profile", args=["ada"]))
+    response = Client().get(reverse("players:profile", args=["ada"]))
     stats = response.context["stats"]
     assert stats.played == 5  # finished games, rated or not; not the running one
     assert stats.wins == 2  # a shared first place is a win
@@ -148,7 +148,7 @@ def test_the_profile_shows_rating_chart_and_statistics(players, history_of_ada):
 
 
 def test_a_player_without_games_has_an_empty_profile(players):
-    response = Client().get(reverse("accounts:profile", args=["esme"]))
+    response = Client().get(reverse("players:profile", args=["esme"]))
     page = response.content.decode()
     assert response.status_code == 200
     assert response.context["chart"] is None and "No rated game yet" in page
@@ -211,7 +211,7 @@ def page_costs(client, username, game_id):
         ("archive filtered", reverse("archive", args=[username]) + "?result=lost&opponent=sim0002"),
         ("archive page 2", reverse("archive", args=[username]) + "?page=2"),
         ("leaderboard", reverse("leaderboard")),
-        ("profile", reverse("accounts:profile", args=[username])),
+        ("profile", reverse("players:profile", args=[username])),
         ("replay", reverse("games:replay", args=[game_id]) + "?step=30"),
     ):
         with CaptureQueriesContext(connection) as captured:
@@ -241,7 +241,7 @@ def test_the_history_pages_cost_the_same_queries_with_few_or_many_games(
         (reverse("archive", args=["sim0001"]), 12),
         (reverse("leaderboard"), 12),
         # and the bot accounts the player runs (accounts/api_bots.py)
-        (reverse("accounts:profile", args=["sim0001"]), 13),
+        (reverse("players:profile", args=["sim0001"]), 13),
     ):
         # the page's own reads, plus the session, the user and the nav's turn badge
         with django_assert_max_num_queries(budget):

@@ -7,8 +7,8 @@ from django.urls import reverse
 from games.live.drawing import draw_notice
 from games.models import Game
 from games.templatetags.game_extras import place_words, winner_line
-from microchip_site.words import and_list
-from microchip_site.words import place_words as words_place
+from infra.words import and_list
+from infra.words import place_words as words_place
 
 from .playing import play_recorded
 
@@ -72,7 +72,10 @@ def test_the_results_page_leads_with_the_winner_and_shared_places(players, start
     # A tie (as the rules make one when score and chip size are equal): both share first place.
     game.seats.update(place=1, score=7)
     page = client_for(seats[0].user).get(reverse("games:game", args=[game.pk])).content.decode()
-    assert page.count("1st (shared)") == 2
+    table = page[page.index("<table>") : page.index("</table>")]
+    assert table.count("1st (shared)") == 2
+    # The viewer's own place and score, under the winner line.
+    assert "You placed <strong>1st (shared)</strong> with <strong>7</strong> points." in page
     names = " and ".join(f"<strong>{seat.user.username}</strong>" for seat in sorted(
         seats, key=lambda seat: seat.number))  # fmt: skip
     assert f"{names} share 1st place with 7 points" in page
@@ -87,7 +90,7 @@ def test_the_dashboard_archive_and_profile_say_shared_places(players, ended_game
     dashboard = client.get(reverse("dashboard")).content.decode()
     assert "<td>1st (shared) of 3</td>" in dashboard
     assert "<td>2nd of 2</td>" in dashboard
-    for url in (reverse("archive", args=["ada"]), reverse("accounts:profile", args=["ada"])):
+    for url in (reverse("archive", args=["ada"]), reverse("players:profile", args=["ada"])):
         page = client.get(url).content.decode()
         assert page.count('<span class="place">1st (shared)</span>') == 2, url
         assert "1st (shared) of 3" in page and "2nd of 2" in page, url
@@ -101,3 +104,26 @@ def test_the_game_over_notice_says_a_shared_place(players, ended_game):
     assert "you placed 1st (shared) with 10 points" in draw_notice(ada, "game_over", game)
     pushed = draw_notice(chloe, "game_over", game, seat=seats[2], seats=seats)
     assert "you placed 3rd with 2 points" in pushed
+
+
+MINUS = "\N{MINUS SIGN}"  # how the pages write a penalty
+
+
+def test_no_penalty_is_written_0_not_minus_0(players, start_game):
+    game = start_game(2)
+    me = game.seats.order_by("number").first().user
+    # In play, two empty boards: nothing outside a chip.
+    page = client_for(me).get(reverse("games:game", args=[game.pk])).content.decode()
+    assert f"{MINUS}0" not in page and "none outside" in page
+    # Ended, one player with every tile in the chip: their penalty is 0; the other's is minus 4.
+    game.seats.filter(number=0).update(
+        place=1, score=9, chip_value=9, chip_tiles=4, penalty_tiles=0
+    )
+    game.seats.filter(number=1).update(
+        place=2, score=-4, chip_value=0, chip_tiles=0, penalty_tiles=2
+    )
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ENDED)
+    page = client_for(me).get(reverse("games:game", args=[game.pk])).content.decode()
+    table = page[page.index("<table>") : page.index("</table>")]
+    assert f"{MINUS}0" not in page
+    assert "<td>0</td>" in table and f"<td>{MINUS}4</td>" in table

@@ -15,7 +15,7 @@ from games.live import pushes as live
 from games.live.looks import compact
 from games.models import Game
 from games.play import actions
-from microchip_site import lru
+from infra import lru
 from tests.games.playing import current_state, next_move
 
 from .conftest import apost_move, connect, game_path, login, messages, next_of

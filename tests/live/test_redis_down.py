@@ -7,7 +7,7 @@ from asgiref.sync import sync_to_async
 
 from games.live import pushes as live
 from games.models import Game
-from microchip_site.services import free_port
+from infra.services import free_port
 from tests.games.playing import next_move
 
 from .conftest import apost_move, closed_with, connect, game_path, login, messages, next_of

@@ -40,12 +40,40 @@ def test_the_timeout_pick_is_the_easy_bots_draft():
         assert EasyBot().choose_draft(state, seat) == choose_draft(state, seat)
 
 
-def test_the_easy_bot_plays_the_greedy_players_game():
-    """Drafting, arranging and finishing like sim.play_game gives the same final scores."""
-    for players, seed in ((2, 1), (4, 2)):
+def test_the_easy_bot_drafts_as_the_greedy_player_and_finishes_with_the_solvers_best():
+    """While the pool lasts the easy bot is the greedy player (the same drafts, so the same
+    tiles at the end); then it submits the best arrangement the solver finds for its tiles, not
+    the greedy board (with seed 2, seat 0's greedy board has no chip at all: -50)."""
+    for players, seed in ((2, 2), (4, 2)):
         greedy, _ = play_game(players, seed)
-        easy = play_bots(players, seed, [EasyBot() for _ in range(players)])
-        assert easy.returns() == greedy.returns()
+        easy = play_bots(players, seed, [EasyBot(finish_time=0.1) for _ in range(players)])
+        for seat in range(players):
+            owned = owned_tiles(easy, seat)
+            assert owned == owned_tiles(greedy, seat)
+            # The bot's own search, remembered: the same answer.
+            best = solve(easy.boards[seat].colours, owned, 0.1)
+            assert easy.score(seat).score == max(best.score, greedy.score(seat).score)
+            assert easy.score(seat).chip_tiles > 0
+        assert all(easy.score(s).score > greedy.score(s).score for s in range(players))
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_every_level_finishes_with_the_best_board_the_solver_finds(level):
+    state = _midgame(seed=2)
+    while state.phase == DRAFTING:
+        seat = state.current
+        forced = state.forced_action()
+        state = (
+            state.apply(forced, seat)
+            if forced
+            else apply_all(state, seat, EasyBot().next_actions(state, seat))
+        )
+    bot = make_bot(level, **QUICK)
+    for seat in range(2):
+        after = apply_all(state, seat, bot.next_actions(state, seat))
+        assert after.finished[seat]
+        best = solve(state.boards[seat].colours, owned_tiles(state, seat), QUICK["finish_time"])
+        assert after.score(seat).score == max(best.score, state.score(seat).score)
 
 
 @pytest.mark.slow
@@ -101,12 +129,20 @@ def test_actions_to_turns_any_board_into_the_target():
 
 
 @pytest.mark.slow
-def test_the_strong_bot_beats_the_easy_one():
-    summary = run(games=4, players=2, seed=0, processes=1, **QUICK)
+def test_the_duel_moves_the_strong_bot_round_the_table_and_counts_its_wins():
+    """The duel's figures (docs/performance.md) add up. Which bot wins is measured there, not
+    asserted: since every level finishes with the solver's best board, the strong bot's edge is
+    its drafting alone, and small."""
+    summary = run(games=2, players=2, seed=0, processes=1, **QUICK)
+    rows = summary["rows"]
     assert summary["bot"] == "strong" and summary["against"] == "easy"
-    assert summary["wins"] == 4
-    assert summary["margin_mean"] > 20
-    assert {row["bot_seat"] for row in summary["rows"]} == {0, 1}  # seats alternate
+    assert [row["bot_seat"] for row in rows] == [0, 1]  # seats alternate
+    for row in rows:
+        strong = row["scores"][row["bot_seat"]]
+        other = max(score for seat, score in enumerate(row["scores"]) if seat != row["bot_seat"])
+        assert row["margin"] == strong - other
+        assert row["won"] == (row["place"] == 1)
+    assert summary["wins"] == sum(row["won"] for row in rows)
 
 
 @pytest.mark.slow

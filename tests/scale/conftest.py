@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 from django.conf import settings
 
-from microchip_site.services import free_port
+from infra.services import free_port
 from tests.bots.conftest import bot  # noqa: F401 (fixture)
 from tests.conftest import server_environment
 from tests.tasks.conftest import celery_worker_process, with_database  # noqa: F401 (fixture)

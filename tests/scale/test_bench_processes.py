@@ -28,7 +28,7 @@ from benchmarks.loadtest.processes import (
     redis_address,
     upstreams_in,
 )
-from microchip_site.services import free_port, redis_server_executable
+from infra.services import free_port, redis_server_executable
 
 pytestmark = pytest.mark.servers
 

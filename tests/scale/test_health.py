@@ -11,8 +11,8 @@ from django.core.management import call_command
 from django.db import OperationalError, connection
 
 from games import tasks
-from microchip_site import health
-from microchip_site.services import free_port
+from infra import health
+from infra.services import free_port
 from tests.conftest import database_url
 
 # --- web: /health/ -------------------------------------------------------------------------------

@@ -15,10 +15,12 @@ from django.utils.html import escape
 from accounts import unsubscribe
 from accounts.models import User
 from games import rules
-from games.models import Game, OutboxEmail, Rating
-from games.notices import notice, outbox
+from games.models import Game, Rating
+from games.notices import notice
 from games.play import actions
 from games.play.forms import TIME_PER_MOVE
+from infra import outbox
+from infra.models import OutboxEmail
 from tests.live.conftest import connect, game_path, login, messages, next_of
 
 from .conftest import client_for, ended_game
@@ -95,7 +97,7 @@ def hostile(players, committed, mailoutbox):
         email = OutboxEmail.objects.create(
             kind=notice.GAME_OVER,
             user=user,
-            game=ended,
+            game_id=ended.pk,
             version=ended.version,
             message_id=f"<{user.pk}@x>",
         )
@@ -139,11 +141,11 @@ def test_every_page_and_fragment_shows_names_and_titles_as_text(hostile):
         (ada, reverse("games:replay", args=[ended.pk]) + "?step=3", True, (TITLES[0], *both)),
         (ada, reverse("archive", args=[script.username]), False, (TITLES[0], *both)),
         (script, reverse("archive", args=[script.username]), True, (TITLES[0], USERNAMES[1])),
-        (ada, reverse("accounts:profile", args=[script.username]), False, (TITLES[0], *both)),
-        (ada, reverse("accounts:profile", args=[img.username]), False, (USERNAMES[1],)),
+        (ada, reverse("players:profile", args=[script.username]), False, (TITLES[0], *both)),
+        (ada, reverse("players:profile", args=[img.username]), False, (USERNAMES[1],)),
         (ada, reverse("leaderboard"), False, both),
         (None, reverse("leaderboard"), False, both),
-        (None, reverse("accounts:profile", args=[img.username]), False, (USERNAMES[1],)),
+        (None, reverse("players:profile", args=[img.username]), False, (USERNAMES[1],)),
         (script, reverse("accounts:settings"), False, (USERNAMES[0],)),  # the menu
     ]
     for viewer, path, htmx, shown in pages:

@@ -14,7 +14,7 @@ from pathlib import Path
 from django.conf import settings
 
 BASE = Path(settings.BASE_DIR)
-FIRST_PARTY = {"games", "accounts", "microchip_site", "tests", "benchmarks"}
+FIRST_PARTY = {"games", "accounts", "infra", "microchip_site", "tests", "benchmarks"}
 # The floor (benchmarks/floor/) is a Django project of its own: these are its packages.
 FLOOR_PACKAGES = {"floorsite", "floorapp"}
 # The benchmarks may use the `bench` extra; the product may not.

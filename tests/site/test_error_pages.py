@@ -38,3 +38,20 @@ def test_any_other_failure_is_a_500_without_retry_after():
     assert response.status_code == 500 and "Retry-After" not in response
     assert "<h1>Something went wrong</h1>" in response.content.decode()
     assert "a bug" not in response.content.decode()  # nothing of the error is shown
+
+
+@pytest.mark.django_db
+def test_a_mistyped_address_is_the_site_s_own_404_page_in_the_reader_s_language(client, settings):
+    settings.DEBUG = False  # as players see the site (`manage.py up` without --debug)
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert "<h1>Page not found</h1>" in page and 'class="site-header"' in page
+    assert "URLconf" not in page and "admin/" not in page  # nothing of Django's debug page
+    spanish = client.get("/juegos/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert '<html lang="es"' in spanish and "Page not found" not in spanish
+
+
+def test_favicon_ico_is_the_site_s_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith(".svg")

@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.utils import formats, timezone, translation
 
 from accounts.models import User
-from games.models import OutboxEmail
 from games.notices import emails, webpush
 from games.play import actions
-from microchip_site.words import and_list, duration_words, ordinal, place_words, wait_words
+from infra.models import OutboxEmail
+from infra.words import and_list, duration_words, ordinal, place_words, wait_words
 from tests.email.digests import digest_for
 
 
@@ -319,7 +319,7 @@ def test_a_push_is_in_its_readers_language(players, monkeypatch):
     game = actions.create_game(creator=players[1], player_count=2, time_per_move=timedelta(days=1))
     actions.join_game(game_id=game.pk, user=ada)
     game.refresh_from_db()
-    row = OutboxEmail(kind="your_turn", user=ada, game=game, version=game.pool_version)
+    row = OutboxEmail(kind="your_turn", user=ada, game_id=game.pk, version=game.pool_version)
     seen = []
     monkeypatch.setattr(
         webpush, "notice_subject", lambda *args: seen.append(translation.get_language()) or "t"

@@ -1,4 +1,4 @@
-"""The Celery transport's channel (microchip_site/redis_transport.py), once Celery has collected
+"""The Celery transport's channel (infra/redis_transport.py), once Celery has collected
 its connection after a broker error: asked for a pool (to restore or acknowledge a message) it
 raises redis-py's ConnectionError, a connection error kombu ignores on close, not the
 AttributeError that stopped the worker. The whole story is tests/faults/test_redis_restarted.py."""
@@ -9,7 +9,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from tests.tasks.conftest import with_database
 
-TRANSPORT = "microchip_site.redis_transport:Transport"
+TRANSPORT = "infra.redis_transport:Transport"
 
 
 def test_a_channel_of_a_collected_connection_says_it_is_closed(redis_url):

@@ -1,7 +1,7 @@
 import pytest
 import redis
 
-from microchip_site.services import private_redis
+from infra.services import private_redis
 
 
 def test_a_private_redis_runs_for_the_block_and_stops_after():

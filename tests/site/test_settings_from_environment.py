@@ -47,7 +47,7 @@ def test_production_services_come_from_the_environment(tmp_path):
     )
 
     # Django's PostgreSQL backend, its pooled connections checked before use (issue 20).
-    assert values["db"] == "microchip_site.postgresql"
+    assert values["db"] == "infra.postgresql"
     assert values["db_name"] == "microchip"
     assert values["db_host"] == "db.internal"
     assert values["redis"] == "redis://cache.internal:6379/0"

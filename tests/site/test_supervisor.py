@@ -1,11 +1,11 @@
-"""`manage.py up`'s supervision (microchip_site/supervisor.py) on a clock of the test's own: a
+"""`manage.py up`'s supervision (infra/supervisor.py) on a clock of the test's own: a
 child that exits is started again after a back-off that doubles, and one that keeps crashing
 stops the platform."""
 
 import pytest
 
-from microchip_site import supervisor as supervision
-from microchip_site.supervisor import Child, GaveUp, Supervisor
+from infra import supervisor as supervision
+from infra.supervisor import Child, GaveUp, Supervisor
 
 
 class FakeProcess:

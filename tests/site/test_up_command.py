@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from microchip_site.services import free_port
+from infra.services import free_port
 
 pytestmark = pytest.mark.servers
 
@@ -99,15 +100,30 @@ def test_up_migrates_serves_runs_worker_and_beat_and_stops_everything(tmp_path):
             "var directory of its own (MICROCHIP_VAR_DIR)."
         ), second.stderr
 
-        # The sign-up email names the site where it runs (not localhost:8000) and links there,
-        # though the request came to 127.0.0.1.
-        sign_up_over_http(f"http://127.0.0.1:{port}", "zed", "zed@example.com")
+        # The site runs as players see it: a mistyped address is its own 404 page, not
+        # Django's debug page with the site's URL patterns.
+        missing = urllib.request.Request(f"http://localhost:{port}/no-such-page/")
+        with pytest.raises(urllib.error.HTTPError) as not_found:
+            urllib.request.urlopen(missing, timeout=10)
+        page = not_found.value.read().decode()
+        assert not_found.value.code == 404 and "<h1>Page not found</h1>" in page
+        assert "URLconf" not in page and "DEBUG" not in output
+
+        # The sign-up email names the site where it runs (not localhost:8000) and links there;
+        # a browser that came to 127.0.0.1 was sent to that address first, so the link opened
+        # in it confirms the address and signs the player in.
+        opener = sign_up_over_http(f"http://127.0.0.1:{port}", "zed", "zed@example.com")
         wait_for(lambda: "Thank you for using" in (tmp_path / "up.log").read_text(), 30, "email")
         email = (tmp_path / "up.log").read_text().split("To: zed@example.com", 1)[1]
         assert f"register an account on localhost:{port}." in email
-        assert re.search(rf"go to http://localhost:{port}/accounts/confirm-email/\S+/", email)
+        link = re.search(rf"go to (http://localhost:{port}/accounts/confirm-email/\S+/)", email)
+        assert link
         assert f"Thank you for using Microchip Online!\nlocalhost:{port}\n" in email
         assert "localhost:8000" not in email
+        with opener.open(link.group(1), timeout=30) as confirmed:
+            signed_in = confirmed.read().decode()
+        assert "/accounts/login/" not in confirmed.url, confirmed.url
+        assert "Log out" in signed_in and ">zed</a>" in signed_in
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
@@ -121,20 +137,22 @@ def test_up_migrates_serves_runs_worker_and_beat_and_stops_everything(tmp_path):
 
 
 def sign_up_over_http(base_url, username, email):
-    """Sign up through the site's form, as a browser would (its CSRF cookie and token)."""
+    """Sign up through the site's form, as a browser would (its CSRF cookie and token, its
+    redirects, the form posted to the address the page came from); return the browser (its
+    cookies)."""
     opener = urllib.request.build_opener(
         urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
     )
     with opener.open(f"{base_url}/accounts/signup/", timeout=30) as page:
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.read().decode())[1]
+        form_url = page.url
     password = "a-long-Passphrase-42"
     form = {"csrfmiddlewaretoken": token, "username": username, "email": email,
             "password1": password, "password2": password}  # fmt: skip
-    request = urllib.request.Request(
-        f"{base_url}/accounts/signup/", data=urllib.parse.urlencode(form).encode()
-    )
+    request = urllib.request.Request(form_url, data=urllib.parse.urlencode(form).encode())
     with opener.open(request, timeout=30) as answer:
         assert "/accounts/confirm-email/" in answer.url, answer.url  # the "check your email" page
+    return opener
 
 
 def group_alive(group):
@@ -560,3 +578,16 @@ def test_what_an_up_killed_with_sigkill_left_running_still_holds_the_lock(tmp_pa
         second.stderr
     ), second.stderr
     assert any(os.path.exists(f"/proc/{pid}") for pid in orphans)
+
+
+def test_up_runs_the_site_as_players_see_it_unless_told_to_debug():
+    from microchip_site.management.commands.up import child_environment
+
+    plain = child_environment({}, 8123)
+    assert plain["DEBUG"] == "false"  # the site's own 404 and 500 pages
+    assert plain["SITE_URL"] == "http://localhost:8123"
+    assert plain["SESSION_COOKIE_SECURE"] == plain["CSRF_COOKIE_SECURE"] == "false"  # plain http
+    assert child_environment({}, 8123, debug=True)["DEBUG"] == "true"
+    assert child_environment({"DEBUG": "true"}, 8123)["DEBUG"] == "true"
+    deployed = child_environment({"SITE_URL": "https://microchip.example"}, 8123)
+    assert "SESSION_COOKIE_SECURE" not in deployed and deployed["DEBUG"] == "false"

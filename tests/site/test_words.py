@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from microchip_site.words import duration_words, ordinal, wait_words
+from infra.words import duration_words, ordinal, wait_words
 
 
 @pytest.mark.parametrize(

@@ -2,9 +2,12 @@
 blocking (each of its refusals, and that it is silent to the blocked player), invitations by
 name from followed players only, and the privacy of a profile's games."""
 
+import re
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages import get_messages
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -15,11 +18,12 @@ from accounts import blocking, following, privacy
 from accounts.bots import new_bot
 from accounts.models import Block, Follow, User
 from accounts.refusals import Refused
-from games import chat
-from games.models import Game, Invitation, OutboxEmail, Seat
+from games import chat, selectors
+from games.models import Game, Invitation, Seat
 from games.play import actions
 from games.play import chat as talk
 from games.play.errors import ActionRefused
+from infra.models import OutboxEmail
 from tests.live.conftest import login as client_of
 from tests.social.test_chat import unread
 
@@ -29,7 +33,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def post(client, change, player, **data):
-    return client.post(reverse(f"accounts:{change}", args=[player.username]), data)
+    return client.post(reverse(f"players:{change}", args=[player.username]), data)
 
 
 def page(client, url) -> str:
@@ -39,7 +43,7 @@ def page(client, url) -> str:
 
 
 def profile_url(player):
-    return reverse("accounts:profile", args=[player.username])
+    return reverse("players:profile", args=[player.username])
 
 
 def open_table(creator, **options):
@@ -107,7 +111,7 @@ def test_htmx_gets_the_buttons_drawn_again_in_place(players):
     ada, brian = players[:2]
     client = client_of(ada)
 
-    response = client.post(reverse("accounts:follow", args=["brian"]), **HTMX)
+    response = client.post(reverse("players:follow", args=["brian"]), **HTMX)
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -154,6 +158,16 @@ def test_the_dashboard_lists_followed_players_with_games_to_watch_and_their_late
     assert section.index(f"/games/{results[-1].pk}/") < section.index(f"/games/{results[-3].pk}/")
     assert "score 44" in section
     assert f'<h3><a href="{profile_url(chloe)}"' not in section
+    # Whom a game is with: the others, one after the other, with no comma left over when the
+    # followed player sits last.
+    line = section[section.index(f"/games/{public.pk}/") :]
+    line = re.sub(r"\s+", " ", line[: line.index("</li>")])
+    assert f"with {chloe.username}</small>" in line
+    last = played_game([chloe, esme, brian])
+    section = page(client_of(ada), reverse("dashboard"))
+    line = section[section.index(f"/games/{last.pk}/") :]
+    line = re.sub(r"\s+", " ", line[: line.index("</li>")])
+    assert f"with {chloe.username}, {esme.username}</small>" in line
 
 
 def test_the_following_section_costs_the_same_queries_for_one_player_or_many(players, make_player):
@@ -252,6 +266,8 @@ def test_a_player_blocks_from_the_profile_and_the_follows_between_them_end(playe
     shown = page(client, profile_url(brian))
     assert "You blocked brian" in shown and ">Unblock<" in shown
     assert 'id="follow-button"' not in shown  # no following a player one blocks
+    assert "New game with brian" not in shown  # nor a new game, which would be refused
+    assert "New game with ada" in page(client_of(brian), profile_url(ada))  # they are not told
 
 
 def test_a_blocked_player_cannot_invite_by_name_and_is_told_what_the_setting_would_say(players):
@@ -408,14 +424,28 @@ def test_blocking_is_silent_to_the_blocked_player(players, django_capture_on_com
     assert 'id="follow-button"' in pages[0] and ">Block<" in pages[0]  # as for anyone
 
 
-def test_the_blocked_player_may_follow_again_silently_and_sees_only_public_games(players):
+def test_neither_player_of_a_block_may_follow_the_other_again(players):
+    """A block ends the follows both ways, and neither may follow the other while it lasts
+    (issue 34: the blocked player followed again, and the dashboard showed the blocker's games).
+    The words name no block to the blocked player."""
     ada, brian = players[:2]
+    game = actions.create_game(creator=ada, player_count=2, time_per_move=timedelta(days=1))
+    actions.join_game(game_id=game.pk, user=players[2])
     blocking.block(blocker=ada, blocked=brian)
 
-    response = post(client_of(brian), "follow", ada)
+    answer = post(client_of(brian), "follow", ada, **{"back": ""})
+    with pytest.raises(Refused) as refused:
+        following.follow(follower=ada, followed=brian)
 
-    assert response.status_code == 302 and following.follows(brian, ada)
+    assert answer.status_code == 302
+    assert not Follow.objects.exists()
+    said = [str(message) for message in get_messages(answer.wsgi_request)]
+    assert said == ["You cannot follow ada."]
+    assert "block" in refused.value.message  # ada is told of her own block
+    assert f"/games/{game.pk}/" not in page(client_of(brian), reverse("dashboard"))
     assert blocking.blocked_either_way(ada.pk, brian.pk)  # the block stays
+    blocking.unblock(blocker=ada, blocked=brian)
+    assert following.follow(follower=brian, followed=ada) is True
 
 
 def test_unblocking_lifts_one_s_own_block_only(players):
@@ -448,7 +478,7 @@ def test_following_or_blocking_oneself_is_refused_in_words(players, change):
     assert not Follow.objects.exists() and not Block.objects.exists()
     html = client.get(response.url).content.decode()
     assert f"You cannot {change} yourself." in html
-    htmx = client.post(reverse(f"accounts:{change}", args=["ada"]), **HTMX)
+    htmx = client.post(reverse(f"players:{change}", args=["ada"]), **HTMX)
     assert f"You cannot {change} yourself." in htmx.content.decode()
     with pytest.raises(Refused):
         if change == "follow":
@@ -477,7 +507,7 @@ def test_a_forged_or_closed_username_is_not_found(players, change):
 @pytest.mark.parametrize("change", ["follow", "block"])
 def test_changes_need_a_signed_in_post_with_its_csrf_token(players, change):
     ada = players[0]
-    url = reverse(f"accounts:{change}", args=["brian"])
+    url = reverse(f"players:{change}", args=["brian"])
 
     signed_out = Client().post(url)
     assert signed_out.status_code == 302 and "login" in signed_out.url
@@ -522,8 +552,54 @@ def test_a_signed_out_visitor_sees_the_name_but_not_the_games_of_a_private_playe
     signed_in = client_of(players[2])
     assert f"/games/{game.pk}/" in page(signed_in, profile_url(ada))
     assert f"/games/{game.pk}/" in page(signed_in, reverse("archive", args=["ada"]))
-    # brian shows his to everyone; his games against ada stay his.
-    assert f"/games/{game.pk}/" in page(Client(), profile_url(brian))
+    # brian shows his to everyone, but a game of ada's is hers too: not his to show.
+    assert f"/games/{game.pk}/" not in page(Client(), profile_url(brian))
+    assert f"/games/{game.pk}/" in page(signed_in, profile_url(brian))
+
+
+def test_a_private_players_games_are_hidden_from_visitors_by_their_address_too(players, start_game):
+    """ "Signed-in players" hides every game the player plays from signed-out visitors,
+    whoever else plays it: its page, its move log, its replay and its socket, as their profile
+    and archive do, and their rating on the leaderboard (issue 34: the pages by id showed)."""
+    ada, brian = players[:2]
+    playing = start_game(2)
+    ended = start_game(2)
+    actions.resign(game_id=ended.pk, user=brian)
+    ada.games_shown_to = User.GamesShownTo.SIGNED_IN
+    ada.save()
+    visitor = Client()
+
+    for game in (playing, ended):
+        answer = visitor.get(reverse("games:game", args=[game.pk]))
+        assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")
+        assert visitor.get(reverse("games:log", args=[game.pk])).status_code == 404
+        assert visitor.get(reverse("games:fragment", args=[game.pk])).status_code == 404
+    assert visitor.get(reverse("games:replay", args=[ended.pk])).status_code == 404
+    assert not selectors.can_view(playing, AnonymousUser())  # the socket's check (4404)
+    signed_in = client_of(players[2])
+    assert signed_in.get(reverse("games:game", args=[playing.pk])).status_code == 200
+    assert signed_in.get(reverse("games:replay", args=[ended.pk])).status_code == 200
+    User.objects.filter(pk=brian.pk).update(games_shown_to=User.GamesShownTo.EVERYONE)
+    ada.games_shown_to = User.GamesShownTo.EVERYONE
+    ada.save()
+    assert visitor.get(reverse("games:game", args=[playing.pk])).status_code == 200
+
+
+def test_a_private_players_rating_is_not_on_the_visitors_leaderboard(players, settings):
+    from games.models import Rating
+
+    for number, player in enumerate(players[:3]):
+        figures = {"games": 20, "display": 1500 + number, "mu": 25.0, "sigma": 3.0}
+        Rating.objects.update_or_create(user=player, defaults=figures)
+    ada = players[0]
+    ada.games_shown_to = User.GamesShownTo.SIGNED_IN
+    ada.save()
+
+    visitors = page(Client(), reverse("leaderboard"))
+    members = page(client_of(players[3]), reverse("leaderboard"))
+
+    assert profile_url(players[1]) in visitors and profile_url(ada) not in visitors
+    assert profile_url(ada) in members
 
 
 def test_a_private_player_cannot_be_picked_as_opponent_by_a_signed_out_visitor(players):
@@ -608,7 +684,7 @@ def test_following_and_blocking_are_rate_limited(players, settings):
     changes = ["follow", "unfollow", "follow", "unfollow"]
     statuses = [post(ada, change, players[1]).status_code for change in changes]
     assert statuses == [302, 302, 302, 429]
-    answer = ada.post(reverse("accounts:block", args=[players[2].username]), HTTP_HX_REQUEST="true")
+    answer = ada.post(reverse("players:block", args=[players[2].username]), HTTP_HX_REQUEST="true")
     assert answer.status_code == 429 and "Too many follows and blocks" in answer.content.decode()
 
 

@@ -104,8 +104,14 @@ def test_the_ended_game_s_page_shows_the_rematch_to_players_and_watchers(start_g
     rematch = again.offer_rematch(game_id=game.pk, user=asker)
 
     page = client_of(other).get(reverse("games:game", args=[game.pk])).content.decode()
-    assert f"<strong>{asker.username}</strong> asked for a rematch" in page
-    assert f'href="/games/{rematch.pk}/">to the rematch\'s table' in page
+    assert f"<strong>{asker.username}</strong> asks for a rematch" in page
+    assert f'href="/games/{rematch.pk}/">Rematch: {game.title}</a>' in page
+    assert f'id="rematch-accept" hx-post="/games/{rematch.pk}/join/"' in page
+    assert f'hx-post="/games/{rematch.pk}/decline/">Decline</button>' in page
+    # The player who asked sees whom it waits for.
+    mine = client_of(asker).get(reverse("games:game", args=[game.pk])).content.decode()
+    assert f'You asked for a rematch, <a href="/games/{rematch.pk}/">' in mine
+    assert f"waiting for {other.username} to accept." in mine
     watcher = client_of(make_player("watcher")).get(reverse("games:game", args=[game.pk]))
     assert ">Rematch</button>" not in watcher.content.decode()
     assert "watch its table" in watcher.content.decode()
@@ -161,12 +167,10 @@ def test_a_page_asks_for_the_rematch_with_htmx_and_goes_to_its_table(start_game)
 
 def test_new_game_with_a_player_from_their_profile_is_prefilled(players):
     ada, brian = players[0], players[1]
-    profile = (
-        client_of(ada).get(reverse("accounts:profile", args=[brian.username])).content.decode()
-    )
+    profile = client_of(ada).get(reverse("players:profile", args=[brian.username])).content.decode()
     link = f"{reverse('games:create')}?with={brian.username}"
     assert f'href="{link}">New game with {brian.username}</a>' in profile
-    own = client_of(ada).get(reverse("accounts:profile", args=[ada.username])).content.decode()
+    own = client_of(ada).get(reverse("players:profile", args=[ada.username])).content.decode()
     assert "New game with" not in own
 
     form = client_of(ada).get(link).context["form"]

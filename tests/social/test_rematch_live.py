@@ -29,8 +29,10 @@ async def test_the_offer_and_its_calling_off_reach_the_ended_game_s_pages(start_
 
     offered = await next_of(other, "rematch")
     assert 'id="rematch"' in offered["html"]
-    assert f"<strong>{seats[0].user.username}</strong> asked for a rematch" in offered["html"]
-    assert "to the rematch's table" in offered["html"]
+    assert f"<strong>{seats[0].user.username}</strong> asks for a rematch" in offered["html"]
+    # A card the invited player answers where it is: Accept (a seat) or Decline.
+    assert f'id="rematch-accept" hx-post="/games/{rematch.pk}/join/"' in offered["html"]
+    assert f'hx-post="/games/{rematch.pk}/decline/">Decline</button>' in offered["html"]
     assert "watch its table" in (await next_of(watcher, "rematch"))["html"]
 
     await sync_to_async(actions.decline_invitation)(game_id=rematch.pk, user=seats[1].user)

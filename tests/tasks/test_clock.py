@@ -8,10 +8,12 @@ from django.core import mail
 from accounts.bots import new_bot
 from accounts.models import User
 from games import rules, tasks
-from games.models import Event, Game, OutboxEmail, Seat
+from games.models import Event, Game, Seat
 from games.play import actions
 from games.play import clock as turn_clock
 from games.rules.greedy import choose_draft
+from infra.models import OutboxEmail
+from infra.tasks import send_email
 from tests.games.playing import current_state, draft_the_top_tile
 
 from .helpers import rig_two_one_tile_columns, seat_user
@@ -347,7 +349,7 @@ def test_a_quiet_sweep_costs_seven_or_eight_indexed_queries(
 def an_email_about(game):
     """An email of the game still to send (a task for it waits in the queue)."""
     return OutboxEmail.objects.create(
-        kind="your_turn", user=seat_user(game, 0), game=game, version=1, message_id="<a@b>"
+        kind="your_turn", user=seat_user(game, 0), game_id=game.pk, version=1, message_id="<a@b>"
     )
 
 
@@ -361,7 +363,7 @@ def an_email_about(game):
         (tasks.time_out_turn, lambda game: (game.pk, game.version)),
         (tasks.finish_at_deadline, lambda game: (game.pk, game.version)),
         (tasks.remind_players, lambda game: (game.pk,)),
-        (tasks.send_email, lambda game: (an_email_about(game).pk,)),
+        (send_email, lambda game: (an_email_about(game).pk,)),
         (tasks.analyse_game, lambda game: (game.pk,)),
     ],
     ids=lambda value: getattr(value, "name", ""),

@@ -1,7 +1,8 @@
 // Keyboard play on the game page: Tab reaches every tile and space, Enter acts on it (buttons do
-// that by themselves), R (Shift+R) turns the focused tile on your own board clockwise
-// (anticlockwise), the arrow keys move around your board and around the pool, Escape deselects,
-// C confirms a draft, Ctrl+Z and Ctrl+Shift+Z undo and redo changes to your board.
+// that by themselves; a tray tile chosen sends the focus on to the board), R (Shift+R) turns the
+// focused tile on your own board clockwise (anticlockwise), the arrow keys move around your board
+// and around the pool, Escape deselects, C confirms a draft, Ctrl+Z and Ctrl+Shift+Z undo and
+// redo changes to your board.
 (function () {
   "use strict";
 
@@ -60,6 +61,32 @@
   document.addEventListener("htmx:afterSettle", restoreFocus);
   document.addEventListener("htmx:oobAfterSwap", function () {
     setTimeout(restoreFocus, 0);
+  });
+
+  // Choosing a tile in the tray (Enter, Space or a click) leads on to the board: once the page
+  // shows it picked up, the focus goes to the first space where it fits (where it fits nowhere,
+  // the board's first control), so the arrow keys walk the board at once and Enter places it.
+  var toTheBoard = null;
+  document.addEventListener(
+    "click",
+    function (event) {
+      var tile = event.target.closest && event.target.closest(".seat.mine .tray-tiles .tile-button");
+      toTheBoard = tile && tile.getAttribute("aria-pressed") !== "true" ? tile.id : null;
+    },
+    true
+  );
+  function focusTheBoard() {
+    var picked = toTheBoard && document.getElementById(toTheBoard);
+    if (!picked || picked.getAttribute("aria-pressed") !== "true") return; // not drawn yet
+    toTheBoard = null;
+    var space =
+      document.querySelector(".seat.mine .board .space-box.legal button") ||
+      document.querySelector(".seat.mine .board button");
+    if (space) space.focus({ preventScroll: true });
+  }
+  // After the settling: until then a redrawn space keeps the classes of the one it replaced.
+  document.addEventListener("htmx:afterSettle", function () {
+    setTimeout(focusTheBoard, 0);
   });
 
   document.addEventListener("keydown", function (event) {
@@ -125,25 +152,36 @@
     }
   }
 
-  // In the pool, left and right go to the next column that has tiles (to the tile as far down
-  // as it can), up and down along the column. A tile that can be drafted is a button (Enter
-  // drafts it); the others take the focus too, so that the pool can be read tile by tile.
+  // In the pool, left and right go to the next column that has tiles (to its tile nearest the
+  // same row), up and down along the column, past the places of taken tiles (kept empty, so
+  // that a tile stays where it was dealt). A tile that can be drafted is a button (Enter drafts
+  // it); the others take the focus too, so that the pool can be read tile by tile.
+  function tilesOf(column) {
+    return Array.prototype.filter.call(column.children, function (place) {
+      return !place.classList.contains("taken");
+    });
+  }
   function moveInThePool(event, key) {
     var box = document.activeElement && document.activeElement.closest(".pool .tile-box");
     var column = box && box.closest(".column");
     if (!column) return false;
     event.preventDefault();
-    var row = Array.prototype.indexOf.call(column.children, box);
+    var places = Array.prototype.slice.call(column.children);
+    var row = places.indexOf(box);
     var next = null;
     if (key === "ArrowUp" || key === "ArrowDown") {
-      next = column.children[row + (key === "ArrowDown" ? 1 : -1)];
+      var tiles = tilesOf(column);
+      next = tiles[tiles.indexOf(box) + (key === "ArrowDown" ? 1 : -1)];
     } else {
       var columns = Array.prototype.slice.call(column.parentElement.children);
       var step = key === "ArrowRight" ? 1 : -1;
       for (var at = columns.indexOf(column) + step; at >= 0 && at < columns.length; at += step) {
-        var tiles = columns[at].children;
-        if (tiles.length) {
-          next = tiles[Math.min(row, tiles.length - 1)];
+        var found = tilesOf(columns[at]);
+        if (found.length) {
+          var rows = Array.prototype.slice.call(columns[at].children);
+          next = found.reduce(function (best, tile) {
+            return Math.abs(rows.indexOf(tile) - row) < Math.abs(rows.indexOf(best) - row) ? tile : best;
+          });
           break;
         }
       }

@@ -131,15 +131,34 @@
     }, 150);
   }
 
+  // A passing word ("The game has started"): said over the page a few seconds, then gone by
+  // itself, moving nothing (game.css, .toast).
+  var TOAST_MS = 6000;
+  function sayForAMoment(words) {
+    var toast = document.createElement("p");
+    toast.className = "toast";
+    toast.setAttribute("role", "status");
+    document.body.appendChild(toast);
+    setTimeout(function () {
+      toast.textContent = words; // a live region says what is put in it once it is there
+    }, 50);
+    setTimeout(function () {
+      toast.classList.add("going");
+    }, TOAST_MS);
+    setTimeout(function () {
+      toast.remove();
+    }, TOAST_MS + 600);
+  }
+
   // The waiting room's table has started: load the game page and put its content in place of
-  // the waiting room's (no reload: this socket stays and carries the game from now on), with the
-  // "The game has started" line of the last seats push above it; then sync with the server.
+  // the waiting room's (no reload: this socket stays and carries the game from now on), say "The
+  // game has started" (the last seats push's words) for a moment; then sync with the server.
   var becoming = false;
   function becomeGamePage(url) {
     if (becoming) return;
     becoming = true;
     var started = document.querySelector("#seats .started");
-    var note = started ? started.textContent : "";
+    var note = started ? started.textContent.trim() : "";
     window
       .fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
       .then(function (response) {
@@ -151,21 +170,12 @@
         var main = page.getElementById("main");
         var here = document.getElementById("main");
         if (!main || !here || !page.getElementById("game")) throw new Error("not a game page");
-        if (note) {
-          var list = document.createElement("ul");
-          list.className = "messages";
-          list.setAttribute("role", "status");
-          var item = document.createElement("li");
-          item.className = "message success";
-          item.textContent = note;
-          list.appendChild(item);
-          main.insertBefore(list, main.firstChild);
-        }
         main = document.importNode(main, true);
         here.replaceWith(main);
         document.title = page.title;
         if (window.location.pathname !== url) window.history.replaceState(null, "", url);
         htmx.process(main);
+        if (note) sayForAMoment(note);
         requestSync();
       })
       .catch(function () {
@@ -200,7 +210,9 @@
           keepSelection(message.html);
           return message.html;
         case "resync":
-          if (shown !== null && message.version < shown) return "";
+          // A waiting room about to become the game page has no game to redraw yet: it asks for
+          // the game once it shows it (becomeGamePage).
+          if (shown === null || message.version < shown) return "";
           keepSelection(message.html);
           setTimeout(reportLooks, 0); // once drawn
           return message.html;
@@ -212,9 +224,13 @@
           }, 0);
           return message.html;
         case "presence":
+          // Who has the game open, by the dots on the boards: a waiting room about to become
+          // the game page has none yet (the page it loads draws them as they are).
+          return game() ? message.html : "";
         case "queue": // the player's queued draft, changed on another of their pages
-        case "rematch": // an ended game's rematch, offered or called off
           return message.html;
+        case "rematch": // an ended game's rematch, offered or called off: its results show it
+          return document.getElementById("rematch") ? message.html : "";
         case "chat": // the table talk: chat.js places it (not a version of the game)
           document.dispatchEvent(new CustomEvent("live:chat", { detail: message }));
           return "";
@@ -506,6 +522,16 @@
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     if (movedLogPage(event.detail.target)) {
       event.detail.shouldSwap = false;
+    }
+  });
+  // A rematch's offer comes to every page of the player as a notice with its Accept and Decline;
+  // the ended game's own page has it in its results already (rematch.html): the notice goes.
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "live-notice") return;
+    var offer = target.querySelector(".notice[data-rematch-of]");
+    if (offer && game() && offer.getAttribute("data-rematch-of") === game().getAttribute("data-game")) {
+      offer.remove();
     }
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {

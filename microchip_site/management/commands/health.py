@@ -14,7 +14,8 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from microchip_site import health
+from infra import health
+from microchip_site.celery import app as celery_app
 
 
 class Command(BaseCommand):
@@ -63,7 +64,7 @@ class Command(BaseCommand):
             return self._report("worker", False, "no broker: REDIS_URL is not set")
         if not redis:
             return self._report("worker", False, "the broker (Redis) does not answer")
-        names = health.ping_workers(timeout)
+        names = health.ping_workers(celery_app, timeout)
         ok = len(names) >= min_workers
         detail = f"{len(names)} answered within {timeout:g} s"
         if names:

@@ -26,7 +26,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from microchip_site.services import pid_alive, private_redis, redis_for_this_run
+from infra.services import pid_alive, private_redis, redis_for_this_run
 
 
 class Command(BaseCommand):

@@ -73,9 +73,8 @@ def sweep_max_age() -> float:
     return SWEEP_INTERVALS_ALLOWED * float(settings.GAMES_SWEEP_SECONDS)
 
 
-def ping_workers(timeout: float = 2.0) -> list[str]:
-    """Return the names of the Celery workers that answered a ping within `timeout` seconds."""
-    from microchip_site.celery import app
-
+def ping_workers(app, timeout: float = 2.0) -> list[str]:
+    """Return the names of the workers of the Celery `app` that answered a ping within `timeout`
+    seconds."""
     replies = app.control.ping(timeout=timeout) or []
     return sorted(name for reply in replies for name in reply)

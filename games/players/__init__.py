@@ -1,0 +1,1 @@
+"""A player's page and its buttons: games/players/views.py, at /players/<name>/."""

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class InfraConfig(AppConfig):
+    name = "infra"
+    verbose_name = "Infrastructure"
