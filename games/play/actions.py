@@ -808,7 +808,14 @@ def _start(table: Table) -> None:
     for number, seat in enumerate(order):
         seat.number = number
     game.player_count = len(order)
-    state = rules.new_game(game.player_count, game.seed, strict_finish=game.strict_finish)
+    # The deal is made from what the start event records, as every reader of the past remakes it.
+    start = {
+        "seed": game.seed,
+        "players": game.player_count,
+        "first_seat": 0,
+        "strict_finish": game.strict_finish,
+    }
+    state = rules.state_at_start(start)
     store_state(game, order, state)
     for seat in order:  # a Fischer clock: everyone starts with the same bank
         seat.bank = game.fischer_bank if game.fischer else None
@@ -820,13 +827,7 @@ def _start(table: Table) -> None:
     record(
         game,
         "started",
-        data={
-            "seed": game.seed,
-            "players": game.player_count,
-            "first_seat": 0,
-            "seats": [seat.user_id for seat in order],
-            "strict_finish": game.strict_finish,
-        },
+        data={**start, "seats": [seat.user_id for seat in order]},
     )
     game.pool_version = game.version
     table.seats = order
