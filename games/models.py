@@ -88,7 +88,7 @@ class Game(models.Model):
     strict_finish = models.BooleanField(default=False)
     # The table talk (games/chat.py) is its players'; whether people watching may read it too.
     spectators_read_chat = models.BooleanField(default=True)
-    # The ended game whose players this table is a rematch of (games/play/again.py).
+    # The ended game whose players this table is a rematch of (games/play/rematches.py).
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )

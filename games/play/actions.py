@@ -259,7 +259,7 @@ def cancel_game(*, game_id: int, user: User) -> Game:
 
 def decline_invitation(*, game_id: int, user: User) -> Game:
     """Say no to an invitation to a table still waiting for players: it no longer counts for
-    `user`. A rematch (games/play/again.py) is for the same players or not at all: one player
+    `user`. A rematch (games/play/rematches.py) is for the same players or not at all: one player
     declining calls it off."""
     with changing(game_id) as table:
         game = table.game
