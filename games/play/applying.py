@@ -193,7 +193,17 @@ def apply_action(
 
     table.effects.events.append(event)
     table.effects.changes.append(
-        _change(table, seat, action, after, moved, changed, answered_page, cause, clocked)
+        _change(
+            table,
+            seat=seat,
+            action=action,
+            cause=cause,
+            after=after,
+            moved=moved,
+            changed=changed,
+            clocked=clocked,
+            answered_page=answered_page,
+        )
     )
     notify(table, _notices(table, moved))
     table.effects.tasks += _handed_on(table, seat, action, moved)
@@ -260,10 +270,22 @@ def _end(game: Game, seats: list[Seat], state: rules.GameState, now) -> None:
     ratings.rate_game(game=game, seats=seats)
 
 
-def _change(table, seat, action, after, moved, changed, answered_page, cause, clocked) -> Change:
-    """What the new version touched on anyone's page (games/live/changes.py): the boards and
-    trays it changed, and the seats whose heads alone changed: the clocks it started or
-    stopped, the turn's marker."""
+def _change(
+    table: Table,
+    *,
+    seat: Seat,
+    action: rules.Action,
+    cause: str,
+    after: rules.GameState,
+    moved: rules.Transition,
+    changed: dict[int, list[str]],
+    clocked: set[int],
+    answered_page: str,
+) -> Change:
+    """What `seat`'s `action` (made by `cause`) touched on anyone's page (games/live/changes.py),
+    from the state it left (`after`), the transition it made, the seats whose rows it `changed`
+    and those whose clocks it started or stopped (`clocked`): the boards and trays to redraw,
+    and the seats whose heads alone changed (a clock, the turn's marker)."""
     redrawn, heads = set(changed), set(clocked)
     drafting = isinstance(action, DRAFTING_ACTIONS)
     if drafting:  # the drafter's pending tile, and the turn's marker on the next one's head
