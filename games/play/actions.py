@@ -712,7 +712,7 @@ def _time_control(
     cap: timedelta | None,
     finishing: timedelta | None,
 ) -> dict:
-    """The time control's fields of a new game, checked (games/models.py has the ranges)."""
+    """The time control's fields of a new game, checked (games/models/game.py has the ranges)."""
     if finishing is not None and not (
         models.MIN_FINISHING_TIME <= finishing <= models.MAX_FINISHING_TIME
     ):

@@ -174,7 +174,7 @@ class GameState:
     def waits_for(self, seat: int) -> bool:
         """Return whether the game waits for `seat` to move: it is their turn to draft (a forced
         take due for them included: the server makes it), or the pool is empty and they have
-        not finished. games/models.py `waiting_for_move` is the same rule as a query."""
+        not finished. games/models/game.py `waiting_for_move` is the same rule as a query."""
         if self.phase == DRAFTING:
             return seat == self.current
         return self.phase == FINISHING and not self.finished[seat]
