@@ -18,12 +18,14 @@ request goes through.
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -168,7 +170,12 @@ class Usage:
     reset: int
 
 
-def per_player(limit: Limit, *, counts=None):
+View = Callable[..., HttpResponse]
+
+
+def per_player(
+    limit: Limit, *, counts: Callable[[HttpResponse], bool] | None = None
+) -> Callable[[View], View]:
     """Answer a signed-in player's POST with 429 once they pass `limit` in its window.
 
     Every POST counts; with `counts`, only those whose response `counts(response)` says did
@@ -177,9 +184,9 @@ def per_player(limit: Limit, *, counts=None):
     are counted.
     """
 
-    def decorator(view):
+    def decorator(view: View) -> View:
         @wraps(view)
-        def limited_view(request, *args, **kwargs):
+        def limited_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             wait = seconds_to_wait(request, limit, count=counts is None)
             if wait is not None:
                 return too_many(request, limit, wait, game_id=kwargs.get("game_id"))
@@ -193,7 +200,7 @@ def per_player(limit: Limit, *, counts=None):
     return decorator
 
 
-def seconds_to_wait(request, limit: Limit, *, count: bool = True) -> int | None:
+def seconds_to_wait(request: HttpRequest, limit: Limit, *, count: bool = True) -> int | None:
     """Count this request (unless not `count`: then only look whether one more may be made);
     return how long the player must wait if it is over the limit."""
     if not limit.every_method and request.method != "POST":
@@ -251,7 +258,9 @@ def refusal_words(limit: Limit, wait: int) -> str:
     return str(limit.refusal) % {"rate": rate_in_words(limit.rate), "wait": wait_words(wait)}
 
 
-def too_many(request, limit: Limit, wait: int, game_id=None):
+def too_many(
+    request: HttpRequest, limit: Limit, wait: int, game_id: int | None = None
+) -> HttpResponse:
     """The 429 answer: a line for the game page's htmx, else a page that says when to retry."""
     message = refusal_words(limit, wait)
     if request.htmx and limit in (CHAT, PEOPLE):
