@@ -1,4 +1,5 @@
-"""SVG drawings of Microchip tiles and board spaces, as template tags.
+"""SVG drawings of Microchip tiles and board spaces (their template tags and filters are
+registered by games/templatetags/microchip_svg.py).
 
 Usage (load the library and include ``games/tiles.css`` on the page)::
 
@@ -29,7 +30,6 @@ import logging
 import reprlib
 from math import cos, radians, sin
 
-from django import template
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy, ngettext
@@ -51,7 +51,6 @@ from games.rules.tiles import (
 from games.rules.tiles import COLOUR_NAMES as COLOUR_WORDS
 from infra.lru import MIB, memo
 
-register = template.Library()
 logger = logging.getLogger(__name__)
 
 _short_repr = reprlib.Repr()
@@ -208,7 +207,6 @@ def side_names(mask: int) -> list[str]:
     return [str(name) for side, name in SIDE_NAMES if mask & side]
 
 
-@register.filter(is_safe=False)
 def path_names(paths: object) -> str:
     """``{{ 7|path_names }}`` -> "north, east, south"; "" for no paths or a bad mask."""
     mask = _mask(paths)
@@ -217,7 +215,6 @@ def path_names(paths: object) -> str:
     return ", ".join(side_names(mask))
 
 
-@register.filter(is_safe=False)
 def colour_shape(colour: object) -> str:
     """``{{ "blue"|colour_shape }}`` -> "triangle" (the colour-blind shape); "" if unknown."""
     name = _name(colour, COLOUR_NAMES)
@@ -439,7 +436,6 @@ def space_context(colour: object, colour_blind: bool = False) -> dict:
     }
 
 
-@register.simple_tag
 def tile_sprite(colour_blind=False):
     """Draw what every tile of a page refers to: ``{% tile_sprite colour_blind=... %}``, once a
     page (base.html), with the colour-blind shapes when the page's tiles are drawn with them.
@@ -455,7 +451,6 @@ def _sprite_html(colour_blind):
     return render_to_string("games/svg/sprite.html", sprite_context(colour_blind))
 
 
-@register.simple_tag
 def tile_svg(kind, colour, paths, colour_blind=False, label="", marks=None, decorative=False):
     """Draw a tile: ``{% tile_svg kind colour paths colour_blind=False label="" marks=None
     decorative=False %}``.
@@ -478,7 +473,6 @@ def tile_svg(kind, colour, paths, colour_blind=False, label="", marks=None, deco
                       translation.get_language())  # fmt: skip
 
 
-@register.simple_tag
 def space_svg(colour, colour_blind=False, decorative=False):
     """Draw an empty board space: ``{% space_svg colour colour_blind=False decorative=False %}``
     (`decorative`: inside a control whose label names it, as `tile_svg`'s)."""

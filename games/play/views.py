@@ -1,5 +1,5 @@
 """Game pages. Each view is thin: it parses the request, calls one function of games/play/actions.py
-or games/selectors.py, and renders the same partials as every other way of drawing the game."""
+or games/drawing/, and renders the same partials as every other way of drawing the game."""
 
 import re
 from functools import wraps
@@ -18,9 +18,17 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts.models import User
-from games import chat, seen, selectors
-from games.live.changes import page_id
-from games.live.looks import (
+from games import chat, seen
+from games.access import can_view
+from games.dashboard import (
+    dashboard_seats,
+    followed,
+    invitations_for,
+    recent_finished_seats,
+    vacation_of,
+)
+from games.drawing.ahead import ahead_view
+from games.drawing.cache.looks import (
     LOOKS_HEADER,
     compact,
     page_looks,
@@ -28,7 +36,10 @@ from games.live.looks import (
     seat_changes,
     status_change,
 )
-from games.live.pieces import status_piece
+from games.drawing.pieces import status_piece
+from games.drawing.view import Selection, game_view, since_last_visit
+from games.live.changes import page_id
+from games.lobby import WATCH_LIMIT, games_to_watch, open_games, waiting_room
 from games.models import Game, QuickPlaySeek
 from games.play import actions, again, quickplay, vacations
 from games.play.errors import ActionRefused, StaleVersion
@@ -66,11 +77,11 @@ def dashboard(request):
         request,
         "games/dashboard.html",
         {
-            "seats": selectors.dashboard_seats(request.user),
-            "finished": selectors.recent_finished_seats(request.user),
-            "invitations": selectors.invitations_for(request.user),
-            "vacation": selectors.vacation_of(request.user),
-            "followed": selectors.followed(request.user),
+            "seats": dashboard_seats(request.user),
+            "finished": recent_finished_seats(request.user),
+            "invitations": invitations_for(request.user),
+            "vacation": vacation_of(request.user),
+            "followed": followed(request.user),
         },
     )
 
@@ -102,7 +113,7 @@ def vacation(request):
 def lobby(request):
     filters = LobbyFilterForm(request.GET or None)
     criteria = filters.cleaned_data if filters.is_valid() else {}
-    games = selectors.open_games(
+    games = open_games(
         player_count=criteria.get("player_count"),
         rated=criteria.get("rated"),
         viewer=request.user,
@@ -116,8 +127,8 @@ def lobby(request):
             "page": Paginator(games, OPEN_TABLES_PER_PAGE).get_page(request.GET.get("page")),
             "query": query.urlencode(),
             "filters": filters,
-            "playing": selectors.games_to_watch(request.user),
-            "watch_limit": selectors.WATCH_LIMIT,
+            "playing": games_to_watch(request.user),
+            "watch_limit": WATCH_LIMIT,
             "quick_play": QuickPlayForm(prefix=QUICK_PLAY),
             "seeking": QuickPlaySeek.objects.filter(user=request.user).first(),
         },
@@ -210,13 +221,13 @@ def game_page(request, game_id):
     game, seats = _viewable_game(request, game_id)
     if game.is_waiting or game.status == Game.Status.CANCELLED:
         return _waiting_room(request, game)
-    selection = selectors.Selection.parse(request.GET.get("sel"))
-    view = selectors.game_view(game, request.user, selection, seats=seats)
+    selection = Selection.parse(request.GET.get("sel"))
+    view = game_view(game, request.user, selection, seats=seats)
     if request.htmx:
         return render(request, "games/partials/game.html", {"view": view})
     talk = chat.panel(game, request.user, seats)
     if view.viewer_seat is not None:  # a player opens the game: tell what happened meanwhile
-        view = selectors.since_last_visit(view)
+        view = since_last_visit(view)
         seen.see_game(game_id=game.pk, user=request.user, version=game.version)
         chat.mark_read(game.pk, request.user, talk.newest)
     return render(request, "games/game.html", {"view": view, "chat": talk})
@@ -228,7 +239,7 @@ def move_log(request, game_id):
     game, seats = _viewable_game(request, game_id)
     if game.is_waiting or game.status == Game.Status.CANCELLED:
         raise Http404("The game has not started.")
-    view = selectors.game_view(game, request.user, seats=seats)
+    view = game_view(game, request.user, seats=seats)
     page = request.GET.get("page", "1")
     page = int(page) if page.isascii() and page.isdigit() and len(page) < 6 else 1
     return render(
@@ -246,7 +257,7 @@ def dismiss_notices(request, game_id):
         return HttpResponseBadRequest("The version must be a number.")
     seen.dismiss_notices(game_id=game.pk, user=request.user, version=int(version))
     game, seats = read_game(game.pk)
-    view = selectors.game_view(game, request.user, seats=seats)
+    view = game_view(game, request.user, seats=seats)
     return render(request, "games/partials/my_notices.html", {"view": view})
 
 
@@ -255,8 +266,8 @@ def game_fragment(request, game_id):
     game, seats = _viewable_game(request, game_id)
     if game.is_waiting or game.status == Game.Status.CANCELLED:
         return HttpResponseClientRedirect(reverse("games:game", args=[game.pk]))
-    selection = selectors.Selection.parse(request.GET.get("sel"))
-    view = selectors.game_view(game, request.user, selection, seats=seats)
+    selection = Selection.parse(request.GET.get("sel"))
+    view = game_view(game, request.user, selection, seats=seats)
     looks = page_looks(request.headers.get(LOOKS_HEADER))
     if looks and view.viewer_seat is not None and _shown_version(request) == game.version:
         response = _selection_parts(request, view, looks)
@@ -324,12 +335,12 @@ def act(request, game_id):
     game = played.game
     if request.htmx and not played.events:  # nothing changed (an empty board cleared)
         return HttpResponse(status=204)
-    selection = selectors.Selection()
+    selection = Selection()
     if action["type"] in KEEP_SELECTION:
-        selection = selectors.Selection(space=action.get("space"))
+        selection = Selection(space=action.get("space"))
     if not request.htmx:
         return redirect(_game_url(game, selection))
-    view = selectors.game_view(
+    view = game_view(
         game,
         request.user,
         selection,
@@ -380,7 +391,7 @@ def _leaving(request, game_id, change):
     game = played.game
     if not request.htmx:
         return redirect("games:game", game.pk)
-    view = selectors.game_view(game, request.user, seats=played.seats, known_events=played.events)
+    view = game_view(game, request.user, seats=played.seats, known_events=played.events)
     response = render(request, "games/partials/game.html", {"view": view})
     response["X-Game-Version"] = str(game.version)
     return response
@@ -409,7 +420,7 @@ def queue(request, game_id):
     if not request.htmx:
         return redirect("games:game", game_id)
     state = load_state(queued.game, queued.seats)
-    ahead = selectors.ahead_view(queued.game, state, queued.seat)
+    ahead = ahead_view(queued.game, state, queued.seat)
     return render(request, "games/partials/draft_ahead.html", {"ahead": ahead})
 
 
@@ -532,13 +543,13 @@ def _viewable_game(request, game_id) -> tuple[Game, list]:
         game, seats = read_game(game_id)
     except Game.DoesNotExist:
         raise Http404("No such game.") from None
-    if not selectors.can_view(game, request.user, seats):
+    if not can_view(game, request.user, seats):
         raise Http404("No such game.")  # an invitation-only table does not reveal itself
     return game, seats
 
 
 def _waiting_room(request, game, token=None):
-    room = selectors.waiting_room(game, request.user)
+    room = waiting_room(game, request.user)
     invite_link = None
     if room["seated"]:
         invite_link = request.build_absolute_uri(
@@ -554,7 +565,7 @@ def _waiting_room(request, game, token=None):
             "invite_form": InviteForm(),
             # Its socket shows the seats live, if the viewer may watch the table (a visitor with
             # the link to an invitation table may not before taking a seat).
-            "watchable": selectors.can_view(game, request.user),
+            "watchable": can_view(game, request.user),
         },
     )
 
@@ -585,7 +596,7 @@ def _changed_parts(request, view, played):
     """Answer a move with only what it changed, each swapped by its id: the status if it looks
     different, and of the pool (if it changed) and the boards it touched only the pieces
     (spaces, tray, columns...) whose look differs from what the page says it shows
-    (games/live/looks.py)."""
+    (games/drawing/cache/looks.py)."""
     change = played.change
     numbers = set(change.seats) | set(change.heads) | {played.seat.number}
     looks = page_looks(request.headers.get(LOOKS_HEADER))
@@ -617,7 +628,7 @@ def _parts(request, context, kind: str):
 def _refused(request, game_id, refusal: ActionRefused):
     """Answer a refused action with the current game and the reason beside its cause."""
     game = get_object_or_404(Game, pk=game_id)
-    if not selectors.can_view(game, request.user):
+    if not can_view(game, request.user):
         raise Http404("No such game.")  # a private table does not reveal itself
     if not request.htmx:
         messages.error(request, refusal.message)
@@ -627,7 +638,7 @@ def _refused(request, game_id, refusal: ActionRefused):
         return render(
             request, "games/partials/refusal.html", {"message": refusal.message}, status=403
         )
-    view = selectors.game_view(game, request.user)
+    view = game_view(game, request.user)
     view.error, view.error_space, view.error_tile = refusal.message, refusal.space, refusal.tile
     status = REFUSAL_STATUS.get(refusal.code, 422)
     response = render(request, "games/partials/game.html", {"view": view}, status=status)
@@ -645,7 +656,7 @@ def _queue_refused(request, game_id, refusal: ActionRefused):
         return render(
             request, "games/partials/refusal.html", {"message": refusal.message}, status=403
         )
-    ahead = selectors.ahead_view(game, load_state(game, seats), seat, error=refusal.message)
+    ahead = ahead_view(game, load_state(game, seats), seat, error=refusal.message)
     status = REFUSAL_STATUS.get(refusal.code, 422)
     return render(request, "games/partials/draft_ahead.html", {"ahead": ahead}, status=status)
 
