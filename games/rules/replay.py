@@ -18,6 +18,34 @@ from .state import DRAFTING, GameState, new_game
 Event = tuple[int, Action | dict]
 
 
+class Fold:
+    """The fold one event at a time, for a reader that takes a game's events as they come (the
+    move log, games/move_log.py): the state as it stands, and before and after each event."""
+
+    def __init__(
+        self, players: int, seed: int, first_seat: int = 0, *, strict_finish: bool = False
+    ):
+        self.state: GameState = new_game(players, seed, first_seat, strict_finish=strict_finish)
+
+    @classmethod
+    def from_start(cls, start: dict) -> Fold:
+        """The fold of a game from the data of its start event (its players, seed, first seat
+        and the table's options): the one place a stored game's start is dealt again."""
+        return cls(
+            start["players"],
+            start["seed"],
+            start["first_seat"],
+            strict_finish=start.get("strict_finish", False),
+        )
+
+    def take(self, seat: int, action: Action | dict) -> tuple[GameState, GameState]:
+        """Apply one event (RuleError if it is not allowed where it stands); return the state
+        before it and after it."""
+        before = self.state
+        self.state = before.apply(action, seat)
+        return before, self.state
+
+
 def states(
     players: int,
     seed: int,
@@ -28,11 +56,10 @@ def states(
 ) -> Iterator[GameState]:
     """Yield the state at the start, then after each event in order (RuleError if one is not
     allowed where it stands). `strict_finish` is the table's option, as at the start."""
-    state = new_game(players, seed, first_seat, strict_finish=strict_finish)
-    yield state
+    fold = Fold(players, seed, first_seat, strict_finish=strict_finish)
+    yield fold.state
     for seat, action in events:
-        state = state.apply(action, seat)
-        yield state
+        yield fold.take(seat, action)[1]
 
 
 def replay(
