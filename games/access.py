@@ -8,13 +8,17 @@ may not see is answered exactly as a missing one.
 import secrets
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q
 
 from accounts.models import User
 from games.models import Game, Invitation, Seat
 
+# Who looks: a player, or a visitor who is not signed in.
+Viewer = User | AnonymousUser
 
-def can_view(game: Game, user, seats=None) -> bool:
+
+def can_view(game: Game, user: Viewer, seats: list[Seat] | None = None) -> bool:
     """A public table may be seen by anyone; a private one by its players and the people invited
     to it, and while an open one waits for players, by whoever may take a seat. A signed-out
     visitor sees no game of a player who shows their games to signed-in players only
@@ -29,7 +33,7 @@ def can_view(game: Game, user, seats=None) -> bool:
     return game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
 
 
-def may_see_game(game_id: int, user, *, invite_token=None) -> bool:
+def may_see_game(game_id: int, user: Viewer, *, invite_token: object = None) -> bool:
     """Whether `user` may see the game numbered `game_id` (`can_view`), or holds the link to
     its table (`invite_token`); False when there is no such game, so that a private game and a
     missing one are told apart by nobody. One query for a public game."""
@@ -49,14 +53,14 @@ def may_see_game(game_id: int, user, *, invite_token=None) -> bool:
     return has_link or can_view(game, user)
 
 
-def _hidden_from_visitors(game: Game, seats=None) -> bool:
+def _hidden_from_visitors(game: Game, seats: list[Seat] | None = None) -> bool:
     """Whether a player of `game` shows their games to signed-in players only."""
     if seats is not None:
         return any(seat.user.games_shown_to == User.GamesShownTo.SIGNED_IN for seat in seats)
     return game.seats.filter(user__games_shown_to=User.GamesShownTo.SIGNED_IN).exists()
 
 
-def visible_games(user) -> Q:
+def visible_games(user: Viewer) -> Q:
     """The games `user` may see (a filter on Game): the public ones, and the private ones where
     they have a seat or an invitation; to a signed-out visitor, the public ones where nobody
     shows their games to signed-in players only."""
@@ -81,7 +85,7 @@ class SocketAccess:
     seats: tuple[tuple[int, int, str], ...]  # (number, user id, username)
 
 
-def socket_access(game_id: int, user) -> SocketAccess | None:
+def socket_access(game_id: int, user: Viewer) -> SocketAccess | None:
     """Whether `user` may watch the game live (None: there is no such game)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:

@@ -7,7 +7,18 @@ Every function here runs a fixed number of queries whatever the number of player
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import BooleanField, Case, Exists, F, OuterRef, Prefetch, Q, When, Window
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    When,
+    Window,
+)
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -19,7 +30,7 @@ from games.lobby import listed_seats, with_listed_games
 from games.models import Game, Invitation, Seat, waiting_for_move
 
 
-def dashboard_seats(user):
+def dashboard_seats(user: User) -> QuerySet[Seat]:
     """The player's waiting and running games: their turn first, then the soonest deadline."""
     seats = Seat.objects.filter(
         user=user, game__status__in=[Game.Status.WAITING, Game.Status.PLAYING]
@@ -52,7 +63,7 @@ class Followed:
     results: list[Seat]  # their seats at their latest finished games
 
 
-def _latest_each(seats, order, per_player: int) -> list[Seat]:
+def _latest_each(seats: QuerySet[Seat], order: list, per_player: int) -> list[Seat]:
     """The first `per_player` of each player's `seats` by `order`, as listed seats (one query,
     and one for the games' seats): a window numbers each player's rows, so however many games
     they have played, only these are read."""
@@ -66,7 +77,7 @@ def _latest_each(seats, order, per_player: int) -> list[Seat]:
     )
 
 
-def followed(user) -> list[Followed]:
+def followed(user: User) -> list[Followed]:
     """The players `user` follows (by name), each with their games in progress that `user` may
     watch (a private table only if `user` has a seat or an invitation there: `visible_games`)
     and their latest results. Five queries, however many players and games."""
@@ -119,13 +130,13 @@ class Vacation:
         return min(7.0, self.max_days)
 
 
-def vacation_of(user, now: datetime | None = None) -> Vacation:
+def vacation_of(user: User, now: datetime | None = None) -> Vacation:
     now = now or timezone.now()
     on = vacations.on_vacation(user, now)
     return Vacation(on, user.vacation_until if on else None, vacations.days_left(user, now))
 
 
-def recent_finished_seats(user, limit=10):
+def recent_finished_seats(user: User, limit: int = 10) -> QuerySet[Seat]:
     return (
         with_listed_games(Seat.objects.filter(user=user, game__status=Game.Status.ENDED))
         .annotate(unread_chat=chat.unread_of_seat())
@@ -136,7 +147,7 @@ def recent_finished_seats(user, limit=10):
     )
 
 
-def invitations_for(user):
+def invitations_for(user: User) -> QuerySet[Invitation]:
     """The player's invitations to tables still waiting, but those from a player they are in a
     block with (made before the block: its seat would be refused)."""
     return (

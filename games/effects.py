@@ -116,7 +116,7 @@ def after_commit(effects: Effects) -> None:
 def send_pushes(pushes: list[tuple[str, dict]], effects: Effects) -> None:
     """Hand the pushes to the live layer, the version the transaction made carried with its
     ``game.changed`` event."""
-    made = None
+    made: live.Made | None = None
     if effects.game is not None and effects.seats is not None:
         made = (effects.game, effects.seats, effects.events, effects.online)
     live.send(live.carrying(pushes, made))

@@ -4,11 +4,11 @@ played that a viewer may watch, and how every list of games reads its rows (`lis
 Every function here runs a fixed number of queries whatever the number of players or games.
 """
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, QuerySet
 
 from accounts import blocking
 from accounts.models import User
-from games.access import visible_games
+from games.access import Viewer, visible_games
 from games.models import Game, Seat
 
 # A list of games (the dashboard, the lobby, an archive) shows who sits where, scores and places,
@@ -27,17 +27,23 @@ USER_BULK = tuple(
 )
 
 
-def listed_seats():
+def listed_seats() -> QuerySet[Seat]:
     """The seats of listed games, with their players' names, without their boards."""
     return Seat.objects.select_related("user").defer(*SEAT_BULK, *USER_BULK)
 
 
-def with_listed_games(seats):
+def with_listed_games(seats: QuerySet[Seat]) -> QuerySet[Seat]:
     """`seats` with their games, for a list: neither the boards nor the pools."""
     return seats.select_related("game").defer(*SEAT_BULK, *(f"game__{name}" for name in GAME_BULK))
 
 
-def open_games(*, player_count=None, rated=None, exclude_user=None, viewer=None):
+def open_games(
+    *,
+    player_count: int | None = None,
+    rated: bool | None = None,
+    exclude_user: User | None = None,
+    viewer: Viewer | None = None,
+) -> QuerySet[Game]:
     """Tables waiting for players that anyone may join, newest first; for `viewer`, none where
     someone sits who is in a block with them, whoever blocked whom (accounts/blocking.py)."""
     games = (
@@ -56,7 +62,7 @@ def open_games(*, player_count=None, rated=None, exclude_user=None, viewer=None)
     return games.defer(*GAME_BULK).prefetch_related(Prefetch("seats", queryset=listed_seats()))
 
 
-def waiting_room(game: Game, viewer, seats=None) -> dict:
+def waiting_room(game: Game, viewer: Viewer | None, seats: list[Seat] | None = None) -> dict:
     """What the waiting room of a table shows its viewer: the seats (with their users), whether
     the viewer has one and created the table, the free seats. One query, none with `seats`; the
     same for the page and for its pushes (games/drawing/updates.py `draw_lobby`)."""
@@ -80,7 +86,7 @@ def waiting_room(game: Game, viewer, seats=None) -> dict:
 WATCH_LIMIT = 25
 
 
-def games_to_watch(user, *, limit=WATCH_LIMIT):
+def games_to_watch(user: Viewer, *, limit: int = WATCH_LIMIT) -> list[Game]:
     """Games being played now that `user` may watch, the most recent turn first (at most
     `limit`): every public table, and the private ones where the user has a seat or an
     invitation. Two queries (the games, their seats with their players), however many."""

@@ -8,6 +8,7 @@ from django.db.models import BooleanField, ExpressionWrapper
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts.models import User
 from games.dashboard import invitations_for
 from games.models import Game, Seat, waiting_for_move
 
@@ -47,7 +48,7 @@ class Badge:
         return _draw_badge(self.turns, self.invitations)
 
 
-def count_badge(user) -> Badge:
+def count_badge(user: User) -> Badge:
     """Read the player's badge: two queries, whatever the number of games."""
     rows = (
         Seat.objects.filter(user=user, game__status=Game.Status.PLAYING)
@@ -58,7 +59,7 @@ def count_badge(user) -> Badge:
     return Badge(games, invitations_for(user).count())
 
 
-def draw_badge(user) -> str:
+def draw_badge(user: User) -> str:
     """The nav badge: how many games wait for the player (one way to draw it, page and push)."""
     return count_badge(user).draw()
 

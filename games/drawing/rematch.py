@@ -3,6 +3,9 @@ games/play/again.py)."""
 
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser
+
+from accounts.models import User
 from games.models import Game, Seat
 from infra.words import and_list
 
@@ -35,7 +38,9 @@ class RematchView:
         return and_list(self.waiting_for)
 
 
-def rematch_view(game_id: int, viewer, *, player: bool | None = None) -> RematchView:
+def rematch_view(
+    game_id: int, viewer: User | AnonymousUser, *, player: bool | None = None
+) -> RematchView:
     """The rematch box of an ended game for `viewer`, read afresh (a push: its offer changed).
     `player`: whether the viewer played the game, if the caller knows."""
     if player is None:

@@ -143,7 +143,9 @@ STATUS_WORDS = {
 }
 
 
-def space_views(board, *, selected=None, legal=None) -> list[SpaceView]:
+def space_views(
+    board: rules.Board, *, selected: int | None = None, legal: dict[int, int] | None = None
+) -> list[SpaceView]:
     """Return the 25 spaces of a rules Board as drawn: tile, marker, selection, where it fits,
     and the structure it is part of."""
     statuses = rules.diagnose(board)

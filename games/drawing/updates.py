@@ -13,6 +13,7 @@ per socket, cheaply, from the shared drawings' looks.
 """
 
 import functools
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
@@ -20,6 +21,7 @@ from django.utils import timezone, translation
 
 from accounts.models import zone_named
 from games import chat
+from games.access import Viewer
 from games.drawing import pieces
 from games.drawing.ahead import ahead_view
 from games.drawing.cache import looks
@@ -32,7 +34,12 @@ from games.state_store import load_state, read_game
 
 
 def draw_notice(
-    user, kind: str, game: Game | int, *, seat: Seat | None = None, seats: list[Seat] | None = None
+    user: Viewer,
+    kind: str,
+    game: Game | int,
+    *,
+    seat: Seat | None = None,
+    seats: list[Seat] | None = None,
 ) -> str:
     """The notice of `kind` about `game` (or the game of that id: "" if there is none) for
     `user`; `seat`, the user's seat at the game if the caller has it (the end's notice shows
@@ -56,7 +63,7 @@ def draw_notice(
         return render_to_string("games/partials/notice.html", context)
 
 
-def draw_change(change: dict, viewer, shown: dict[str, list[str]]) -> tuple[str, dict]:
+def draw_change(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tuple[str, dict]:
     """Draw, for `viewer`, the parts of the game that the ``game.changed`` event lists: the
     status and, of the pool and the other players' boards, only the pieces whose look differs
     from what the viewer's page shows (`shown`, as games/drawing/cache/looks.py `page_looks`
@@ -145,7 +152,7 @@ def _head_change(game_id, view, number, context, shown, now) -> str:
     return head.html
 
 
-def draw_queue(game_id: int, viewer) -> str:
+def draw_queue(game_id: int, viewer: Viewer) -> str:
     """The viewer's Drafting-ahead panel of the game as it is now (they changed their queued
     draft on another page): the same partial as the page; "" if they have no seat there."""
     try:
@@ -159,7 +166,7 @@ def draw_queue(game_id: int, viewer) -> str:
     return _render("draft_ahead", {"ahead": ahead, "user": viewer})
 
 
-def draw_chat(message: dict, viewer, game_id: int) -> str:
+def draw_chat(message: dict, viewer: Viewer, game_id: int) -> str:
     """A message of the table talk (games/chat.py `message_event`) as `viewer` sees it: their
     own can be deleted for a few minutes; a deleted one is drawn empty, to be taken away."""
     shown = chat.shown(message, viewer)
@@ -175,13 +182,13 @@ def draw_chat(message: dict, viewer, game_id: int) -> str:
     )
 
 
-def draw_rematch(game_id: int, viewer) -> str:
+def draw_rematch(game_id: int, viewer: Viewer) -> str:
     """The rematch box of an ended game for `viewer`, as its results draw it (its offer changed:
     games/play/again.py)."""
     return _render("rematch", {"rematch": rematch_view(game_id, viewer)})
 
 
-def draw_game(game_id: int, viewer) -> tuple[int, str] | None:
+def draw_game(game_id: int, viewer: Viewer) -> tuple[int, str] | None:
     """Draw the whole game area for `viewer` at the current version (a resync)."""
     game = Game.objects.filter(pk=game_id).only("version", "status").first()
     if game is None or game.status not in (Game.Status.PLAYING, Game.Status.ENDED):
@@ -214,7 +221,7 @@ class Lobby:
 NO_SEAT_ACTIONS = '<div id="seat-actions"></div>'
 
 
-def draw_lobby(game_id: int, viewer) -> Lobby | None:
+def draw_lobby(game_id: int, viewer: Viewer) -> Lobby | None:
     """Draw, for `viewer`, the seats of a table's waiting room as they are now (two queries):
     the same partial as the page (templates/games/partials/seats.html)."""
     game = Game.objects.filter(pk=game_id).first()
@@ -228,7 +235,7 @@ def draw_lobby(game_id: int, viewer) -> Lobby | None:
     return Lobby(game.version, game.status, html)
 
 
-def draw_presence(seats, online) -> str:
+def draw_presence(seats: Iterable[tuple[int, int, str]], online: Collection[int]) -> str:
     """Draw the online dots of `seats` ((number, user id, username) each)."""
     language = translation.get_language()
     return "".join(

@@ -7,8 +7,10 @@ each viewer (`as_seen_by`).
 
 import copy
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
@@ -16,11 +18,12 @@ from django.utils.translation import gettext
 
 from accounts import vacations
 from games import move_log, presence, rules
+from games.access import Viewer
 from games.drawing.ahead import AheadView, ahead_view
 from games.drawing.log_page import LogPage, LogRow, log_page, log_row
 from games.drawing.rematch import RematchView, rematch_view
 from games.drawing.spaces import SpaceView, TileView, space_views, space_words, tile_view
-from games.models import ExpelVote, Game, Seat, electorate, votes_needed
+from games.models import Event, ExpelVote, Game, Seat, electorate, votes_needed
 from games.rules.tiles import TILES
 from games.state_store import load_state, read_game
 
@@ -322,10 +325,10 @@ class ExpelRow:
 
 def game_view(
     game: Game,
-    viewer,
+    viewer: Viewer | None,
     selection: Selection | None = None,
-    seats=None,
-    known_events=(),
+    seats: list[Seat] | None = None,
+    known_events: Sequence[Event] = (),
     online: frozenset[int] | None = None,
 ) -> GameView:
     """Return what `viewer` sees of a started game, as of one moment.
@@ -403,14 +406,14 @@ def _votes(game: Game, seats: list[Seat]) -> dict[int, list[int]]:
 def seat_view(
     seat: Seat,
     state: rules.GameState,
-    spaces,
+    spaces: list[SpaceView],
     *,
     is_viewer: bool,
     is_current: bool,
-    online=False,
-    last_tile=None,
-    clock=None,
-    vacation_until=None,
+    online: bool = False,
+    last_tile: int | None = None,
+    clock: ClockView | None = None,
+    vacation_until: datetime | None = None,
 ) -> SeatView:
     """The view of one seat of `state`, its board's spaces drawn already."""
     number, board, pending = seat.number, state.boards[seat.number], state.pending
@@ -437,7 +440,7 @@ def seat_view(
     )
 
 
-def state_view(game: Game, state: rules.GameState, seats: list[SeatView], **extra) -> GameView:
+def state_view(game: Game, state: rules.GameState, seats: list[SeatView], **extra: Any) -> GameView:
     """The view of `state` with these seats: the pool as it stands, and who views it."""
     return GameView(
         game=game,
@@ -452,7 +455,7 @@ def state_view(game: Game, state: rules.GameState, seats: list[SeatView], **extr
     )
 
 
-def as_seen_by(view: GameView, viewer) -> GameView:
+def as_seen_by(view: GameView, viewer: Viewer | None) -> GameView:
     """Return `view` (drawn for no one, with no selection) as `viewer` sees it.
 
     Cheaper than calling `game_view` again: the boards are already diagnosed and scored, only
@@ -469,7 +472,7 @@ def as_seen_by(view: GameView, viewer) -> GameView:
     )
 
 
-def with_queued_draft(view: GameView, queued_draft) -> GameView:
+def with_queued_draft(view: GameView, queued_draft: dict | list | None) -> GameView:
     """`view` with its viewer's queued draft as `queued_draft` (read afresh: a queue changes
     without a new version, so a view kept for a version may hold an older one)."""
     seat = view.viewer_seat

@@ -29,6 +29,11 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from games.drawing import cache
 from games.live.changes import game_group, user_group
 from games.live.push_sender import PushSender, at_exit_flush
+from games.models import Event, Game, Seat
+
+# A version as the transaction that made it left it: its game, its seats with their users, its
+# new events in order, and who was watching (None: not read).
+Made = tuple[Game, list[Seat], list[Event], frozenset[int] | None]
 
 logger = logging.getLogger(__name__)
 
@@ -134,7 +139,7 @@ _sender = PushSender(_send_or_pause)
 at_exit_flush(_sender)
 
 
-def carrying(messages: list[tuple[str, dict]], made) -> list[tuple[str, dict]]:
+def carrying(messages: list[tuple[str, dict]], made: Made | None) -> list[tuple[str, dict]]:
     """`messages` with the version a transaction made (`made`: its game, seats with their users,
     new events, and who was watching or None; or None) carried by its ``game.changed`` event:
     kept for this process's own sockets, and packed for the other processes' when the channel

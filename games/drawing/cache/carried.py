@@ -15,11 +15,19 @@ that cannot unpack a version (another release of the code during a deploy) reads
 import copy
 import logging
 import pickle
+from collections.abc import Sequence
+
+from games.models import Event, Game, Seat
 
 logger = logging.getLogger(__name__)
 
 
-def pack(game, seats, events, online=None) -> bytes:
+def pack(
+    game: Game,
+    seats: Sequence[Seat],
+    events: Sequence[Event],
+    online: frozenset[int] | None = None,
+) -> bytes:
     """The game, its seats (with their users), the change's new events and who was watching
     (None: not read), as bytes for the channel layer."""
     game = _travelling(game)
@@ -29,7 +37,9 @@ def pack(game, seats, events, online=None) -> bytes:
     return pickle.dumps((game, seats, events, online), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def unpack(blob: bytes):
+def unpack(
+    blob: bytes,
+) -> tuple[Game, list[Seat], list[Event], frozenset[int] | None] | None:
     """(game, seats, events, online) from `pack`, or None if this code cannot read it."""
     try:
         game, seats, events, online = pickle.loads(blob)

@@ -8,7 +8,7 @@ keyed by everything it depends on (the caller's key) and the active language (`f
 """
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.utils import translation
@@ -16,7 +16,7 @@ from django.utils import translation
 from games import move_log
 from games.drawing import view as views
 from games.drawing.cache import carried
-from games.models import Game, Seat
+from games.models import Event, Game, Seat
 from games.state_store import read_game
 from infra.lru import LRU, MIB, text_size
 
@@ -40,7 +40,13 @@ def holds_sockets() -> None:
     _holds_sockets = True
 
 
-def keep_made(version: int, game, seats, events=(), online=None) -> None:
+def keep_made(
+    version: int,
+    game: Game,
+    seats: Sequence[Seat],
+    events: Sequence[Event] = (),
+    online: frozenset[int] | None = None,
+) -> None:
     """Keep the game and seats as the move that made `version` left them, for the pushes this
     process's sockets draw next (only where there are sockets)."""
     if _holds_sockets:
@@ -80,7 +86,7 @@ class _Made:
 def snapshot(game_id: int, version: int) -> views.GameView:
     """The game as nobody in particular sees it, at `version` or later."""
 
-    def load():
+    def load() -> views.GameView:
         game, seats = read_game(game_id)
         return views.game_view(game, None, seats=seats)
 
@@ -94,13 +100,18 @@ def snapshot(game_id: int, version: int) -> views.GameView:
     return view
 
 
-def fragment(key, draw: Callable[[], str]) -> str:
+def fragment(key: tuple, draw: Callable[[], str]) -> str:
     """`draw()`, kept for the next viewer who would see the very same markup: in the same
     language (each socket draws in its viewer's, games/live/consumers.py)."""
     return _fragments.get_or_make((*key, translation.get_language()), draw)
 
 
-def pack(game: Game, seats: list[Seat], events=(), online: frozenset[int] | None = None) -> bytes:
+def pack(
+    game: Game,
+    seats: Sequence[Seat],
+    events: Sequence[Event] = (),
+    online: frozenset[int] | None = None,
+) -> bytes:
     """The version a move just made, as bytes for its push to the other processes
     (`keep_carried` takes it there)."""
     return carried.pack(game, seats, events, online)
