@@ -34,11 +34,15 @@ def new_table(creator, count=3, **options):
 def lobby_pushes(monkeypatch):
     """The waiting-room pushes the changes send, as (kind, version, seats) once committed."""
     sent = []
-    monkeypatch.setattr(
-        pushes,
-        "lobby_changed",
-        lambda change: sent.append((change.kind, change.version, change.seats)),
-    )
+
+    def send(messages):
+        for _, event in messages:
+            if event["type"] == "game.lobby_changed":
+                seats = tuple(tuple(seat) for seat in event["seats"])
+                sent.append((event["kind"], event["version"], seats))
+        return True
+
+    monkeypatch.setattr(pushes, "send", send)
     return sent
 
 
