@@ -7,12 +7,15 @@ colour-blind setting, which games/drawing/pieces.py adds when it caches the mark
 
 from dataclasses import dataclass
 
+from django.utils import translation
 from django.utils.translation import gettext
 
 from games import rules
 from games.drawing.spaces import SpaceView, TileView
 from games.drawing.view import GameView, SeatView, Selection
 from games.markers import Marks
+from games.rules.analysis import SpaceStatus
+from infra.lru import MIB, memo
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,13 +79,61 @@ def arranging(view: GameView, seat: SeatView) -> bool:
 
 
 def space_controls(view: GameView, seat: SeatView) -> list[SpaceControl]:
-    """Return what each space of `seat`'s board shows `view`'s viewer, in board order."""
+    """Return what each space of `seat`'s board shows `view`'s viewer, in board order.
+
+    Each is kept once made, by everything its words and action depend on (the space as drawn,
+    the tile picked up, the error, the last tile, the language): a board's 25 labels are said
+    word by word only for the spaces that changed, not at every drawing (issue 36)."""
     selection = view.selection if arranging(view, seat) else None
+    picked = None if selection is None else (selection.tray_tile, selection.space)
     error_space = view.error_space if seat.is_viewer else None
+    language = translation.get_language()
     return [
-        _space_control(space, selection, space.index == error_space, seat.last_tile)
+        _kept_control(
+            space.index,
+            space.colour,
+            space.tile,
+            space.status,
+            space.selected,
+            space.legal_rotation,
+            space.structure,
+            space.marks,
+            picked,
+            space.index == error_space,
+            space.tile is not None and space.tile.id == seat.last_tile,
+            language,
+        )
         for space in seat.spaces
     ]
+
+
+@memo(max_bytes=4 * MIB)
+def _kept_control(
+    index: int,
+    colour: str,
+    tile: TileView | None,
+    status: SpaceStatus | None,
+    selected: bool,
+    legal_rotation: int | None,
+    structure: str,
+    marks: Marks | None,
+    picked: tuple[int | None, int | None] | None,
+    error: bool,
+    last: bool,
+    language: str,
+) -> SpaceControl:
+    space = SpaceView(
+        index=index,
+        colour=colour,
+        tile=tile,
+        status=status,
+        selected=selected,
+        legal_rotation=legal_rotation,
+        structure=structure,
+        marks=marks,
+    )
+    selection = None if picked is None else Selection(*picked)
+    return _space_control(space, selection, error, tile.id if last and tile else None)
 
 
 def _space_control(

@@ -25,7 +25,7 @@ from games.access import Viewer
 from games.drawing import pieces
 from games.drawing.ahead import ahead_view
 from games.drawing.cache import looks
-from games.drawing.cache.versions import fragment, snapshot
+from games.drawing.cache.versions import fragment, kept, snapshot
 from games.drawing.rematch import rematch_view
 from games.drawing.view import as_seen_by, with_queued_draft
 from games.lobby import waiting_room
@@ -104,10 +104,11 @@ def draw_change(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tu
                 parts.append(_head_change(game_id, view, number, context, shown, now))
         if change.get("logged"):  # in words for its reader ("you") and in their time zone
             key = (game_id, version, "log", mine, zone.key)
-            log = view.log_first_page  # the page shows the version before: what it added
-            news = functools.partial(
-                _render, "move_log_news", context, log=log, news=log.news(version)
-            )
+
+            def news() -> str:  # the page shows the version before: what this one added
+                log = view.log_first_page  # words and pages made only when not kept
+                return _render("move_log_news", context, log=log, news=log.news(version))
+
             parts.append(fragment(key, news))
         if mine is not None and mine in change.get("concerns", ()):
             parts.append(_render("my_notices", context))
@@ -115,6 +116,32 @@ def draw_change(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tu
             key = ("ahead", view.ahead, colour_blind)
             parts.append(fragment(key, lambda: _render("draft_ahead", context, ahead=view.ahead)))
     return looks.compact("".join(parts)), now
+
+
+def watchers_key(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tuple:
+    """Everything a watcher's drawing of `change` depends on (someone with no seat at the game):
+    the version, whether they are signed in, their colour-blind setting and time zone, and what
+    their page shows of the parts the change touched; with the language (`fragment`'s), every
+    watcher with the same key gets the very same markup (issue 36: drawn once, not once a
+    socket)."""
+    touched = [f"seat-{number}" for number in {*change["seats"], *change.get("heads", ())}]
+    seen = tuple((part, tuple(shown.get(part, ()))) for part in (looks.STATUS, "pool", *touched))
+    signed_in = bool(getattr(viewer, "is_authenticated", False))
+    colour_blind = bool(getattr(viewer, "colour_blind", False))
+    zone = _zone_of(viewer).key
+    return (change["game"], change["version"], "watcher", signed_in, colour_blind, zone, seen)
+
+
+def kept_for_watchers(key: tuple) -> tuple[str, dict] | None:
+    """A watcher's drawing kept under `key` (`watchers_key`), or None; no query, no thread."""
+    return kept(key)  # type: ignore[return-value]
+
+
+def draw_for_watchers(
+    key: tuple, change: dict, viewer: Viewer, shown: dict[str, list[str]]
+) -> tuple[str, dict]:
+    """`draw_change` for a watcher, kept under `key` for every other watcher who sees the same."""
+    return fragment(key, lambda: draw_change(change, viewer, shown))  # type: ignore[return-value]
 
 
 def _seat_change(game_id, view, number, context, shown, now) -> str:

@@ -391,9 +391,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self._answered(event)
             return
         try:
-            html, now = await database_sync_to_async(updates.draw_change)(
-                event, self.user, self.shown
-            )
+            html, now = await self._draw(event)
         except Exception:
             # The page stays where it was; the next push shows a gap, and that resyncs it.
             logger.exception("live: cannot draw version %s of game %s", version, self.game_id)
@@ -404,6 +402,19 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.version = version
         self._drawn(now)
         await self._send({"type": "push", "version": version, "html": html})
+
+    async def _draw(self, event) -> tuple[str, dict]:
+        """The push of `event` for this socket's page: a player's drawn for them; a watcher's
+        drawn once for every watcher who sees the same (games/drawing/updates.py
+        `watchers_key`), and then taken as it is kept, without a thread."""
+        if self.user.is_authenticated and self._seated():
+            return await database_sync_to_async(updates.draw_change)(event, self.user, self.shown)
+        key = updates.watchers_key(event, self.user, self.shown)
+        found = updates.kept_for_watchers(key)
+        if found is None:
+            draw = database_sync_to_async(updates.draw_for_watchers)
+            found = await draw(key, event, self.user, self.shown)
+        return found
 
     def _answered(self, event):
         """The page's own move: its answer changed the status and the parts the move touched,

@@ -4,7 +4,7 @@
   that made it left in this process (`keep_made`), or carried in its push from the process
   that made it (`pack`, `keep_carried`: carried.py), else read.
 - The markup drawn from it, kept per language for the next viewer who would see the same
-  (`fragment`).
+  (`fragment`; `kept` looks without drawing), a push for every watcher of a game once.
 - What each page shows, piece by piece (looks.py: `page_looks`, `looks_of`), so that a push or
   an answer sends only the pieces whose look differs.
 
@@ -19,6 +19,7 @@ from games.drawing.cache.versions import (
     holds_sockets,
     keep_carried,
     keep_made,
+    kept,
     pack,
     snapshot,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "holds_sockets",
     "keep_carried",
     "keep_made",
+    "kept",
     "pack",
     "snapshot",
 ]

@@ -106,6 +106,12 @@ def fragment(key: tuple, draw: Callable[[], str]) -> str:
     return _fragments.get_or_make((*key, translation.get_language()), draw)
 
 
+def kept(key: tuple) -> object | None:
+    """What `fragment` keeps under `key` in the active language, or None: a look without
+    drawing, so that a socket on its event loop may use what is kept without a thread."""
+    return _fragments.get((*key, translation.get_language()))
+
+
 def pack(
     game: Game,
     seats: Sequence[Seat],
