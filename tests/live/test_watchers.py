@@ -34,6 +34,10 @@ async def test_watchers_are_drawn_once_a_version_each_as_their_own_page_draws_it
     clients = {seat.number: await sync_to_async(login)(seat.user) for seat in seats}
     mover, action = await sync_to_async(next_move)(game)  # the first draft of the game
     watchers = [await sync_to_async(make_player)(f"watcher{n}") for n in range(WATCHERS)]
+    shapes = await sync_to_async(make_player)("shapes")  # a watcher who sees colour-blind shapes
+    shapes.colour_blind = True
+    await sync_to_async(shapes.save)()
+    watchers.append(shapes)
     watching = [await sync_to_async(login)(player) for player in watchers]
     sockets = [await connect(game_path(game, game.version), client) for client in watching]
     other = 1 - mover  # the other player, whose page draws its own
@@ -51,11 +55,15 @@ async def test_watchers_are_drawn_once_a_version_each_as_their_own_page_draws_it
     assert response.status_code == 200
     pushes = [await next_of(socket, "push") for socket in sockets]
     assert {push["version"] for push in pushes} == {game.version + 1}
-    # One drawing for every watcher, one for the seated player: not one a socket.
-    assert len([pk for pk in drawn_for if pk in {player.pk for player in watchers}]) == 1
+    # One drawing for the watchers who see the same, one for the colour-blind one, one for the
+    # seated player: not one a socket.
+    assert len([pk for pk in drawn_for if pk in {player.pk for player in watchers[:-1]}]) == 1
+    assert drawn_for.count(shapes.pk) == 1
     assert drawn_for.count(seats[other].user_id) == 1
     # The same text for every watcher but the online dots, which each socket keeps as it knows them.
     assert len({DOTS.sub("", push["html"]) for push in pushes[:WATCHERS]}) == 1
+    assert 'href="#cb-tile-' in pushes[WATCHERS]["html"]
+    assert 'href="#cb-tile-' not in pushes[0]["html"]
     # And it is each watcher's page's own markup (the page drawn at the new version).
     for client, push in zip(watching, pushes, strict=False):
         page = await sync_to_async(client.get)(reverse("games:game", args=[game.pk]))
