@@ -1,5 +1,5 @@
 """The rematch box of an ended game, as one viewer sees it (the rematch itself:
-games/play/again.py)."""
+games/play/rematches.py)."""
 
 from dataclasses import dataclass
 
@@ -11,7 +11,7 @@ from infra.words import and_list
 
 
 def current_rematch(game_id: int) -> Game | None:
-    """The newest rematch of an ended game (games/play/again.py): waiting for its players,
+    """The newest rematch of an ended game (games/play/rematches.py): waiting for its players,
     under way, over, or called off."""
     rematches = Game.objects.filter(rematch_of_id=game_id).select_related("created_by")
     return rematches.order_by("-pk").first()

@@ -211,7 +211,7 @@ def draw_chat(message: dict, viewer: Viewer, game_id: int) -> str:
 
 def draw_rematch(game_id: int, viewer: Viewer) -> str:
     """The rematch box of an ended game for `viewer`, as its results draw it (its offer changed:
-    games/play/again.py)."""
+    games/play/rematches.py)."""
     return _render("rematch", {"rematch": rematch_view(game_id, viewer)})
 
 

@@ -13,7 +13,7 @@ from accounts.models import User
 from games import chat
 from games.live.changes import chat_event, game_group
 from games.models import ChatMessage, Seat
-from games.play.applying import changing
+from games.play.applying import Table, changing
 from games.play.errors import ActionRefused
 
 
@@ -103,7 +103,7 @@ def read_chat(*, game_id: int, user: User, up_to: int) -> bool:
     return chat.mark_read(game_id, user, up_to)
 
 
-def _push(table, message: dict) -> None:
+def _push(table: Table, message: dict) -> None:
     """The table talk's message, written or deleted, to every open page of the game."""
     event = chat_event(table.game.pk, message, spectators=table.game.spectators_read_chat)
     table.effects.push(game_group(table.game.pk), event)

@@ -31,7 +31,7 @@ from games.drawing.view import Selection, game_view, since_last_visit
 from games.live.changes import page_id
 from games.lobby import waiting_room
 from games.models import Game
-from games.play import actions, again
+from games.play import actions, rematches
 from games.play.errors import ActionRefused, StaleVersion
 from games.play.forms import (
     ActionForm,
@@ -367,7 +367,7 @@ def rematch(request, game_id):
     """Ask for a rematch of an ended game: to the rematch's table (the one already asked for,
     if another player was first)."""
     try:
-        offered = again.offer_rematch(game_id=game_id, user=request.user)
+        offered = rematches.offer_rematch(game_id=game_id, user=request.user)
     except ActionRefused as refusal:
         messages.error(request, refusal.message)
         offered = None
