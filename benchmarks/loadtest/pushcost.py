@@ -1,5 +1,5 @@
 """CPU of the pushes a daphne process draws for a page, in one process: from the version each
-``game.changed`` event carries (games/live/carried.py), and read back from the database and
+``game.changed`` event carries (games/drawing/cache/carried.py), and read back from the database and
 Redis as before, in the same run.
 
     python -m benchmarks push-cost
