@@ -1,5 +1,5 @@
 """Following: a player keeps an eye on others. The dashboard lists the players one follows, with
-their games in progress to watch and their latest results (games/selectors.py `following`);
+their games in progress to watch and their latest results (games/dashboard.py `followed`);
 "only players I follow" may invite a player by name if they say so (accounts/privacy.py).
 
 Nobody is told they are followed, and nobody sees whom another follows. Two players in a block

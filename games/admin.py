@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import User
-from games import moves
+from games import move_log
 from games.models import ChatMessage, Report
 from games.play import chat as talk
 
@@ -126,7 +126,7 @@ class ReportAdmin(admin.ModelAdmin):
         game = report.game
         if game is None:
             return "-"
-        log = moves.read_log(game, list(game.seats.select_related("user")))
+        log = move_log.read_log(game, list(game.seats.select_related("user")))
         return (
             format_html_join(
                 mark_safe("<br>"),

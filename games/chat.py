@@ -2,7 +2,7 @@
 
 The talk is its players'. People watching read it too unless the table says not
 (`Game.spectators_read_chat`); nobody else ever sees it, and a private table's watchers are its
-invitees (games/selectors.py `can_view`). Messages are plain text, at most MAX_LENGTH characters
+invitees (games/access.py `can_view`). Messages are plain text, at most MAX_LENGTH characters
 on one line: the pages escape them and make their links clickable (templatetags `chat_text`).
 They are not events of the game: writing one changes no version, so nobody's move is refused
 for it; each keeps the version it was written at, where the replay shows it.

@@ -1,12 +1,11 @@
 """The one way a change's side effects leave: after its commit, each on its own.
 
-A state change (games/play/actions.py) collects what it caused in an `Effects` while it runs,
-inside its transaction: the versions to push to open pages, the seats of a waiting table to
-redraw on its waiting-room pages, the notices to push to their recipients' pages, the badges to
-count again, a player's queued draft to redraw on their own pages, and the Celery tasks to
-queue (the forced take, the computer players' moves, the post-game analysis, the emails of the
-outbox). `after_commit` hands each to Django's `transaction.on_commit(..., robust=True)`, in
-that order:
+A state change (games/play/actions.py) records what it caused in an `Effects` while it runs,
+inside its transaction: live events as plain data, each `push(group, event)` (its kinds and
+groups: games/live/changes.py), and the Celery tasks to queue (the forced take, the computer
+players' moves, the post-game analysis, the emails of the outbox). `after_commit` hands them to
+Django's `transaction.on_commit(..., robust=True)`: the pushes in one batch, in the order they
+were recorded, then each task, so that
 
 - nothing leaves for a change that rolled back;
 - the pushes of a version leave before its tasks, so a forced take run at once (an eager task
@@ -14,22 +13,25 @@ that order:
 - one that fails is logged by Django and stops neither the others nor the change; what a lost
   task would have done, the sweep (games/tasks.py) does within a minute.
 
+Like Zulip's ``send_event_on_commit(realm, event, user_ids)``: one call with a plain dict, and a
+new kind of event needs nothing here.
+
 Tasks are queued by their names (`games.bot_move`, ...), so nothing here imports games/tasks.py,
 which imports the actions that import this module; the Celery app is the project's, current in
 every process (microchip_site/apps.py).
 """
 
+import functools
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
-from games.live import pushes
-from games.live.changes import Change, LobbyChange
-from games.notices.notice import Notice
+from games.live import pushes as live
+from games.live.changes import Change
+from games.models import Event, Game, Seat
 from infra.outbox import SEND_TASK
 
 
@@ -78,79 +80,46 @@ def send_email(email_id: int) -> Task:
 class Effects:
     """What one transaction's changes caused, to send on once it commits.
 
-    `game` and `seats` (with their users) are the game as the transaction leaves it: the pushes
-    of this process draw from them instead of reading the game again (games/live/pushes.py).
-    `users` are the notices' recipients by id, for drawing their notices. `events` are the
-    game's new events the changes appended, in order (the move log need not read them)."""
+    `pushes` are the live events, (group, event) in the order they were recorded; `tasks` the
+    Celery tasks. `game` and `seats` (with their users) are the game as the transaction leaves
+    it, `events` the game's new events in order and `online` who was watching, if a change read
+    it: the version they make is kept for this process's pages and carried in its push to the
+    others (games/live/pushes.py `carrying`), so that no one reads it again. `changes` are the
+    versions made, whose pushes games/play/applying.py records as the transaction ends; the
+    answer to a move draws the last."""
 
-    game: object = None
-    seats: list | None = None
-    online: frozenset[int] | None = None  # who was watching, if a change read it
+    game: Game | None = None
+    seats: list[Seat] | None = None
+    online: frozenset[int] | None = None
+    events: list[Event] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
-    lobby: list[LobbyChange] = field(default_factory=list)  # a waiting table's seats changed
-    events: list = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
-    users: dict = field(default_factory=dict)
-    badges: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    pushes: list[tuple[str, dict]] = field(default_factory=list)
     tasks: list[Task] = field(default_factory=list)
-    # Seats whose queued draft their player changed (the seat's number, the page that did it):
-    # that player's other pages of the game redraw it; it is nobody else's business.
-    queues: list[tuple[int, str]] = field(default_factory=list)
-    # Messages of the table talk written or deleted (games/chat.py `message_event`).
-    chats: list[dict] = field(default_factory=list)
-    # Ended games whose rematch was offered or called off: their pages redraw the offer.
-    rematches: list[int] = field(default_factory=list)
 
-    def push_change(self) -> None:
-        for change in self.changes:
-            pushes.game_changed(
-                change, game=self.game, seats=self.seats, events=self.events, online=self.online
-            )
-
-    def push_lobby(self) -> None:
-        for change in self.lobby:
-            pushes.lobby_changed(change)
-
-    def push_notices(self) -> None:
-        pushes.push_notices(self.notices, users=self.users, game=self.game, seats=self.seats)
-
-    def recount_badges(self) -> None:
-        for game_id, user_ids in self.badges:
-            pushes.refresh_badges(game_id, user_ids)
-
-    def push_chats(self) -> None:
-        for message in self.chats:
-            pushes.chat_changed(self.game, message)
-
-    def push_rematches(self) -> None:
-        for game_id in dict.fromkeys(self.rematches):
-            pushes.rematch_changed(game_id)
-
-    def push_queues(self) -> None:
-        for number, answered_page in self.queues:
-            pushes.queue_changed(self.game, self.seats, number, answered_page=answered_page)
+    def push(self, group: str, event: dict) -> None:
+        """Send `event` (a plain dict with its "type") to the open pages in `group` after the
+        commit; the same event to the same group once."""
+        if (group, event) not in self.pushes:
+            self.pushes.append((group, event))
 
 
 def after_commit(effects: Effects) -> None:
-    """Send `effects` on when the current transaction commits (at once outside one)."""
-    sends: list[Callable[[], None]] = []
-    if effects.changes:
-        sends.append(effects.push_change)
-    if effects.lobby:
-        sends.append(effects.push_lobby)
-    if effects.notices:
-        sends.append(effects.push_notices)
-    if effects.badges:
-        sends.append(effects.recount_badges)
-    if effects.queues:
-        sends.append(effects.push_queues)
-    if effects.chats:
-        sends.append(effects.push_chats)
-    if effects.rematches:
-        sends.append(effects.push_rematches)
-    sends += [task.queue for task in effects.tasks]
-    for send in sends:
+    """Send `effects` on when the current transaction commits (at once outside one): the pushes
+    first, in one batch, then each task."""
+    if effects.pushes:
+        send = functools.partial(send_pushes, list(effects.pushes), effects)
         transaction.on_commit(send, robust=True)
+    for task in effects.tasks:
+        transaction.on_commit(task.queue, robust=True)
+
+
+def send_pushes(pushes: list[tuple[str, dict]], effects: Effects) -> None:
+    """Hand the pushes to the live layer, the version the transaction made carried with its
+    ``game.changed`` event."""
+    made: live.Made | None = None
+    if effects.game is not None and effects.seats is not None:
+        made = (effects.game, effects.seats, effects.events, effects.online)
+    live.send(live.carrying(pushes, made))
 
 
 # With eager tasks (the tests) a task runs inside the call that queues it, and each move of a

@@ -1,9 +1,9 @@
 """The markers on a placed tile, side by side and in words: what is drawn over it and said of it.
 
 games.rules.analysis.side_markers says which side of each tile is wrong or open; here that
-becomes a tile's `Marks`, drawn by games/templatetags/microchip_svg.py (stripes in the space's
+becomes a tile's `Marks`, drawn by games/drawing/svg.py (stripes in the space's
 colour for a wrong colour, a broken-circuit icon on each wrong side, a warning triangle on each
-open side, each with its words as a tooltip) and said in the space's label (games/selectors.py)
+open side, each with its words as a tooltip) and said in the space's label (games/drawing/spaces.py)
 in the same words, so what a screen reader hears is what a pointer's tooltip shows.
 """
 

@@ -243,6 +243,11 @@ def read_game(game_id: int) -> tuple[Game, list[Seat]]:
         return game, list(game.seats.select_related("user").order_by("number"))
 
 
+def current_version(game_id: int) -> int | None:
+    """The game's version now (None: there is no such game)."""
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+
+
 # The reads of every change, written once.
 _locked_game = _Select(_game_locked)
 _seats_with_users = _Select(lambda connection: _seats_joined(connection, with_game=False))

@@ -1,15 +1,15 @@
 from django.urls import path
 
 from games.history import views as views_history
-from games.play import chat_views, report_views, views
+from games.play import chat_views, lobby_views, report_views, views
 from infra import converters  # noqa: F401 (registers <name:...>, <id:...>)
 
 app_name = "games"
 
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
-    path("new/", views.create, name="create"),
-    path("quick/", views.quick_play, name="quick_play"),
+    path("", lobby_views.lobby, name="lobby"),
+    path("new/", lobby_views.create, name="create"),
+    path("quick/", lobby_views.quick_play, name="quick_play"),
     path("join/<name:token>/", views.join_by_link, name="join_by_link"),
     path("<id:game_id>/", views.game_page, name="game"),
     path("<id:game_id>/fragment/", views.game_fragment, name="fragment"),

@@ -101,7 +101,7 @@ def text_size(value) -> int:
         return len(value) + 49
     if isinstance(value, tuple | list):
         return sum(text_size(item) for item in value) + 8 * len(value)
-    if hasattr(value, "pieces"):  # a drawing in pieces (games/live/pieces.py)
+    if hasattr(value, "pieces"):  # a drawing in pieces (games/drawing/pieces.py)
         return text_size([piece.html for piece in value.pieces()]) + 64
     if hasattr(value, "html"):  # one piece
         return text_size(value.html) + 64

@@ -7,7 +7,7 @@ from accounts import views as account_views
 from games.api.site import api
 from games.history import views as views_history
 from games.notices import views as push_views
-from games.play import views as game_views
+from games.play import lobby_views
 from infra import converters  # noqa: F401 (registers <name:...>, <id:...>)
 
 from . import views
@@ -21,8 +21,8 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("push/subscribe/", push_views.subscribe, name="push_subscribe"),
     path("push/unsubscribe/", push_views.unsubscribe, name="push_unsubscribe"),
-    path("dashboard/", game_views.dashboard, name="dashboard"),
-    path("dashboard/vacation/", game_views.vacation, name="vacation"),
+    path("dashboard/", lobby_views.dashboard, name="dashboard"),
+    path("dashboard/vacation/", lobby_views.vacation, name="vacation"),
     path("games/", include("games.urls")),
     path("leaderboard/", views_history.leaderboard, name="leaderboard"),
     path("players/<name:username>/games/", views_history.archive, name="archive"),

@@ -15,7 +15,7 @@ from django.test.signals import setting_changed
 
 from accounts.models import User
 from games import effects
-from games.live import drawing
+from games.drawing import cache
 from games.live import pushes as live
 from games.play import actions
 from infra.services import private_redis
@@ -202,8 +202,7 @@ def live_layer(redis_url, settings):
             "CONFIG": {"hosts": [redis_url], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
         }
     }
-    drawing._snapshots.clear()
-    drawing._fragments.clear()
+    cache.forget()
     live._paused_until = 0.0
     live._held.clear()
 

@@ -164,13 +164,13 @@ def _fixed_render(*args, **kwargs):
 def _fixed_answers():
     """Answer every move with FIXED_ANSWER, drawing nothing (the floor's answer); return the
     undo."""
-    game_view, changed_parts, render = views.selectors.game_view, views._changed_parts, views.render
-    views.selectors.game_view = lambda *args, **kwargs: None
+    game_view, changed_parts, render = views.game_view, views._changed_parts, views.render
+    views.game_view = lambda *args, **kwargs: None
     views._changed_parts = _fixed_render
     views.render = _fixed_render
 
     def undo():
-        views.selectors.game_view, views._changed_parts, views.render = (
+        views.game_view, views._changed_parts, views.render = (
             game_view,
             changed_parts,
             render,

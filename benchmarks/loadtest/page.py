@@ -1,7 +1,7 @@
 """What a player's page shows of a game's pieces, kept as the browser keeps it: the whole game
 on a load, then each answer's and push's pieces swapped by their ids. A client that plays as a
 page does (the load benchmark, the bytes test) sends its X-Page-Looks from it, as live.js does
-(games/live/looks.py has the form)."""
+(games/drawing/cache/looks.py has the form)."""
 
 import re
 

@@ -1,5 +1,5 @@
 """CPU of the pushes a daphne process draws for a page, in one process: from the version each
-``game.changed`` event carries (games/live/carried.py), and read back from the database and
+``game.changed`` event carries (games/drawing/cache/carried.py), and read back from the database and
 Redis as before, in the same run.
 
     python -m benchmarks push-cost
@@ -17,9 +17,9 @@ import time
 import uuid
 from datetime import timedelta
 
-from games.live import drawing
+from games.drawing import cache, updates
+from games.drawing.cache.looks import STATUS
 from games.live import pushes as live
-from games.live.looks import STATUS
 from games.models import Game
 from games.play import actions
 from games.rules.greedy import next_action
@@ -94,19 +94,19 @@ def _draw_all(events, viewer, *, carried: bool) -> float:
     """Seconds of CPU to draw every push of `events` for `viewer`'s page, as a daphne process
     that holds its socket and has drawn nothing yet."""
     lru.clear_all()
-    drawing.holds_sockets()
+    cache.holds_sockets()
     shown: dict = {}
     spent = 0.0
     for event, mover in events:
         if not carried:
             event = {key: value for key, value in event.items() if key != "made"}
         started = time.process_time()
-        drawing.keep_carried(event)
+        cache.keep_carried(event)
         if mover == viewer.pk:  # the page's own move: its answer drew it
             for part in (STATUS, *(f"seat-{n}" for n in event["seats"])):
                 shown.pop(part, None)
         elif not event["ended"]:
-            _, now = drawing.draw_change(event, viewer, shown)
+            _, now = updates.draw_change(event, viewer, shown)
             for part, looks in now.items():
                 if looks is None:
                     shown.pop(part, None)

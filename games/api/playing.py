@@ -8,7 +8,7 @@ from ninja import Field as F
 from ninja import Router, Schema, Status
 from pydantic import BeforeValidator, ConfigDict, Field
 
-from games import rules, selectors
+from games import access, rules
 from games.models import Game, QuickPlaySeek
 from games.play import actions, quickplay, rematches
 from games.play.errors import ActionRefused, StaleVersion
@@ -354,7 +354,7 @@ def stop_seeking(request):
 def _visible_then_limit(request, game_id: int, limit: Limit) -> None:
     """A game the caller may not see is not found, exactly as a missing one, before anything
     else (issue 34); a request that gets that far counts against the site's own rate limit."""
-    if not selectors.may_see_game(game_id, request.auth.user):
+    if not access.may_see_game(game_id, request.auth.user):
         raise not_found()
     _limit(request, limit)
 

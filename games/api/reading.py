@@ -12,7 +12,7 @@ from ninja import Query, Router, Schema
 
 from accounts import privacy
 from accounts.models import User
-from games import rules, selectors
+from games import access, rules
 from games.history import archive
 from games.history.replay import rules_events
 from games.models import Game, RatingChange, Seat
@@ -237,7 +237,7 @@ def _viewable(request, game_id: int) -> tuple[Game, list[Seat]]:
         found, seats = read_game(game_id)
     except Game.DoesNotExist:
         raise not_found() from None
-    if not selectors.can_view(found, request.auth.user):
+    if not access.can_view(found, request.auth.user):
         raise not_found()  # a private table does not reveal itself
     return found, seats
 

@@ -4,7 +4,8 @@ play endpoints and the stream, so a game looks the same whichever way it is aske
 from django.utils import timezone
 
 from accounts.models import User
-from games import rules, selectors
+from games import rules
+from games.drawing.view import clock_view
 from games.models import Event, Game, Seat
 from games.state_store import load_state
 
@@ -135,7 +136,7 @@ def _rules_state(state: rules.GameState, game: Game, mine: int | None) -> dict:
 
 def _seat(game: Game, seat: Seat, state: rules.GameState, now) -> dict:
     waited_for = game.is_playing and state.waits_for(seat.number)
-    clock = selectors.clock_view(game, seat, waited_for=waited_for, now=now)
+    clock = clock_view(game, seat, waited_for=waited_for, now=now)
     return {
         "number": seat.number,
         "player": player(seat.user),

@@ -12,7 +12,7 @@ from ninja import Query, Router, Schema, Status
 from pydantic import ConfigDict
 
 from accounts.models import User
-from games import chat, selectors
+from games import access, chat
 from games.models import ChatMessage
 from games.play import chat as talk
 from games.play.rate_limits import CHAT
@@ -69,7 +69,7 @@ def messages(request, game_id: int, after: int = Query(0, ge=0, le=2**63 - 1)):
         game, seats = read_game(game_id)
     except Exception:
         raise not_found() from None
-    if not selectors.can_view(game, user, seats):
+    if not access.can_view(game, user, seats):
         raise not_found()
     panel = chat.panel(game, user, seats)
     shown = [m for m in panel.messages if m.event["id"] > after]
@@ -109,7 +109,7 @@ def write(request, game_id: int, new: NewMessage):
     """Write in the game's table talk (a player of a started game, not muted): one line of at
     most 500 characters, line breaks made spaces. Counted against the site's chat rate limit."""
     user = request.auth.user
-    if not selectors.may_see_game(game_id, user):
+    if not access.may_see_game(game_id, user):
         raise not_found()
     try:
         chat.clean_text(new.text)  # a message that cannot be sent is not counted

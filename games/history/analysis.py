@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from games import rules
+from games.drawing.spaces import SpaceView, space_views
 from games.models import Game, Seat
 from games.rules.board import Board, Placed, colours_from_names
-from games.selectors import SpaceView, space_views
 
 ANALYSIS_TIME_LIMIT = 5.0
 

@@ -1,7 +1,7 @@
 """Reads about the past: each player's archive of games, the replay of a finished game, the
 leaderboard, profile statistics and the rating chart.
 
-Like games/selectors.py, every function here runs a fixed number of queries whatever the number of
+Like games/lobby.py, every function here runs a fixed number of queries whatever the number of
 games in the database; the replay rebuilds each step from the event log with the rules engine.
 """
 
@@ -13,7 +13,7 @@ from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games import selectors
+from games import access, lobby
 from games.history.ratings import INITIAL
 from games.models import PROVISIONAL_GAMES, Game, Rating, RatingChange, Seat
 
@@ -47,7 +47,7 @@ def archive_seats(
         user=player, game__status__in=[Game.Status.PLAYING, Game.Status.ENDED]
     )
     if getattr(viewer, "pk", None) != player.pk:
-        seats = seats.filter(game__in=Game.objects.filter(selectors.visible_games(viewer)))
+        seats = seats.filter(game__in=Game.objects.filter(access.visible_games(viewer)))
     if result == "won":
         seats = seats.filter(game__status=Game.Status.ENDED, place=1)
     elif result == "lost":
@@ -59,10 +59,10 @@ def archive_seats(
     if opponent is not None:
         seats = seats.filter(game__in=Seat.objects.filter(user=opponent).values("game_id"))
     return (
-        selectors.with_listed_games(seats)
+        lobby.with_listed_games(seats)
         .order_by(F("game__ended_at").desc(nulls_first=True), "-game__started_at", "-game_id")
         .prefetch_related(
-            Prefetch("game__seats", queryset=selectors.listed_seats().order_by("place", "number")),
+            Prefetch("game__seats", queryset=lobby.listed_seats().order_by("place", "number")),
             Prefetch(
                 "game__rating_changes",
                 queryset=RatingChange.objects.filter(user=player),

@@ -7,9 +7,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import rules
+from games.drawing.spaces import space_views
+from games.drawing.view import GameView, seat_view, state_view
 from games.models import Event, Game, Seat
 from games.rules.tiles import TILES, paths_to_letters
-from games.selectors import GameView, seat_view, space_views, state_view
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 
 from accounts import privacy
 from accounts.models import User
-from games import chat, selectors
+from games import access, chat
 from games.history.archive import (
     ARCHIVE_PAGE_SIZE,
     LEADERBOARD_MIN_GAMES,
@@ -123,7 +123,7 @@ def leaderboard(request):
 def replay(request, game_id):
     """Step `?step=N` of a finished game (0 is the deal), or the start of `?turn=T`."""
     game = get_object_or_404(Game, pk=game_id)
-    if not selectors.can_view(game, request.user):
+    if not access.can_view(game, request.user):
         raise Http404("No such game.")  # a private table does not reveal itself
     if game.status != Game.Status.ENDED:
         if game.is_playing:

@@ -3,53 +3,9 @@
 One connection per page (games/live/routing.py). ``ws/games/<id>/?v=<version>`` from a game page
 joins the game's group and, for a signed-in user, the user's own group; ``ws/live/`` from any
 other page of a signed-in user joins their own group only. The consumer never changes a game: it
-reads and draws (games/live/drawing.py), and sends what its own viewer should see.
+reads and draws (games/drawing/updates.py), and sends what its own viewer should see.
 
-Server to browser, JSON text messages:
-
-``{"type": "push", "version": v, "html": ...}``
-    the fragments that version v changed, each with its id (swapped by htmx, out of band).
-    The page applies it only on top of version v - 1; further ahead, it asks for a resync.
-``{"type": "resync", "version": v, "html": ...}``
-    the whole game area (``#game``) at version v, and the online dots.
-``{"type": "synced", "version": v}``
-    the answer to a sync when the page is up to date (also proves the socket is alive).
-``{"type": "lobby", "version": v, "html": ..., "started": b, "url": ...}``
-    a waiting room's seats at version v (a seat taken or given up, the cancellation); with
-    ``started`` the table has started and the page loads the game page (``url``) in place,
-    then syncs. A waiting room connects with ``?lobby=<version>`` instead of ``?v=``.
-``{"type": "presence", "html": ...}``
-    online dots that changed.
-``{"type": "user", "html": ...}``
-    the nav badge and/or a notice (never a notice about the game the page shows).
-``{"type": "queue", "html": ...}``
-    the player's own Drafting-ahead panel of this game, which they changed on another page (not
-    a new version of the game: nobody else's page hears of it).
-``{"type": "rematch", "html": ...}``
-    an ended game's rematch box (offered, or called off), drawn for this viewer.
-``{"type": "chat", "id": n, "html": ..., "mine": b}``
-    a message of the table talk, written (or deleted: drawn empty), for a viewer who may read
-    it (games/chat.py); chat.js puts it in place. Not a version of the game.
-
-Browser to server, JSON text: ``{"type": "sync", "version": v}`` ("I show version v": sent after
-a gap and when the page wakes up) and ``{"type": "ping", "version": v, "visible": b}`` (a
-heartbeat: a visible page keeps the presence fresh and records that its player has seen version
-v, games/seen.py; a hidden one leaves the presence, so emails are no longer held back; a page
-that shows less than the newest version this socket heard of, a push it could not draw while the
-database was out of reach, is resynced; one that shows less than the socket sent crossed a push
-on its way, and is not), and ``{"type": "looks", "version": v, "looks": ...}``
-(the page shows version v with these looks, in the X-Page-Looks form of games/live/looks.py:
-sent after a move's answer that changed the pool, and after a resync). The page's looks also
-travel in the address (``&looks=``) on every connection. With them a push brings only the pieces
-that look different; a part the socket does not know the page's looks of is sent whole.
-Anything else is logged and ignored.
-
-Close codes: 4401 not signed in (``ws/live/``), 4404 no such game (or one the viewer may not
-see: the same answer, so a private table does not reveal itself), 4408 too many messages, counted
-as they arrive, or too many waiting for an answer (and no new socket for a while:
-games/live/sockets.py), 4409 this page was replaced by the player's newer
-ones, 4429 too many sockets or connections from here (try again later), 4503 the channel layer
-is unreachable (the page reconnects later).
+What it says to the browser and hears from it, and its close codes: games/live/__init__.py.
 """
 
 import asyncio
@@ -72,11 +28,12 @@ from django.utils import translation
 from redis.exceptions import RedisError
 
 from accounts import blocking
-from games import presence, seen
-from games.live import drawing, layer_watch, sockets
-from games.live import pushes as live
-from games.live.changes import page_id
-from games.live.looks import STATUS, page_looks
+from games import presence, seen, state_store
+from games.access import socket_access
+from games.drawing import badge, cache, updates
+from games.drawing.cache.looks import STATUS, page_looks
+from games.live import layer_watch, sockets
+from games.live.changes import game_group, page_id, user_group
 
 logger = logging.getLogger(__name__)
 
@@ -250,12 +207,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.version: int | None = None  # the version this socket has brought the page to
         self.newest = 0  # the newest version of the game this socket has heard of
         self.page_id = ""  # games/live/changes.py: the page's own moves come in their answers
-        # What the page shows of the game's parts, piece by piece (games/live/looks.py), so a
-        # push brings only the pieces that look different; and what the page said it shows
+        # What the page shows of the game's parts, piece by piece (games/drawing/cache/looks.py),
+        # so a push brings only the pieces that look different; and what the page said it shows
         # after a move's answer that has not reached this socket yet: (version, looks).
         self.shown: dict[str, list[str]] = {}
         self.reported: tuple[int, dict] | None = None
-        self.badge: drawing.Badge | None = None  # what the nav badge counts, once read
+        self.badge: badge.Badge | None = None  # what the nav badge counts, once read
         self.started = False
         self.last_resync = 0.0
         self.resync_timer: asyncio.TimerHandle | None = None  # a redraw due when it fires
@@ -264,7 +221,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.address = (self.scope.get("client") or ["unknown"])[0] or "unknown"
         self.counted = ""  # this socket's name in games/live/sockets.py's sets
 
-        drawing.holds_sockets()  # the moves made in this process keep their versions for pushes
+        cache.holds_sockets()  # the moves made in this process keep their versions for pushes
         # Accept first, then close with a code: the page sees the code and does not retry.
         await self.accept()
         layer_watch.watch(self, functools.partial(self.close, code=LAYER_DOWN))
@@ -279,18 +236,18 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 await self.channel_layer.send(oldest, {"type": "live.replaced"})
         groups = []
         if self.game_id is not None:
-            found = await database_sync_to_async(drawing.access)(self.game_id, self.user)
+            found = await database_sync_to_async(socket_access)(self.game_id, self.user)
             if found is None:
                 return await self.close(code=NO_SUCH_GAME)
             if not found.allowed:  # told as a game that does not exist: a private one hides
                 logger.info("live: user %s may not watch game %s", self.user.pk, self.game_id)
                 return await self.close(code=NO_SUCH_GAME)
             self.seats, self.started = found.seats, found.started
-            groups.append(live.game_group(self.game_id))
+            groups.append(game_group(self.game_id))
         elif not self.user.is_authenticated:
             return await self.close(code=NOT_SIGNED_IN)
         if self.user.is_authenticated:
-            groups.append(live.user_group(self.user.pk))
+            groups.append(user_group(self.user.pk))
         for group in groups:
             # Twice: after a Redis restart the first command on a pooled connection fails.
             for attempt in range(2):
@@ -320,7 +277,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 await self._catch_up(_version((query.get("v") or [None])[0]))
             if self.seats and self.started:
                 # The page's dots were drawn before this socket: send them as they are now.
-                html = drawing.draw_presence(self.seats, self.online)
+                html = updates.draw_presence(self.seats, self.online)
                 await self._send({"type": "presence", "html": html})
 
     async def disconnect(self, code):
@@ -423,7 +380,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def game_changed(self, event):
         version = event["version"]
-        drawing.keep_carried(event)  # once per process, drawn here or not
+        cache.keep_carried(event)  # once per process, drawn here or not
         self.newest = max(self.newest, version)
         if self.version is not None and version <= self.version:
             return  # this page already shows it (a resync got there first)
@@ -434,19 +391,30 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self._answered(event)
             return
         try:
-            html, now = await database_sync_to_async(drawing.draw_change)(
-                event, self.user, self.shown
-            )
+            html, now = await self._draw(event)
         except Exception:
             # The page stays where it was; the next push shows a gap, and that resyncs it.
             logger.exception("live: cannot draw version %s of game %s", version, self.game_id)
             return
         touched = _touched(event)
         seats = [seat for seat in self.seats if seat[0] in touched]
-        html += drawing.draw_presence(seats, self.online)  # dots as this socket knows them now
+        html += updates.draw_presence(seats, self.online)  # dots as this socket knows them now
         self.version = version
         self._drawn(now)
         await self._send({"type": "push", "version": version, "html": html})
+
+    async def _draw(self, event) -> tuple[str, dict]:
+        """The push of `event` for this socket's page: a player's drawn for them; a watcher's
+        drawn once for every watcher who sees the same (games/drawing/updates.py
+        `watchers_key`), and then taken as it is kept, without a thread."""
+        if self.user.is_authenticated and self._seated():
+            return await database_sync_to_async(updates.draw_change)(event, self.user, self.shown)
+        key = updates.watchers_key(event, self.user, self.shown)
+        found = updates.kept_for_watchers(key)
+        if found is None:
+            draw = database_sync_to_async(updates.draw_for_watchers)
+            found = await draw(key, event, self.user, self.shown)
+        return found
 
     def _answered(self, event):
         """The page's own move: its answer changed the status and the parts the move touched,
@@ -485,26 +453,28 @@ class LiveConsumer(AsyncWebsocketConsumer):
         seats = [seat for seat in self.seats if (seat[1] in online) != (seat[1] in self.online)]
         self.online = online
         if seats:
-            await self._send({"type": "presence", "html": drawing.draw_presence(seats, online)})
+            await self._send({"type": "presence", "html": updates.draw_presence(seats, online)})
 
     async def game_lobby_changed(self, event):
         """A waiting table's seats changed, it started or it was cancelled: redraw its seats for
-        this viewer (games/live/pushes.py `lobby_changed`)."""
+        this viewer (games/live/changes.py `LobbyChange`)."""
         self.seats = tuple(tuple(seat) for seat in event["seats"])
         if not self.started:
             await self._send_lobby()
 
     async def queue_changed(self, event):
         """The player changed their queued draft of this game on another page (it comes on their
-        own group only): redraw it here (games/live/pushes.py `queue_changed`)."""
+        own group only): redraw it here (games/live/changes.py `queue_event`)."""
         if event.get("game") != self.game_id or self.game_id is None:
             return
         if self.page_id and event.get("answered") == self.page_id:
             return  # this page made the change: its answer drew it
-        await self._send({"type": "queue", "html": event["html"]})
+        html = await database_sync_to_async(updates.draw_queue)(self.game_id, self.user)
+        if html:
+            await self._send({"type": "queue", "html": html})
 
     async def game_chat(self, event):
-        """A message of the table talk written or deleted (games/live/pushes.py `chat_changed`):
+        """A message of the table talk written or deleted (games/live/changes.py `chat_event`):
         drawn for this viewer if they may read the talk, players always, people watching if
         the table lets them (games/chat.py), unless its author and the viewer are in a block."""
         if event.get("game") != self.game_id or self.game_id is None:
@@ -521,16 +491,16 @@ class LiveConsumer(AsyncWebsocketConsumer):
             kept_apart = database_sync_to_async(blocking.blocked_either_way)
             if await kept_apart(self.user.pk, author):
                 return
-        html = drawing.draw_chat(message, self.user, self.game_id)  # no query: a short template
+        html = updates.draw_chat(message, self.user, self.game_id)  # no query: a short template
         mine = message["author_id"] == self.user.pk
         await self._send({"type": "chat", "id": message["id"], "html": html, "mine": mine})
 
     async def game_rematch(self, event):
-        """The ended game's rematch was offered or called off (games/live/pushes.py
-        `rematch_changed`): redraw its box under the results for this viewer."""
+        """The ended game's rematch was offered or called off (games/live/changes.py
+        `rematch_event`): redraw its box under the results for this viewer."""
         if event.get("game") != self.game_id or self.game_id is None:
             return
-        html = await database_sync_to_async(drawing.draw_rematch)(self.game_id, self.user)
+        html = await database_sync_to_async(updates.draw_rematch)(self.game_id, self.user)
         await self._send({"type": "rematch", "html": html})
 
     async def user_notify(self, event):
@@ -538,7 +508,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if event.get("badge"):
             html = await self._redraw_badge(event)
         if event.get("notice") and event.get("game") != self.game_id:
-            html += event["notice"]
+            draw = database_sync_to_async(updates.draw_notice)
+            html += await draw(self.user, event["notice"], event["game"])
         if html:
             await self._send({"type": "user", "html": html})
 
@@ -556,7 +527,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         return await self._count_badge()
 
     async def _count_badge(self) -> str:
-        self.badge = await database_sync_to_async(drawing.count_badge)(self.user)
+        self.badge = await database_sync_to_async(badge.count_badge)(self.user)
         return self.badge.draw()
 
     async def _catch_up(self, version: int | None):
@@ -565,7 +536,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if behind and self.started:  # behind what this socket sent it: no need to look
             self.version = version
             return await self._resync()
-        current = await database_sync_to_async(drawing.current_version)(self.game_id)
+        current = await database_sync_to_async(state_store.current_version)(self.game_id)
         if current is None or not self.started:
             return
         if version is not None and version >= current:
@@ -577,7 +548,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def _lobby_catch_up(self, version: int):
         """A waiting room that shows `version` connects: redraw its seats if they changed since,
         or tell it that the game started (or was cancelled) meanwhile."""
-        current = await database_sync_to_async(drawing.current_version)(self.game_id)
+        current = await database_sync_to_async(state_store.current_version)(self.game_id)
         if current is not None and current > version:
             await self._send_lobby()
 
@@ -586,7 +557,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         "html": ..., "started": b, "url": ...}``. On the start the page loads the game page
         (``url``) in place, and this socket carries that game's pushes from then on."""
         try:
-            lobby = await database_sync_to_async(drawing.draw_lobby)(self.game_id, self.user)
+            lobby = await database_sync_to_async(updates.draw_lobby)(self.game_id, self.user)
         except Exception:
             logger.exception("live: cannot draw the waiting room of game %s", self.game_id)
             return
@@ -611,7 +582,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return
         self.last_resync = time.monotonic()
         try:
-            drawn = await database_sync_to_async(drawing.draw_game)(self.game_id, self.user)
+            drawn = await database_sync_to_async(updates.draw_game)(self.game_id, self.user)
         except Exception:
             logger.exception("live: cannot draw game %s", self.game_id)
             return
@@ -622,7 +593,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return
         self.version = version
         self.shown = {}  # the page says what it shows once it has drawn it
-        html += drawing.draw_presence(self.seats, self.online)
+        html += updates.draw_presence(self.seats, self.online)
         await self._send({"type": "resync", "version": version, "html": html})
 
     async def _arrive(self):
@@ -668,7 +639,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         online = await database_sync_to_async(presence.watching)(self.game_id, user_ids)
         try:
             await self.channel_layer.group_send(
-                live.game_group(self.game_id),
+                game_group(self.game_id),
                 {"type": "presence.changed", "online": sorted(online)},
             )
         except Exception:

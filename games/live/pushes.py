@@ -1,21 +1,15 @@
-"""Live updates: tell every open page what a committed change touched.
+"""Live updates: hand every committed change's events to the channel layer, for every open page.
 
-After every accepted move (games/play/actions.py -> games/effects.py, after the commit):
+After every accepted move (games/play/actions.py records its events, games/effects.py sends
+them after the commit):
 
-1. `game_changed` runs in the process that made the move, with what the new version touched
-   (games/live/changes.py, worked out in the move's transaction). It sends one small
-   ``game.changed`` event to the game's group, and a ``user.notify`` event to each player for
-   whom the game began or stopped waiting for their move, saying so: each open page keeps its
-   nav badge's count game by game (games/live/drawing.py `Badge`) and redraws it without a
-   query. `push_notices` sends the notices (games/notices/notice.py: your turn, invitation,
-   game over...), with their text.
-2. The consumer of each open page (games/live/consumers.py) gets the event and draws it for its
-   own viewer (games/live/drawing.py), from the partials that draw the page.
+1. `send` runs in the process that made the move, with the transaction's events in order
+   (games/live/changes.py: ``game.changed`` to the game's group, ``user.notify`` to a player's
+   group for their badge or a notice, ...). The version the move made travels with its
+   ``game.changed`` event (`carrying`), so that no process reads it back.
+2. The consumer of each open page (games/live/consumers.py) gets each event and draws it for
+   its own viewer (games/drawing/updates.py), from the partials that draw the page.
 3. The page (games/static/games/live.js with htmx's ws extension) swaps them in by id.
-
-A table still waiting for players (join, leave, start, cancel) sends `lobby_changed` instead: a
-``game.lobby_changed`` event that each open waiting-room page's consumer draws as the seats
-partial; on the start the page loads the game page in place.
 
 Nothing here may break or slow a move, on any channel layer: pushes leave through the process's
 own sender loop (games/live/push_sender.py) while the request answers; a sender that cannot
@@ -31,12 +25,15 @@ import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.conf import settings
-from django.utils import translation
 
-from games.live import carried, drawing
-from games.live.changes import Change, LobbyChange
+from games.drawing import cache
+from games.live.changes import game_group, user_group
 from games.live.push_sender import PushSender, at_exit_flush
+from games.models import Event, Game, Seat
+
+# A version as the transaction that made it left it: its game, its seats with their users, its
+# new events in order, and who was watching (None: not read).
+Made = tuple[Game, list[Seat], list[Event], frozenset[int] | None]
 
 logger = logging.getLogger(__name__)
 
@@ -46,24 +43,6 @@ SEND_TIMEOUT = 1.0
 
 
 PAUSE_AFTER_FAILURE = 5.0
-
-
-# Notices (games/notices/notice.py) that come without a move, so they carry the badge themselves.
-LOBBY_NOTICES = frozenset({"invitation", "game_started"})
-
-
-def language_of(user) -> str:
-    """The language to draw a push for `user` in, from the mover's process: their own choice,
-    else English (their pages' sockets draw what they draw in the page's language)."""
-    return getattr(user, "language", "") or settings.LANGUAGE_CODE
-
-
-def game_group(game_id: int) -> str:
-    return f"game-{game_id}"
-
-
-def user_group(user_id: int) -> str:
-    return f"user-{user_id}"
 
 
 _paused_until = 0.0
@@ -160,95 +139,26 @@ _sender = PushSender(_send_or_pause)
 at_exit_flush(_sender)
 
 
-def game_changed(change: Change, *, game=None, seats=None, events=(), online=None) -> None:
-    """Tell every open page of the game what `change` touched; refresh the badges of the players
-    whose count of waiting games it changed.
-
-    `game` and `seats` (with their users), when given, are the game as the change's own
-    transaction left it, `events` its new events and `online` who was watching, if it read
-    that: the processes holding the game's sockets draw the push from them instead of reading
-    the game again, this one from memory, the others from the event (games/live/carried.py)."""
-    made_here = game is not None and seats is not None and game.version == change.version
-    event = change.event()
-    if made_here:
-        drawing.keep_made(change.version, game, seats, events, online)
-        if not _layer_is_in_memory():  # else the pages' sockets are in this process
-            event["made"] = carried.pack(game, seats, events, online)
-    messages = [(game_group(change.game_id), event)]
-    for user_id, waiting in change.waiting_changed:
-        event = badge_event(change.game_id, version=change.version, waiting=waiting)
-        messages.append((user_group(user_id), event))
-    send(messages)
-
-
-def lobby_changed(change: LobbyChange) -> None:
-    """Tell every open waiting-room page of the table that its seats changed, that it started
-    (the pages become the game page) or that it was cancelled; each page's consumer draws it
-    for its viewer (games/live/drawing.py `draw_lobby`)."""
-    send([(game_group(change.game_id), change.event())])
+def carrying(messages: list[tuple[str, dict]], made: Made | None) -> list[tuple[str, dict]]:
+    """`messages` with the version a transaction made (`made`: its game, seats with their users,
+    new events, and who was watching or None; or None) carried by its ``game.changed`` event:
+    kept for this process's own sockets, and packed for the other processes' when the channel
+    layer leaves this one (games/drawing/cache/). A version that cannot be packed is read by
+    whoever draws it."""
+    if made is None:
+        return messages
+    game, seats, events, online = made
+    made_here, carried = (game.pk, game.version), []
+    for group, event in messages:
+        if event.get("type") == "game.changed" and (event["game"], event["version"]) == made_here:
+            try:
+                cache.keep_made(game.version, game, seats, events, online)
+                if not _layer_is_in_memory():  # else the pages' sockets are in this process
+                    event = {**event, "made": cache.pack(game, seats, events, online)}
+            except Exception:
+                logger.exception("live: cannot carry version %s of game %s", game.version, game.pk)
+        carried.append((group, event))
+    return carried
 
 
-def refresh_badges(game_id: int, user_ids) -> None:
-    """Ask the open pages of these players to count their waiting games again (e.g. their
-    invitation to this game stopped counting: it started or was cancelled)."""
-    send([(user_group(user_id), badge_event(game_id)) for user_id in user_ids])
-
-
-def push_notices(notices, *, users, game, seats) -> None:
-    """Send each notice (games/notices/notice.py) about `game` to the open pages of its
-    recipients, drawn for each. `users` ({user id: user}) are the recipients and `seats` the
-    game's, with their users, as the change that made the notices left them."""
-    seat_of = {seat.user_id: seat for seat in seats}
-    messages = []
-    for notice in notices:
-        event = {"type": "user.notify", "game": game.pk, "badge": notice.kind in LOBBY_NOTICES}
-        for user_id in notice.user_ids:
-            user = users.get(user_id)
-            if user is not None:
-                with translation.override(language_of(user)):  # the recipient's, not the mover's
-                    html = drawing.draw_notice(
-                        user, notice.kind, game, seat=seat_of.get(user_id), seats=seats
-                    )
-                messages.append((user_group(user_id), {**event, "notice": html}))
-    send(messages)
-
-
-def queue_changed(game, seats, number: int, *, answered_page: str = "") -> None:
-    """Redraw the Drafting-ahead panel of the player at seat `number` (they changed their queued
-    draft) on their own other pages of the game: a ``queue.changed`` event to their own group,
-    drawn for them here. Nobody else's page hears of it (games/play/actions.py `queue_drafts`);
-    the page that made the change skips it (its answer drew it)."""
-    seat = seats[number]
-    with translation.override(language_of(seat.user)):
-        html = drawing.draw_queue(game, seats, seat.user)
-    event = {"type": "queue.changed", "game": game.pk, "html": html, "answered": answered_page}
-    send([(user_group(seat.user_id), event)])
-
-
-def chat_changed(game, message: dict) -> None:
-    """Send a message of the game's table talk, written or deleted, to every open page of the
-    game; each page's socket draws it for its viewer, if they may read the talk
-    (games/live/consumers.py `game_chat`)."""
-    event = {
-        "type": "game.chat",
-        "game": game.pk,
-        "spectators": game.spectators_read_chat,
-        "message": message,
-    }
-    send([(game_group(game.pk), event)])
-
-
-def rematch_changed(game_id: int) -> None:
-    """The rematch of an ended game was offered or called off: every open page of that game
-    redraws its offer for its viewer (games/live/consumers.py `game_rematch`)."""
-    send([(game_group(game_id), {"type": "game.rematch", "game": game_id})])
-
-
-def badge_event(game_id: int, *, version: int | None = None, waiting: bool | None = None) -> dict:
-    """A ``user.notify`` event that asks the player's open pages to redraw the badge: with the
-    game's `version` and whether it now `waiting`s for the player, each page updates its own
-    count of this game (`Badge`) without a query; without them, it counts again."""
-    event = {"type": "user.notify", "game": game_id, "badge": True, "notice": ""}
-    if version is not None and waiting is not None:
-        event["version"], event["waiting"] = version, waiting
-    return event
+__all__ = ["carrying", "game_group", "send", "user_group"]

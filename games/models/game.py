@@ -143,7 +143,7 @@ class Game(models.Model):
             models.Index(fields=["status", "access", "-created_at"]),
             models.Index(fields=["status", "deadline"]),
             models.Index(fields=["status", "remind_at"]),
-            # The lobby's games to watch, the latest turn first (games/selectors.py), read in
+            # The lobby's games to watch, the latest turn first (games/lobby.py), read in
             # order and stopped at the page's limit, however many games are in progress.
             models.Index(
                 F("turn_started_at").desc(),

@@ -20,7 +20,7 @@ from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url
 from games import chat, presence, rules
 from games.models import Event, Game, Invitation, Seat
-from games.moves import read_log, summary_parts, tile_words
+from games.move_log import read_log, summary_parts, tile_words
 from games.notices.notice import (
     FINISH,
     GAME_OVER,

@@ -25,7 +25,15 @@ from accounts import vacations as vacation_days
 from accounts.bots import NoFreeBot, free_bot
 from accounts.models import User
 from games import models, rules
-from games.live.changes import Change, LobbyChange
+from games.live.changes import (
+    Change,
+    LobbyChange,
+    badge_event,
+    game_group,
+    queue_event,
+    rematch_event,
+    user_group,
+)
 from games.models import (
     ABANDON_AFTER_ROW,
     ABANDON_AFTER_TOTAL,
@@ -226,7 +234,7 @@ def join_game(*, game_id: int, user: User, invite_token: str | None = None) -> G
         if not game.is_playing:  # a start tells every player already
             _own_table_changed(table, user)
         if game.rematch_of_id is not None:  # its offer on the ended game's pages: accepted
-            table.effects.rematches.append(game.rematch_of_id)
+            table.effects.push(game_group(game.rematch_of_id), rematch_event(game.rematch_of_id))
     return game
 
 
@@ -245,7 +253,7 @@ def leave_game(*, game_id: int, user: User) -> Game:
         game.save(update_fields=["version"])
         _lobby_changed(table, "left")
         if game.rematch_of_id is not None:
-            table.effects.rematches.append(game.rematch_of_id)
+            table.effects.push(game_group(game.rematch_of_id), rematch_event(game.rematch_of_id))
     return game
 
 
@@ -274,7 +282,7 @@ def decline_invitation(*, game_id: int, user: User) -> Game:
             )
         invitation.delete()
         record(game, "declined", actor=user)
-        table.effects.badges.append((game.pk, (user.pk,)))
+        table.effects.push(user_group(user.pk), badge_event(game.pk))
         if game.rematch_of_id is not None:
             _cancel(table, user)
         else:
@@ -292,7 +300,7 @@ def _cancel(table: Table, by: User) -> None:
     _recount_invitees_badges(table)
     _lobby_changed(table, "cancelled")
     if game.rematch_of_id is not None:
-        table.effects.rematches.append(game.rematch_of_id)
+        table.effects.push(game_group(game.rematch_of_id), rematch_event(game.rematch_of_id))
 
 
 def start_game(*, game_id: int, user: User) -> Game:
@@ -412,7 +420,7 @@ def queue_drafts(
         if seat.queued_draft != queued:
             seat.queued_draft = queued
             Seat.objects.filter(pk=seat.pk).update(queued_draft=queued)
-        table.effects.queues.append((seat.number, answered_page))
+        table.effects.push(user_group(seat.user_id), queue_event(game.pk, answered_page))
     return Queued(game=game, seat=seat, seats=table.seats)
 
 
@@ -856,15 +864,16 @@ def _start(table: Table) -> None:
 
 def _lobby_changed(table: Table, kind: str) -> None:
     """Have the table's open waiting-room pages redraw its seats after the commit (and, when it
-    started, become the game page): games/live/pushes.py `lobby_changed`."""
+    started, become the game page): games/live/changes.py `LobbyChange`."""
     seats = tuple((seat.number, seat.user_id, seat.user.username) for seat in table.seats)
-    table.effects.lobby.append(LobbyChange(table.game.pk, table.game.version, kind, seats))
+    change = LobbyChange(table.game.pk, table.game.version, kind, seats)
+    table.effects.push(game_group(table.game.pk), change.event())
 
 
 def _own_table_changed(table: Table, user: User) -> None:
     """Tell the player's own pages and API streams (games/api/stream.py) of the table they just
     sat down at: the pages count their badges again, the streams follow the new table at once."""
-    table.effects.badges.append((table.game.pk, (user.pk,)))
+    table.effects.push(user_group(user.pk), badge_event(table.game.pk))
 
 
 def _recount_invitees_badges(table: Table) -> None:
@@ -874,5 +883,5 @@ def _recount_invitees_badges(table: Table) -> None:
     invitees = tuple(
         pk for pk in table.game.invitations.values_list("user_id", flat=True) if pk not in seated
     )
-    if invitees:
-        table.effects.badges.append((table.game.pk, invitees))
+    for user_id in invitees:
+        table.effects.push(user_group(user_id), badge_event(table.game.pk))

@@ -23,7 +23,7 @@ from accounts.models import User
 from games import effects, presence, rules
 from games.effects import Effects, Task
 from games.history import ratings
-from games.live.changes import Change
+from games.live.changes import Change, notice_event, user_group
 from games.models import Event, ExpelVote, Game, Seat
 from games.notices import delivery
 from games.notices.notice import FINISH, GAME_OVER, YOUR_TURN, Notice
@@ -57,7 +57,7 @@ RESULT_FIELDS = ("score", "place", "chip_tiles", "chip_value", "penalty_tiles")
 ON_TIME = (Draft, ConfirmDraft, UndoDraft, Finish)
 # A seat's clock (games/play/clock.py): written only for the seats whose clock changed.
 CLOCK_FIELDS = ("bank", "deadline", "remind_at")
-# The rules events that add to the move log (games/moves.py): their pushes redraw it.
+# The rules events that add to the move log (games/move_log.py): their pushes redraw it.
 LOGGED = {"confirm_draft", "take_last", "finish"}
 
 
@@ -128,13 +128,16 @@ def _changing(game_id: object, *, missing_ok: bool) -> Iterator[Table | None]:
 def send_after_commit(table: Table) -> None:
     """Send on what the changes to the table caused, when the transaction commits; the pushes
     draw the game as the transaction leaves it."""
-    table.effects.game, table.effects.seats = table.game, table.seats
-    if table.effects.changes and table.online is None:
+    done = table.effects
+    done.game, done.seats = table.game, table.seats
+    if done.changes and table.online is None:
         # Who is watching is drawn on every page (the online dots): read once here, it travels
-        # with the pushes to every process (games/live/carried.py) and draws the mover's answer.
+        # with the pushes to every process (games/drawing/cache/) and draws the mover's answer.
         table.watching(table.game.pk, [seat.user_id for seat in table.seats])
-    table.effects.online = table.online
-    effects.after_commit(table.effects)
+    done.online = table.online
+    # Each version's own pushes first (complete only now: a seat handed over amends its change).
+    done.pushes[:0] = [push for change in done.changes for push in change.pushes()]
+    effects.after_commit(done)
 
 
 def record(
@@ -168,8 +171,11 @@ def notify(table: Table, notices: list[Notice], users: dict[int, User] | None = 
     if not notices:
         return
     users = {**table.users, **(users or {})}
-    table.effects.notices += notices
-    table.effects.users.update(users)
+    for notice in notices:
+        for user_id in notice.user_ids:
+            if user_id in users:
+                event = notice_event(notice.game_id, notice.kind)
+                table.effects.push(user_group(user_id), event)
     written = delivery.add_notices(notices, users, table.seats, watching=table.watching)
     table.effects.tasks += [effects.send_email(pk) for pk in written]
 

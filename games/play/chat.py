@@ -11,8 +11,9 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from games import chat
+from games.live.changes import chat_event, game_group
 from games.models import ChatMessage, Seat
-from games.play.applying import changing
+from games.play.applying import Table, changing
 from games.play.errors import ActionRefused
 
 
@@ -43,7 +44,7 @@ def send_message(*, game_id: int, user: User, text: str) -> Said:
         )
         Seat.objects.filter(pk=seat.pk).update(chat_read=message.pk)
         seat.chat_read = message.pk
-        table.effects.chats.append(chat.message_event(message, user.username))
+        _push(table, chat.message_event(message, user.username))
     return Said(message, user.username)
 
 
@@ -75,7 +76,7 @@ def delete_message(*, game_id: int, message_id: int, user: User) -> Said:
                 )
             message.deleted_at = now
             message.save(update_fields=["deleted_at"])
-            table.effects.chats.append(chat.message_event(message, user.username))
+            _push(table, chat.message_event(message, user.username))
     return Said(message, user.username)
 
 
@@ -93,10 +94,16 @@ def remove_message(*, game_id: int, message_id: int) -> bool:
             return False
         message.deleted_at = timezone.now()
         message.save(update_fields=["deleted_at"])
-        table.effects.chats.append(chat.message_event(message, message.author.username))
+        _push(table, chat.message_event(message, message.author.username))
     return True
 
 
 def read_chat(*, game_id: int, user: User, up_to: int) -> bool:
     """`user` has read the game's talk up to message `up_to` (their page showed it)."""
     return chat.mark_read(game_id, user, up_to)
+
+
+def _push(table: Table, message: dict) -> None:
+    """The table talk's message, written or deleted, to every open page of the game."""
+    event = chat_event(table.game.pk, message, spectators=table.game.spectators_read_chat)
+    table.effects.push(game_group(table.game.pk), event)

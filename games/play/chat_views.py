@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import chat, selectors
-from games.live import drawing
+from games import access, chat
+from games.drawing import updates
 from games.models import Game
 from games.play import chat as talk
 from games.play.errors import ActionRefused
@@ -25,7 +25,7 @@ def _back_to_talk(game_id: int):
 
 def _visible_game(request, game_id: int) -> Game:
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or not selectors.can_view(game, request.user):
+    if game is None or not access.can_view(game, request.user):
         raise Http404("No such game.")  # a private table does not reveal itself
     return game
 
@@ -82,7 +82,7 @@ def _answer(request, game_id: int, change):
     if not request.htmx:
         return _back_to_talk(game_id)
     event = chat.message_event(said.message, said.author_name)
-    return HttpResponse(drawing.draw_chat(event, request.user, game_id))
+    return HttpResponse(updates.draw_chat(event, request.user, game_id))
 
 
 @login_required

@@ -13,7 +13,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import selectors
+from games.drawing.rematch import current_rematch
+from games.live.changes import game_group, rematch_event
 from games.models import Game
 from games.play.actions import create_game
 from games.play.applying import changing
@@ -53,7 +54,7 @@ def offer_rematch(*, game_id: int, user: User) -> Game:
             raise ActionRefused(
                 _("A rematch can be asked for once the game is over."), code="not_over"
             )
-        offered = selectors.current_rematch(game.pk)
+        offered = current_rematch(game.pk)
         if offered is not None and offered.status != Game.Status.CANCELLED:
             return offered
         others = [seat.user for seat in table.seats if seat.user_id != user.pk]
@@ -71,5 +72,5 @@ def offer_rematch(*, game_id: int, user: User) -> Game:
             number = game.rematch_number + 1
             Game.objects.filter(pk=rematch.pk).update(rematch_of=game, rematch_number=number)
             rematch.rematch_of, rematch.rematch_number = game, number
-        table.effects.rematches.append(game.pk)
+        table.effects.push(game_group(game.pk), rematch_event(game.pk))
     return rematch

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
-from games import chat, selectors
+from games import access, chat
 from games.models import ChatMessage, Game, Report
 from games.play.errors import ActionRefused
 
@@ -51,7 +51,7 @@ def report(
             raise ActionRefused(_("There is no such player."), code="no_such_player")
         if game_id is not None:
             game = Game.objects.filter(pk=game_id).first()
-            if game is None or not selectors.can_view(game, reporter):
+            if game is None or not access.can_view(game, reporter):
                 game = None
     if reported.pk == reporter.pk:
         raise ActionRefused(_("You cannot report yourself."), code="yourself")
@@ -74,6 +74,6 @@ def readable_message(user: User, message_id: int) -> ChatMessage | None:
     if message is None or message.deleted_at is not None:
         return None
     game = message.game
-    if not selectors.can_view(game, user) or not chat.may_read(game, user, list(game.seats.all())):
+    if not access.can_view(game, user) or not chat.may_read(game, user, list(game.seats.all())):
         return None
     return message

@@ -1,5 +1,5 @@
 """Game pages. Each view is thin: it parses the request, calls one function of games/play/actions.py
-or games/selectors.py, and renders the same partials as every other way of drawing the game."""
+or games/drawing/, and renders the same partials as every other way of drawing the game."""
 
 import re
 from functools import wraps
@@ -7,20 +7,18 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from accounts.models import User
-from games import chat, seen, selectors
-from games.live.changes import page_id
-from games.live.looks import (
+from games import chat, seen
+from games.access import can_view
+from games.drawing.ahead import ahead_view
+from games.drawing.cache.looks import (
     LOOKS_HEADER,
     compact,
     page_looks,
@@ -28,18 +26,17 @@ from games.live.looks import (
     seat_changes,
     status_change,
 )
-from games.live.pieces import status_piece
-from games.models import Game, QuickPlaySeek
-from games.play import actions, quickplay, rematches, vacations
+from games.drawing.pieces import status_piece
+from games.drawing.view import Selection, game_view, since_last_visit
+from games.live.changes import page_id
+from games.lobby import waiting_room
+from games.models import Game
+from games.play import actions, rematches
 from games.play.errors import ActionRefused, StaleVersion
 from games.play.forms import (
     ActionForm,
-    CreateGameForm,
     InviteForm,
-    LobbyFilterForm,
     QueueForm,
-    QuickPlayForm,
-    VacationForm,
 )
 from games.play.rate_limits import (
     ACTIONS,
@@ -58,133 +55,6 @@ KEEP_SELECTION = {"rotate"}
 # A click on one of the player's tiles (its button's id, htmx's HX-Trigger): picked up or put
 # down, the game's address says so (templates/games/partials/space.html, tray_tile.html).
 TILE_BUTTON = re.compile(r"my-(?:tray|space)-\d+")
-
-
-@login_required
-def dashboard(request):
-    return render(
-        request,
-        "games/dashboard.html",
-        {
-            "seats": selectors.dashboard_seats(request.user),
-            "finished": selectors.recent_finished_seats(request.user),
-            "invitations": selectors.invitations_for(request.user),
-            "vacation": selectors.vacation_of(request.user),
-            "followed": selectors.followed(request.user),
-        },
-    )
-
-
-@login_required
-@require_POST
-def vacation(request):
-    """The dashboard's vacation switch: go on vacation for some days, or come back."""
-    try:
-        if request.POST.get("end"):
-            if vacations.end_vacation(user_id=request.user.pk) is not None:
-                messages.success(request, _("Welcome back: your clocks run again."))
-        else:
-            form = VacationForm(request.POST)
-            if not form.is_valid():
-                raise ActionRefused(_("Give the number of days, e.g. 7."), code="bad_request")
-            user = vacations.start_vacation(
-                user_id=request.user.pk, length=form.cleaned_data["days"]
-            )
-            until = formats.date_format(timezone.localtime(user.vacation_until), "D j M, H:i")
-            messages.success(request, _("You are on vacation until %(until)s.") % {"until": until})
-    except ActionRefused as refusal:
-        messages.error(request, refusal.message)
-    return redirect("dashboard")
-
-
-@login_required
-@require_GET
-def lobby(request):
-    filters = LobbyFilterForm(request.GET or None)
-    criteria = filters.cleaned_data if filters.is_valid() else {}
-    games = selectors.open_games(
-        player_count=criteria.get("player_count"),
-        rated=criteria.get("rated"),
-        viewer=request.user,
-    )
-    query = request.GET.copy()
-    query.pop("page", None)
-    return render(
-        request,
-        "games/lobby.html",
-        {
-            "page": Paginator(games, OPEN_TABLES_PER_PAGE).get_page(request.GET.get("page")),
-            "query": query.urlencode(),
-            "filters": filters,
-            "playing": selectors.games_to_watch(request.user),
-            "watch_limit": selectors.WATCH_LIMIT,
-            "quick_play": QuickPlayForm(prefix=QUICK_PLAY),
-            "seeking": QuickPlaySeek.objects.filter(user=request.user).first(),
-        },
-    )
-
-
-# The quick-play form's fields are named apart from the lobby's filters (both ask the players).
-QUICK_PLAY = "quick"
-
-
-@login_required
-@require_POST
-@per_player(SEAT_CHANGES)
-def quick_play(request):
-    """Ask quick play for a game (or, with `cancel`, stop asking): back to the lobby, or to the
-    game if it was made at once."""
-    if "cancel" in request.POST:
-        if quickplay.cancel_seek(user=request.user):
-            messages.info(request, _("You stopped looking for a game."))
-        return redirect("games:lobby")
-    form = QuickPlayForm(request.POST, prefix=QUICK_PLAY)
-    if not form.is_valid():
-        messages.error(request, _("Choose the players, the time per move and whether it is rated."))
-        return redirect("games:lobby")
-    try:
-        made = quickplay.seek(user=request.user, **form.cleaned_data)
-    except ActionRefused as refusal:
-        messages.error(request, refusal.message)
-        return redirect("games:lobby")
-    if made is not None:
-        return redirect("games:game", made.pk)
-    messages.info(request, _("Looking for players: you will be told when your game starts."))
-    return redirect("games:lobby")
-
-
-OPEN_TABLES_PER_PAGE = 25  # the newest first; a page draws in milliseconds however many wait
-
-
-@login_required
-@per_player(GAME_CREATION, counts=lambda response: response.status_code == 302)  # a game made
-def create(request):
-    form = CreateGameForm(request.POST or None, initial=_game_with(request.GET.get("with")))
-    if request.method == "POST" and form.is_valid():
-        try:
-            game = actions.create_game(creator=request.user, **form.cleaned_data)
-        except ActionRefused as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            return redirect("games:game", game.pk)
-    return render(
-        request,
-        "games/create.html",
-        {"form": form, "time_control_fields": CreateGameForm.time_control_fields},
-    )
-
-
-def _game_with(username) -> dict:
-    """The create form filled in for a game with one player ("New game with ..." on their
-    profile): two players, by invitation, them invited; a computer player seated instead."""
-    if not username or not isinstance(username, str) or len(username) > 150:
-        return {}
-    player = User.objects.named(username).filter(is_active=True).first()
-    if player is None:
-        return {}
-    if player.bot_level:
-        return {"player_count": 2, f"{player.bot_level}_bots": 1}
-    return {"player_count": 2, "access": Game.Access.INVITATION, "invitees": player.username}
 
 
 def _signed_out_to_log_in(view):
@@ -210,13 +80,13 @@ def game_page(request, game_id):
     game, seats = _viewable_game(request, game_id)
     if game.is_waiting or game.status == Game.Status.CANCELLED:
         return _waiting_room(request, game)
-    selection = selectors.Selection.parse(request.GET.get("sel"))
-    view = selectors.game_view(game, request.user, selection, seats=seats)
+    selection = Selection.parse(request.GET.get("sel"))
+    view = game_view(game, request.user, selection, seats=seats)
     if request.htmx:
         return render(request, "games/partials/game.html", {"view": view})
     talk = chat.panel(game, request.user, seats)
     if view.viewer_seat is not None:  # a player opens the game: tell what happened meanwhile
-        view = selectors.since_last_visit(view)
+        view = since_last_visit(view)
         seen.see_game(game_id=game.pk, user=request.user, version=game.version)
         chat.mark_read(game.pk, request.user, talk.newest)
     return render(request, "games/game.html", {"view": view, "chat": talk})
@@ -228,7 +98,7 @@ def move_log(request, game_id):
     game, seats = _viewable_game(request, game_id)
     if game.is_waiting or game.status == Game.Status.CANCELLED:
         raise Http404("The game has not started.")
-    view = selectors.game_view(game, request.user, seats=seats)
+    view = game_view(game, request.user, seats=seats)
     page = request.GET.get("page", "1")
     page = int(page) if page.isascii() and page.isdigit() and len(page) < 6 else 1
     return render(
@@ -246,7 +116,7 @@ def dismiss_notices(request, game_id):
         return HttpResponseBadRequest("The version must be a number.")
     seen.dismiss_notices(game_id=game.pk, user=request.user, version=int(version))
     game, seats = read_game(game.pk)
-    view = selectors.game_view(game, request.user, seats=seats)
+    view = game_view(game, request.user, seats=seats)
     return render(request, "games/partials/my_notices.html", {"view": view})
 
 
@@ -255,8 +125,8 @@ def game_fragment(request, game_id):
     game, seats = _viewable_game(request, game_id)
     if game.is_waiting or game.status == Game.Status.CANCELLED:
         return HttpResponseClientRedirect(reverse("games:game", args=[game.pk]))
-    selection = selectors.Selection.parse(request.GET.get("sel"))
-    view = selectors.game_view(game, request.user, selection, seats=seats)
+    selection = Selection.parse(request.GET.get("sel"))
+    view = game_view(game, request.user, selection, seats=seats)
     looks = page_looks(request.headers.get(LOOKS_HEADER))
     if looks and view.viewer_seat is not None and _shown_version(request) == game.version:
         response = _selection_parts(request, view, looks)
@@ -324,12 +194,12 @@ def act(request, game_id):
     game = played.game
     if request.htmx and not played.events:  # nothing changed (an empty board cleared)
         return HttpResponse(status=204)
-    selection = selectors.Selection()
+    selection = Selection()
     if action["type"] in KEEP_SELECTION:
-        selection = selectors.Selection(space=action.get("space"))
+        selection = Selection(space=action.get("space"))
     if not request.htmx:
         return redirect(_game_url(game, selection))
-    view = selectors.game_view(
+    view = game_view(
         game,
         request.user,
         selection,
@@ -380,7 +250,7 @@ def _leaving(request, game_id, change):
     game = played.game
     if not request.htmx:
         return redirect("games:game", game.pk)
-    view = selectors.game_view(game, request.user, seats=played.seats, known_events=played.events)
+    view = game_view(game, request.user, seats=played.seats, known_events=played.events)
     response = render(request, "games/partials/game.html", {"view": view})
     response["X-Game-Version"] = str(game.version)
     return response
@@ -409,7 +279,7 @@ def queue(request, game_id):
     if not request.htmx:
         return redirect("games:game", game_id)
     state = load_state(queued.game, queued.seats)
-    ahead = selectors.ahead_view(queued.game, state, queued.seat)
+    ahead = ahead_view(queued.game, state, queued.seat)
     return render(request, "games/partials/draft_ahead.html", {"ahead": ahead})
 
 
@@ -532,13 +402,13 @@ def _viewable_game(request, game_id) -> tuple[Game, list]:
         game, seats = read_game(game_id)
     except Game.DoesNotExist:
         raise Http404("No such game.") from None
-    if not selectors.can_view(game, request.user, seats):
+    if not can_view(game, request.user, seats):
         raise Http404("No such game.")  # an invitation-only table does not reveal itself
     return game, seats
 
 
 def _waiting_room(request, game, token=None):
-    room = selectors.waiting_room(game, request.user)
+    room = waiting_room(game, request.user)
     invite_link = None
     if room["seated"]:
         invite_link = request.build_absolute_uri(
@@ -554,7 +424,7 @@ def _waiting_room(request, game, token=None):
             "invite_form": InviteForm(),
             # Its socket shows the seats live, if the viewer may watch the table (a visitor with
             # the link to an invitation table may not before taking a seat).
-            "watchable": selectors.can_view(game, request.user),
+            "watchable": can_view(game, request.user),
         },
     )
 
@@ -585,7 +455,7 @@ def _changed_parts(request, view, played):
     """Answer a move with only what it changed, each swapped by its id: the status if it looks
     different, and of the pool (if it changed) and the boards it touched only the pieces
     (spaces, tray, columns...) whose look differs from what the page says it shows
-    (games/live/looks.py)."""
+    (games/drawing/cache/looks.py)."""
     change = played.change
     numbers = set(change.seats) | set(change.heads) | {played.seat.number}
     looks = page_looks(request.headers.get(LOOKS_HEADER))
@@ -617,7 +487,7 @@ def _parts(request, context, kind: str):
 def _refused(request, game_id, refusal: ActionRefused):
     """Answer a refused action with the current game and the reason beside its cause."""
     game = get_object_or_404(Game, pk=game_id)
-    if not selectors.can_view(game, request.user):
+    if not can_view(game, request.user):
         raise Http404("No such game.")  # a private table does not reveal itself
     if not request.htmx:
         messages.error(request, refusal.message)
@@ -627,7 +497,7 @@ def _refused(request, game_id, refusal: ActionRefused):
         return render(
             request, "games/partials/refusal.html", {"message": refusal.message}, status=403
         )
-    view = selectors.game_view(game, request.user)
+    view = game_view(game, request.user)
     view.error, view.error_space, view.error_tile = refusal.message, refusal.space, refusal.tile
     status = REFUSAL_STATUS.get(refusal.code, 422)
     response = render(request, "games/partials/game.html", {"view": view}, status=status)
@@ -645,7 +515,7 @@ def _queue_refused(request, game_id, refusal: ActionRefused):
         return render(
             request, "games/partials/refusal.html", {"message": refusal.message}, status=403
         )
-    ahead = selectors.ahead_view(game, load_state(game, seats), seat, error=refusal.message)
+    ahead = ahead_view(game, load_state(game, seats), seat, error=refusal.message)
     status = REFUSAL_STATUS.get(refusal.code, 422)
     return render(request, "games/partials/draft_ahead.html", {"ahead": ahead}, status=status)
 

@@ -49,6 +49,26 @@ def fold(first: GameState, events: Iterable[Event]) -> Iterator[GameState]:
         yield state
 
 
+class Fold:
+    """The fold one event at a time, for a reader that takes a game's events as they come (the
+    move log, games/move_log.py): the state as it stands, and before and after each event."""
+
+    def __init__(self, first: GameState) -> None:
+        self.state: GameState = first
+
+    @classmethod
+    def from_start(cls, start: Mapping[str, Any]) -> Fold:
+        """The fold of a game from what its start records (`state_at_start`)."""
+        return cls(state_at_start(start))
+
+    def take(self, seat: int, action: Action | dict[str, Any]) -> tuple[GameState, GameState]:
+        """Apply one event (RuleError if it is not allowed where it stands); return the state
+        before it and after it."""
+        before = self.state
+        self.state = before.apply(action, seat)
+        return before, self.state
+
+
 def states(
     players: int,
     seed: int,

@@ -6,7 +6,7 @@ from django.utils.html import conditional_escape, format_html, urlize
 from django.utils.safestring import mark_safe
 from django.utils.translation import ngettext
 
-from games.live.pieces import action_json
+from games.drawing.pieces import action_json
 from infra import words
 
 register = template.Library()

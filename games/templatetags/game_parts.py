@@ -1,5 +1,5 @@
 """The template tags that draw a game's board, tray and pool from their cached pieces
-(games/live/pieces.py says how).
+(games/drawing/pieces.py says how).
 
 Usage (see templates/games/partials/seat.html and pool.html)::
 
@@ -13,7 +13,7 @@ Usage (see templates/games/partials/seat.html and pool.html)::
 
 from django import template
 
-from games.live import pieces
+from games.drawing import pieces
 
 register = template.Library()
 

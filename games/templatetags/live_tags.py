@@ -3,7 +3,7 @@
 from django import template
 from django.utils.safestring import mark_safe
 
-from games.live import drawing
+from games.drawing.badge import draw_badge
 
 register = template.Library()
 
@@ -14,4 +14,4 @@ def turn_badge(context):
     user = context.get("user")
     if user is None or not user.is_authenticated:
         return ""
-    return mark_safe(drawing.draw_badge(user))  # drawn by the template engine, escaped there
+    return mark_safe(draw_badge(user))  # drawn by the template engine, escaped there

@@ -9,9 +9,9 @@ import pytest
 from django.utils import timezone
 
 from games import rules
+from games.drawing.log_page import LOG_TURNS_PER_PAGE
 from games.models import Game
 from games.play import actions
-from games.selectors import LOG_TURNS_PER_PAGE
 
 from .conftest import screenshot
 from .helpers import TIMEOUT, game_state, settled, shows_version

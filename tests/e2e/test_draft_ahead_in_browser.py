@@ -10,7 +10,7 @@ import pytest
 
 from games import rules
 from games.models import Event
-from games.moves import tile_words
+from games.move_log import tile_words
 from games.play import actions
 
 from .helpers import TIMEOUT, game_state, serious_violations, settled, shows_version

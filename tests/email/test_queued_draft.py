@@ -3,7 +3,7 @@ when the queue drafted and confirmed for them, and a word of what it did otherwi
 
 import pytest
 
-from games.moves import tile_words
+from games.move_log import tile_words
 from games.play import actions
 from tests.games.playing import current_state, draft_the_top_tile
 

@@ -13,7 +13,7 @@ from django.test import Client
 
 from games import presence, rules, seen, tasks
 from games.models import Event, Game
-from games.moves import tile_words
+from games.move_log import tile_words
 from games.play import actions
 from infra.models import OutboxEmail
 from infra.tasks import send_email

@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import rules
-from games.live import drawing
+from games.drawing import updates
 from games.models import Event
-from games.moves import tile_words
+from games.move_log import tile_words
 from games.play import actions
 from games.play.errors import ActionRefused
 from infra.models import OutboxEmail
@@ -449,13 +449,13 @@ def test_a_resync_shows_the_queue_as_it_is_now_not_as_the_version_was_drawn(star
     game = start_game(2)
     column = current_state(game).draw_tiles()
     player = user_at(game, 1)
-    drawing.draw_game(game.pk, player)  # this version, drawn and kept by the process
+    updates.draw_game(game.pk, player)  # this version, drawn and kept by the process
 
     queue(game, 1, [column[4]])
 
-    _, html = drawing.draw_game(game.pk, player)
+    _, html = updates.draw_game(game.pk, player)
     assert f'id="ahead-remove-{column[4]}"' in html
-    _, theirs = drawing.draw_game(game.pk, user_at(game, 0))
+    _, theirs = updates.draw_game(game.pk, user_at(game, 0))
     assert "ahead-remove" not in theirs
 
 

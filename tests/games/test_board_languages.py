@@ -13,12 +13,14 @@ from types import SimpleNamespace
 import pytest
 from django.utils import translation
 
-from games import selectors
-from games.live import pieces
+from games.drawing import pieces
+from games.drawing.controls import _space_control
+from games.drawing.spaces import SpaceView, tile_view
+from games.drawing.svg import space_svg, tile_svg
+from games.drawing.view import Selection
 from games.markers import Marks
 from games.rules.analysis import SpaceStatus
 from games.rules.tiles import N
-from games.templatetags.microchip_svg import space_svg, tile_svg
 
 RED_END = 12  # the first red tile: an end, its path north at rotation 0
 PLACEHOLDER = re.compile(r"(%\(\w+\)[sd])")
@@ -56,8 +58,8 @@ def shouting(monkeypatch):
 
 def test_the_words_of_a_space_and_its_tile_go_through_gettext(shouting):
     shouting["languages"] = {"es"}
-    tile = selectors.tile_view(RED_END)
-    placed = selectors.SpaceView(
+    tile = tile_view(RED_END)
+    placed = SpaceView(
         index=7,
         colour="blue",
         tile=tile,
@@ -65,7 +67,7 @@ def test_the_words_of_a_space_and_its_tile_go_through_gettext(shouting):
         structure="chip",
         marks=Marks("red", "blue", N),
     )
-    empty = selectors.SpaceView(index=0, colour="green", tile=None, status=None)
+    empty = SpaceView(index=0, colour="green", tile=None, status=None)
     with translation.override("es"):
         assert tile.name == "RED END"
         assert tile.label == "RED END, PATHS NORTH"
@@ -74,7 +76,7 @@ def test_the_words_of_a_space_and_its_tile_go_through_gettext(shouting):
             "RED END, PATHS NORTH ON BLUE SPACE, ROW 2, COLUMN 3: ILLEGAL "
             "(WRONG COLOUR: A RED TILE ON A BLUE SPACE), IN THE CHIP"
         )
-        control = selectors._space_control(placed, selectors.Selection(), False, RED_END)
+        control = _space_control(placed, Selection(), False, RED_END)
         assert control.label.startswith("SELECT THE RED END, PATHS NORTH ON BLUE SPACE")
         assert control.label.endswith(", THE LAST TILE THIS PLAYER GOT")
         assert control.title == "WRONG COLOUR: A RED TILE ON A BLUE SPACE"
@@ -98,7 +100,7 @@ def pool_context(tile_id: int) -> dict:
     view = SimpleNamespace(
         my_turn=False,
         viewer_seat=None,
-        columns=[[selectors.tile_view(tile_id)]],
+        columns=[[tile_view(tile_id)]],
         error_tile=None,
         draw_column=0,
     )

@@ -9,10 +9,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules
-from games.live import drawing
+from games.drawing import updates
+from games.drawing.log_page import LOG_TURNS_PER_PAGE
 from games.models import Seat
 from games.play import actions
-from games.selectors import LOG_TURNS_PER_PAGE
 
 from .playing import current_state, next_move
 
@@ -186,8 +186,8 @@ def test_a_push_carries_the_log_and_the_notice_to_whom_the_server_acted_for(star
     owner = game.seats.get(number=forced_seat).user
     other = game.seats.get(number=1 - forced_seat).user
 
-    for_owner, _ = drawing.draw_change(event, owner, {})
-    for_other, _ = drawing.draw_change(event, other, {})
+    for_owner, _ = updates.draw_change(event, owner, {})
+    for_other, _ = updates.draw_change(event, other, {})
 
     # The turn it added to the move log, not the whole log (the page shows the rest).
     assert 'id="move-log"' not in for_owner + for_other

@@ -1,5 +1,5 @@
 """The spaces, tray tiles and pool tiles of a game page, each drawn once per process and reused
-(games/live/pieces.py): what each draws, and that a cached drawing never shows a
+(games/drawing/pieces.py): what each draws, and that a cached drawing never shows a
 stale version, another game's links or another viewer's controls."""
 
 import json
@@ -13,9 +13,12 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import rules, selectors
+from games import rules
+from games.drawing import pieces
+from games.drawing.controls import PoolControl, SpaceControl
+from games.drawing.spaces import tile_view
+from games.drawing.view import Selection, game_view
 from games.history.replay import replay_view
-from games.live import pieces
 from games.markers import Marks, board_marks
 from games.models import Seat
 from games.play import actions
@@ -99,9 +102,9 @@ def an_empty_space(view):
 
 def test_the_owner_selects_tiles_and_everyone_else_sees_a_labelled_drawing(game, players):
     owner = owner_of(game, 0)
-    mine = selectors.game_view(game, owner)
+    mine = game_view(game, owner)
     spectator = players[4]
-    theirs = selectors.game_view(game, spectator)
+    theirs = game_view(game, spectator)
     placed = a_placed_space(mine)
 
     own = seat_html(mine, mine.viewer_seat, owner)
@@ -132,9 +135,9 @@ def test_the_owner_selects_tiles_and_everyone_else_sees_a_labelled_drawing(game,
 
 def test_a_selected_tile_opens_its_menu_and_the_others_swap_or_move_whatever_the_version(game):
     owner = owner_of(game, 0)
-    view = selectors.game_view(game, owner)
+    view = game_view(game, owner)
     placed = a_placed_space(view)
-    view = selectors.game_view(game, owner, selectors.Selection(space=placed))
+    view = game_view(game, owner, Selection(space=placed))
     other = next(s.index for s in view.viewer_seat.spaces if s.tile and s.index != placed)
     empty = an_empty_space(view)
     html = seat_html(view, view.viewer_seat, owner)
@@ -171,7 +174,7 @@ def test_a_selected_tile_opens_its_menu_and_the_others_swap_or_move_whatever_the
     view.game.version += 1
     assert seat_html(view, view.viewer_seat, owner) == html
     # With nothing selected, no menu.
-    plain = selectors.game_view(game, owner)
+    plain = game_view(game, owner)
     assert "tile-menu" not in seat_html(plain, plain.viewer_seat, owner)
 
 
@@ -190,7 +193,7 @@ def test_a_selected_placed_tile_lights_the_spaces_it_may_move_to_as_it_is_turned
     # The placed tile with the most spaces to go to (on a board of a few tiles, some).
     placed = max((s for s in range(25) if board.cells[s]), key=lambda s: len(fitting(s)))
     assert fitting(placed)
-    view = selectors.game_view(game, owner, selectors.Selection(space=placed))
+    view = game_view(game, owner, Selection(space=placed))
 
     html = seat_html(view, view.viewer_seat, owner)
     drawn = by_id(html)
@@ -211,7 +214,7 @@ def test_a_selected_tray_tile_can_be_placed_on_every_empty_space_and_the_fitting
     tile = game.pool["columns"][-1][0]
     actions.play(game_id=game.pk, user=drafter, action=rules.Draft(tile), seen_version=None)
     game.refresh_from_db()
-    view = selectors.game_view(game, drafter, selectors.Selection(tray_tile=tile))
+    view = game_view(game, drafter, Selection(tray_tile=tile))
 
     html = seat_html(view, view.viewer_seat, drafter)
     drawn = by_id(html)
@@ -237,14 +240,14 @@ def test_a_selected_tray_tile_can_be_placed_on_every_empty_space_and_the_fitting
 def test_colour_blind_shapes_follow_each_viewer_not_the_cache(game, players):
     owner = owner_of(game, 0)
     spectator = players[4]
-    view = selectors.game_view(game, spectator)
+    view = game_view(game, spectator)
 
     spectator.colour_blind = True
     shapes = seat_html(view, view.seats[0], spectator) + pool_html(view, spectator)
     spectator.colour_blind = False
     plain = seat_html(view, view.seats[0], spectator) + pool_html(view, spectator)
     owner.colour_blind = True
-    own = selectors.game_view(game, owner)
+    own = game_view(game, owner)
     owners = seat_html(own, own.viewer_seat, owner)
 
     assert "#cb-" in shapes and "#cb-" not in plain and "#cb-tile-" in owners
@@ -258,11 +261,11 @@ def test_a_boards_buttons_link_to_no_game_so_every_game_shares_their_drawings(st
     for game in (first, second):
         drafter = owner_of(game, 0)
         tile = game.pool["columns"][-1][0]
-        view = selectors.game_view(game, drafter)
+        view = game_view(game, drafter)
         assert by_id(pool_html(view, drafter))[f"draw-{tile}"]["hx-post"] == ""
         actions.play(game_id=game.pk, user=drafter, action=rules.Draft(tile), seen_version=None)
         game.refresh_from_db()
-        view = selectors.game_view(game, drafter, selectors.Selection(tray_tile=tile))
+        view = game_view(game, drafter, Selection(tray_tile=tile))
         context = {"view": view, "user": drafter}
         drawn = pieces.tray_tiles(context, view.viewer_seat) + [
             space for row in pieces.board_rows(context, view.viewer_seat) for space in row
@@ -275,12 +278,12 @@ def test_a_boards_buttons_link_to_no_game_so_every_game_shares_their_drawings(st
 
 def test_a_refused_move_marks_its_space_on_the_viewers_own_board_only(game, players):
     owner = owner_of(game, 0)
-    view = selectors.game_view(game, owner)
+    view = game_view(game, owner)
     view.error_space = 12
 
     own = seat_html(view, view.viewer_seat, owner)
     other = seat_html(view, view.other_seats[0], owner)
-    plain = selectors.game_view(game, owner)
+    plain = game_view(game, owner)
 
     assert len([a for a in elements(own, "div") if "error-here" in a.get("class", "")]) == 1
     assert "error-here" not in other
@@ -292,10 +295,10 @@ def test_only_the_player_to_move_gets_the_draft_buttons(start_game, players):
     mover, waiting = owner_of(game, 0), owner_of(game, 1)
     column = game.pool["columns"][-1]
 
-    movers = pool_html(selectors.game_view(game, mover), mover)
+    movers = pool_html(game_view(game, mover), mover)
     for_mover = by_id(movers)
-    for_other = pool_html(selectors.game_view(game, waiting), waiting)
-    view = selectors.game_view(game, mover)
+    for_other = pool_html(game_view(game, waiting), waiting)
+    view = game_view(game, mover)
     view.error_tile = column[0]
     refused = pool_html(view, mover)
 
@@ -310,15 +313,15 @@ def test_only_the_player_to_move_gets_the_draft_buttons(start_game, players):
 def test_the_last_tile_of_the_draw_column_is_not_draftable(start_game):
     game = start_game(2)
     mover = owner_of(game, 0)
-    view = selectors.game_view(game, mover)
+    view = game_view(game, mover)
     view.columns[view.draw_column] = view.columns[view.draw_column][:1]
 
     assert "draftable" not in pool_html(view, mover)
 
 
 def test_a_space_drawing_escapes_its_label():
-    tile = selectors.tile_view(0)
-    control = selectors.SpaceControl(
+    tile = tile_view(0)
+    control = SpaceControl(
         index=3, colour="red", tile=tile, status="illegal", marks=None, selected=False,
         legal=False, error=False, structure="", last=False, action="select",
         label='<b onclick="x">&</b>',
@@ -334,7 +337,7 @@ def test_the_drawing_of_a_tile_follows_its_rotation(start_game):
     tile = game.pool["columns"][-1][0]
     drawn = {
         rotation: pieces._pool_tile_html(
-            selectors.PoolControl(selectors.tile_view(tile, rotation), False, False),
+            PoolControl(tile_view(tile, rotation), False, False),
             False,
             "en-gb",
         )
@@ -392,7 +395,7 @@ def test_the_markers_show_on_the_spaces_and_sides_that_are_wrong_for_everyone(ga
     owner, spectator = owner_of(game, 0), players[4]
 
     for viewer in (owner, spectator):
-        view = selectors.game_view(game, viewer)
+        view = game_view(game, viewer)
         spaces = drawn_spaces(view, view.seats[0], viewer)
         striped = [i for i, space in enumerate(spaces) if having(space, "tile-stripes")]
         assert striped == bits(found.wrong_colour) and striped
@@ -458,8 +461,8 @@ def test_the_game_page_says_and_draws_the_markers(client, game):
 
 
 def test_spaces_that_differ_only_in_their_markers_never_share_a_drawing():
-    control = selectors.SpaceControl(
-        index=3, colour="red", tile=selectors.tile_view(12), status="warning", selected=False,
+    control = SpaceControl(
+        index=3, colour="red", tile=tile_view(12), status="warning", selected=False,
         legal=False, error=False, structure="", last=False, action="", label="a red end",
         marks=Marks("red", "red", 1, open=N),
     )  # fmt: skip

@@ -9,7 +9,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from games import moves, rules, tasks
+from games import move_log, rules, tasks
 from games.bots.turns import STRONG_OPTIONS
 from games.history import ratings
 from games.history.replay import rebuild_state
@@ -549,7 +549,8 @@ def test_a_strict_majority_of_the_others_hands_the_seat_to_the_server(clock, sta
     ]
     told = next(m for m in mail.outbox if m.to == [target.email]).body
     assert "the other players voted to hand your seat to the server" in told
-    entries = [entry.text(None) for entry in moves.read_log(game, list(game.seats.all())).entries]
+    log = move_log.read_log(game, list(game.seats.all()))
+    entries = [entry.text(None) for entry in log.entries]
     said = f"{third.username} voted to hand {target.username}'s seat to the server"
     assert f"{said} (2 of the 2 votes needed)" in entries
     assert f"the others voted: the server plays {target.username}'s seat from now on" in entries

@@ -1,4 +1,4 @@
-"""The move log in the reader's language (issue 24, games/moves.py): each entry is put in words
+"""The move log in the reader's language (issue 24, games/move_log.py): each entry is put in words
 when it is read, in the language active then, as one whole message with named placeholders
 (the reader's own apart from anyone's; plurals by ngettext), the tiles by their translated names
 and the players' names as they are. No catalogue is shipped yet: gettext is patched with one
@@ -10,8 +10,8 @@ from datetime import datetime
 import pytest
 from django.utils import translation
 
-from games import moves
-from games.moves import Entry, Turn, summary, summary_parts, summary_sentence
+from games import move_log
+from games.move_log import Entry, Turn, summary, summary_parts, summary_sentence
 from games.rules import Colour, Kind
 from games.rules.tiles import tile_ids_of
 
@@ -172,9 +172,9 @@ def german(monkeypatch):
         asked.append((translation.get_language(), (context, message)))
         return say(message)
 
-    monkeypatch.setattr(moves, "gettext", gettext)
-    monkeypatch.setattr(moves, "ngettext", ngettext)
-    monkeypatch.setattr(moves, "pgettext", pgettext)
+    monkeypatch.setattr(move_log, "gettext", gettext)
+    monkeypatch.setattr(move_log, "ngettext", ngettext)
+    monkeypatch.setattr(move_log, "pgettext", pgettext)
     with translation.override("de"):
         yield asked
 
@@ -243,7 +243,7 @@ def test_the_own_and_the_others_are_separate_messages(german):
 
 
 def test_the_turns_headings(german):
-    assert Turn(moves.LOBBY, ()).label == "AT THE TABLE"
+    assert Turn(move_log.LOBBY, ()).label == "AT THE TABLE"
     assert Turn(3, ()).label == "TURN 3"
     assert Turn(None, ()).label == "FINISHING"
     assert ("de", ("move log", "At the table")) in german
@@ -252,7 +252,7 @@ def test_the_turns_headings(german):
 
 
 def test_the_turns_headings_in_english():
-    assert [Turn(n, ()).label for n in (moves.LOBBY, 3, None)] == [
+    assert [Turn(n, ()).label for n in (move_log.LOBBY, 3, None)] == [
         "At the table",
         "Turn 3",
         "Finishing",
@@ -297,7 +297,7 @@ def test_the_summary_in_the_readers_language(german):
 
 
 def test_tile_words_in_the_readers_language(german):
-    assert moves.tile_words(RED_CROSS) == "RED CROSS"
+    assert move_log.tile_words(RED_CROSS) == "RED CROSS"
     assert german == [("de", "red cross")]
 
 
@@ -320,7 +320,7 @@ GERMAN = {
 
 @pytest.fixture
 def little_german(monkeypatch):
-    monkeypatch.setattr(moves, "gettext", lambda message: GERMAN.get(message, message))
+    monkeypatch.setattr(move_log, "gettext", lambda message: GERMAN.get(message, message))
     with translation.override("de"):
         yield
 

@@ -7,7 +7,7 @@ import pytest
 
 from games import rules
 from games.models import Event
-from games.moves import Log, read_log, summary
+from games.move_log import Log, read_log, summary
 from games.play import actions
 from tests.history.playing import play_recorded
 

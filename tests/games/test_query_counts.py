@@ -117,13 +117,13 @@ def test_passing_the_turn_reads_nothing_after_the_commit_in_a_game_without_bots(
 
 
 def page_queries(game, user, *, cold: bool) -> int:
-    from games import moves
+    from games import move_log
 
     client = Client()
     client.force_login(user)
     client.get(reverse("games:game", args=[game.pk]))  # the session, and the log read once
     if cold:  # another process, which never drew this game
-        moves._logs.clear()
+        move_log._logs.clear()
     return queries_of(lambda: client.get(reverse("games:game", args=[game.pk])))
 
 

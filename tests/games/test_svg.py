@@ -12,9 +12,9 @@ from django.template import Context, Template
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
+from games.drawing.svg import COLOUR_SHAPES, SPACE_FILLS, TILE_FILLS
 from games.markers import Marks
 from games.rules.tiles import COLOURS, KIND_PATHS, KINDS, TILES, Colour, E, Kind, N, S, W
-from games.templatetags.microchip_svg import COLOUR_SHAPES, SPACE_FILLS, TILE_FILLS
 
 TILE = Template(
     "{% load microchip_svg %}{% tile_svg kind colour paths colour_blind=cb label=label %}"
@@ -32,7 +32,7 @@ SPRITE = ET.fromstring(SPRITE_TAG.render(Context({"cb": True})))
 SIDE_AT = {(50, 1): N, (99, 50): E, (50, 99): S, (1, 50): W}
 SIDE_WORDS = {N: "north", E: "east", S: "south", W: "west"}
 SHAPES = {"triangle", "square", "circle", "diamond", "cross"}
-LOGGER = "games.templatetags.microchip_svg"
+LOGGER = "games.drawing.svg"
 
 
 def tile(kind, colour, paths, cb=False, label=""):

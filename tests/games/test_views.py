@@ -10,7 +10,7 @@ from django.urls import reverse
 from games import rules
 from games.models import Game
 from games.play import actions
-from games.play.views import OPEN_TABLES_PER_PAGE
+from games.play.lobby_views import OPEN_TABLES_PER_PAGE
 from games.rules.analysis import legal_spots
 
 from .playing import next_move

@@ -9,8 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import selectors
-from games.live import drawing, pushes
+from games import lobby
+from games.drawing import updates
+from games.live import pushes
 from games.models import Game
 from games.play import actions
 from games.play.errors import ActionRefused
@@ -33,11 +34,15 @@ def new_table(creator, count=3, **options):
 def lobby_pushes(monkeypatch):
     """The waiting-room pushes the changes send, as (kind, version, seats) once committed."""
     sent = []
-    monkeypatch.setattr(
-        pushes,
-        "lobby_changed",
-        lambda change: sent.append((change.kind, change.version, change.seats)),
-    )
+
+    def send(messages):
+        for _, event in messages:
+            if event["type"] == "game.lobby_changed":
+                seats = tuple(tuple(seat) for seat in event["seats"])
+                sent.append((event["kind"], event["version"], seats))
+        return True
+
+    monkeypatch.setattr(pushes, "send", send)
     return sent
 
 
@@ -144,12 +149,12 @@ def test_games_to_watch_are_the_running_ones_a_viewer_may_see_latest_turn_first(
     Game.objects.filter(pk=over.pk).update(status=Game.Status.ENDED)
 
     def shown(user):
-        return [game.pk for game in selectors.games_to_watch(user)]
+        return [game.pk for game in lobby.games_to_watch(user)]
 
     assert shown(esme) == [new.pk, old.pk, invited.pk]  # invited to a private one: hers too
     assert shown(brian) == [secret.pk, new.pk, old.pk]  # his own private table
     assert shown(dmitri) == [new.pk, old.pk]  # nothing private of his
-    assert [game.pk for game in selectors.games_to_watch(dmitri, limit=1)] == [new.pk]
+    assert [game.pk for game in lobby.games_to_watch(dmitri, limit=1)] == [new.pk]
 
 
 def test_games_to_watch_cost_two_queries_however_many(players, django_assert_num_queries):
@@ -157,11 +162,11 @@ def test_games_to_watch_cost_two_queries_however_many(players, django_assert_num
     for _ in range(2):
         playing_table(ada, [brian])
     with django_assert_num_queries(2):
-        few = [len(game.seats.all()) for game in selectors.games_to_watch(chloe)]
+        few = [len(game.seats.all()) for game in lobby.games_to_watch(chloe)]
     for _ in range(5):
         playing_table(ada, [brian, chloe])
     with django_assert_num_queries(2):
-        many = [len(game.seats.all()) for game in selectors.games_to_watch(chloe)]
+        many = [len(game.seats.all()) for game in lobby.games_to_watch(chloe)]
     assert len(few) == 2 and len(many) == 7
 
 
@@ -191,7 +196,7 @@ def test_a_waiting_rooms_push_is_drawn_with_two_queries_per_viewer(
         actions.join_game(game_id=game.pk, user=user)
 
     with django_assert_num_queries(2):
-        lobby = drawing.draw_lobby(game.pk, ada)
+        lobby = updates.draw_lobby(game.pk, ada)
     assert lobby.version == game.version + 2 and not lobby.started
     assert lobby.html.count('class="free"') == 2 and "Start now with 3 players" in lobby.html
-    assert drawing.draw_lobby(999_999, ada) is None
+    assert updates.draw_lobby(999_999, ada) is None

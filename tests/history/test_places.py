@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.live.drawing import draw_notice
+from games.drawing.updates import draw_notice
 from games.models import Game
 from games.templatetags.game_extras import place_words, winner_line
 from infra.words import and_list

@@ -1,6 +1,6 @@
 """Play a whole game through the site as its players' pages would, and weigh what travels: the
 bytes of each move's answer (by the action's kind) and of each push drawn for every other
-viewer (games/live/drawing.py `draw_change`). Used by tests/live/test_bytes.py, and printable:
+viewer (games/drawing/updates.py `draw_change`). Used by tests/live/test_bytes.py, and printable:
 
     python manage.py test tests/live/test_bytes.py -k figures -s
 """
@@ -16,8 +16,8 @@ from django.urls import reverse
 
 from benchmarks.loadtest.page import PageLooks
 from games import rules
-from games.live import drawing
-from games.live.looks import page_looks
+from games.drawing import updates
+from games.drawing.cache.looks import page_looks
 from games.play import actions
 from tests.games.playing import current_state, next_move
 from tests.games.test_views import HTMX, client_for
@@ -190,7 +190,7 @@ def play_and_weigh(game, monkeypatch, *, extra_moves=True, select_first=True) ->
                 # The viewer's socket knows what the page shows (it said so after its own
                 # move's answer, games/live/consumers.py).
                 page = pages.get(viewer.pk, visitor)
-                html, _ = drawing.draw_change(change.event(), viewer, page_looks(page.header()))
+                html, _ = updates.draw_change(change.event(), viewer, page_looks(page.header()))
                 weighed.pushes.append(len(html))
                 page.swap(html)
 

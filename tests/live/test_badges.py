@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from games.live import drawing
+from games.drawing import badge as badges_drawn
 from games.models import Game
 from games.play import actions
 from tests.games.playing import next_move
@@ -61,9 +61,9 @@ async def test_the_badge_drawn_from_the_events_is_the_one_the_page_would_draw(
     for n, socket in elsewhere.items():
         shown[n] = badges(await messages(socket))[-1]
     counted = []
-    real_count = drawing.count_badge
+    real_count = badges_drawn.count_badge
     monkeypatch.setattr(
-        drawing, "count_badge", lambda user: counted.append(user) or real_count(user)
+        badges_drawn, "count_badge", lambda user: counted.append(user) or real_count(user)
     )
 
     for _ in range(12):  # drafts, placements, confirmations, whose turn it is passing
@@ -101,7 +101,7 @@ async def test_an_invitation_that_stops_counting_is_taken_off_the_badge(players)
 
 
 async def test_a_late_or_repeated_event_changes_nothing_and_an_unknown_game_is_counted_again():
-    count = drawing.Badge(games={1: (10, True), 2: (7, False)}, invitations=1)
+    count = badges_drawn.Badge(games={1: (10, True), 2: (7, False)}, invitations=1)
     assert (count.turns, count.invitations) == (1, 1)
 
     assert count.update(1, 12, False) is True  # game 1 stopped waiting at version 12

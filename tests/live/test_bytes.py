@@ -1,5 +1,5 @@
 """Bytes per answer and push (issue 21): a move's answer and each push carry only the pieces
-that changed (games/live/looks.py), and a page that is really behind gets the whole game.
+that changed (games/drawing/cache/looks.py), and a page that is really behind gets the whole game.
 
 The figures of a played game print with ``-k figures -s`` (docs/performance.md has them)."""
 
@@ -9,7 +9,7 @@ import statistics
 import pytest
 from django.urls import reverse
 
-from games.live import drawing
+from games.drawing import updates
 from games.rules.greedy import choose_draft
 from tests.games.playing import current_state
 from tests.games.test_views import HTMX, client_for, create_and_fill
@@ -141,7 +141,7 @@ def test_a_push_to_a_page_whose_looks_the_socket_does_not_know_draws_the_parts_w
         "logged": False, "concerns": [],
     }  # fmt: skip
 
-    html, shown = drawing.draw_change(event, other, {})
+    html, shown = updates.draw_change(event, other, {})
 
     # The socket knows nothing of what the page shows: the pool and the board are drawn whole.
     assert 'id="pool" data-look=' in html and f'id="seat-{drafter.number}" data-look=' in html
@@ -162,7 +162,7 @@ def test_the_next_push_to_a_page_carries_only_the_pieces_that_look_different(pla
             "seats": [drafter.number], "pool": True, "ended": False, "answered": "",
             "logged": action["type"] == "confirm_draft", "concerns": [],
         }  # fmt: skip
-        html, now = drawing.draw_change(event, other, shown)
+        html, now = updates.draw_change(event, other, shown)
         pushed.append(html)
         shown.update(now)  # what the page shows once it has the push (its socket keeps it)
 

@@ -1,12 +1,13 @@
-"""A version carried in its push (games/live/carried.py) that a daphne process cannot use is
-read instead, and never ends the socket that received it."""
+"""A version carried in its push (games/drawing/cache/carried.py) that a daphne process cannot
+use is read instead, and never ends the socket that received it."""
 
 import logging
 
 import pytest
 
-from games import moves
-from games.live import drawing
+from games import move_log
+from games.drawing import cache, updates
+from games.drawing.cache import versions
 from games.live import pushes as live
 from games.play import actions
 from tests.games.playing import next_move
@@ -26,22 +27,21 @@ def moved(start_game, monkeypatch):
     actions.play(game_id=game.pk, user=seats[mover].user, action=action, seen_version=game.version)
     (event,) = [event for _, event in sent if event["type"] == "game.changed"]
     assert event["made"]  # the Redis channel layer: the version travels with its event
-    drawing._snapshots.clear()
-    monkeypatch.setattr(drawing, "_holds_sockets", True)
+    versions._snapshots.clear()
+    monkeypatch.setattr(versions, "_holds_sockets", True)
     return event, seats[1 - mover].user
 
 
 def test_a_version_that_cannot_be_unpacked_is_read_instead(moved, caplog):
     event, viewer = moved
-    read, _ = drawing.draw_change(event, viewer, {})
-    drawing._snapshots.clear()
-    drawing._fragments.clear()
+    read, _ = updates.draw_change(event, viewer, {})
+    cache.forget()
 
-    with caplog.at_level(logging.WARNING, logger="games.live.carried"):
-        drawing.keep_carried({**event, "made": b"not what pack wrote"})
+    with caplog.at_level(logging.WARNING, logger="games.drawing.cache.carried"):
+        cache.keep_carried({**event, "made": b"not what pack wrote"})
     assert "cannot unpack a carried version" in caplog.text
-    assert (event["game"], event["version"]) not in drawing._snapshots
-    assert drawing.draw_change(event, viewer, {})[0] == read
+    assert (event["game"], event["version"]) not in versions._snapshots
+    assert updates.draw_change(event, viewer, {})[0] == read
 
 
 def test_a_log_that_cannot_take_the_events_leaves_the_socket_alone(moved, monkeypatch, caplog):
@@ -50,10 +50,10 @@ def test_a_log_that_cannot_take_the_events_leaves_the_socket_alone(moved, monkey
     def broken(*args):
         raise ValueError("a log from another release")
 
-    monkeypatch.setattr(moves, "keep_events", broken)
-    with caplog.at_level(logging.ERROR, logger="games.live.drawing"):
-        drawing.keep_carried(event)  # the consumer's handler goes on
+    monkeypatch.setattr(move_log, "keep_events", broken)
+    with caplog.at_level(logging.ERROR, logger="games.drawing.cache.versions"):
+        cache.keep_carried(event)  # the consumer's handler goes on
     assert "cannot extend the log" in caplog.text
-    assert (event["game"], event["version"]) in drawing._snapshots
-    html, _ = drawing.draw_change(event, viewer, {})
+    assert (event["game"], event["version"]) in versions._snapshots
+    html, _ = updates.draw_change(event, viewer, {})
     assert 'id="seat-' in html

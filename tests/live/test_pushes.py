@@ -10,9 +10,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import presence, rules
-from games.live import drawing
+from games.drawing import cache, updates
+from games.drawing.cache import versions
+from games.drawing.cache.looks import compact
 from games.live import pushes as live
-from games.live.looks import compact
 from games.models import Game
 from games.play import actions
 from infra import lru
@@ -25,7 +26,7 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 def section(html: str, element_id: str) -> str:
     """The <section> with this id, as drawn in `html`, its templates' line breaks and indentation
-    as answers and pushes send them (games/live/looks.py `compact`)."""
+    as answers and pushes send them (games/drawing/cache/looks.py `compact`)."""
     match = re.search(rf'<section [^>]*id="{element_id}"', html)
     assert match, f"no section #{element_id}"
     end = html.index("</section>", match.start()) + len("</section>")
@@ -244,30 +245,29 @@ async def test_a_push_drawn_where_the_move_was_made_reads_nothing_and_is_the_sam
     viewer = next(seat.user for seat in seats if seat.number != mover)
 
     def move_then_draw():
-        drawing.draw_game(game.pk, viewer)  # the page drawn before: this process knows its log
+        updates.draw_game(game.pk, viewer)  # the page drawn before: this process knows its log
         played = actions.play(
             game_id=game.pk, user=seats[mover].user, action=action, seen_version=game.version
         )
         event = played.change.event()
         with CaptureQueriesContext(connection) as captured:
-            here, _ = drawing.draw_change(event, viewer, {})
-        drawing._snapshots.clear()
-        drawing._fragments.clear()
-        elsewhere, _ = drawing.draw_change(event, viewer, {})  # another process reads the game
+            here, _ = updates.draw_change(event, viewer, {})
+        cache.forget()
+        elsewhere, _ = updates.draw_change(event, viewer, {})  # another process reads the game
         return [q["sql"] for q in captured.captured_queries], here, elsewhere
 
-    monkeypatch.setattr(drawing, "_holds_sockets", True)
+    monkeypatch.setattr(versions, "_holds_sockets", True)
     queries, here, elsewhere = await sync_to_async(move_then_draw)()
     assert queries == [], queries
     assert here == elsewhere and 'id="pool" ' in here
 
-    monkeypatch.setattr(drawing, "_holds_sockets", False)
-    drawing._snapshots.clear()
+    monkeypatch.setattr(versions, "_holds_sockets", False)
+    versions._snapshots.clear()
     mover, action = await sync_to_async(next_move)(game)
     await sync_to_async(actions.play)(
         game_id=game.pk, user=seats[mover].user, action=action, seen_version=game.version
     )
-    assert drawing._snapshots.items == {}
+    assert versions._snapshots.items == {}
 
 
 async def test_a_push_drawn_in_another_process_from_the_version_it_carries_reads_nothing(
@@ -284,7 +284,7 @@ async def test_a_push_drawn_in_another_process_from_the_version_it_carries_reads
     def two_moves_then_draw():
         mover, _ = next_move(game)
         viewer = next(seat.user for seat in seats if seat.number != mover)
-        drawing.draw_game(game.pk, viewer)  # the viewer's page was drawn here: its log too
+        updates.draw_game(game.pk, viewer)  # the viewer's page was drawn here: its log too
         events = []
         while len(events) < 2 or not events[-1]["logged"]:  # up to a confirmed draft
             mover, action = next_move(game)
@@ -293,22 +293,20 @@ async def test_a_push_drawn_in_another_process_from_the_version_it_carries_reads
                 game_id=game.pk, user=seats[mover].user, action=action, seen_version=version
             )
             events = [event for group, event in sent if event["type"] == "game.changed"]
-        drawing._snapshots.clear()
-        drawing._fragments.clear()
-        monkeypatch.setattr(drawing, "_holds_sockets", True)
+        cache.forget()
+        monkeypatch.setattr(versions, "_holds_sockets", True)
         for event in events:  # all but the last went to the mover's own page: not drawn here
-            drawing.keep_carried(event)
+            cache.keep_carried(event)
         watched, real_watching = [], presence.watching
         monkeypatch.setattr(presence, "watching", lambda *args: watched.append(args) or set())
         # The version before the confirmation (no email: who is watching was read for the push
         # alone) and the confirmation (the move log goes on from versions not drawn here).
         with CaptureQueriesContext(connection) as captured:
-            carried = [drawing.draw_change(event, viewer, {})[0] for event in events[-2:]]
+            carried = [updates.draw_change(event, viewer, {})[0] for event in events[-2:]]
         monkeypatch.setattr(presence, "watching", real_watching)
-        drawing._snapshots.clear()
-        drawing._fragments.clear()
+        cache.forget()
         lru.clear_all()
-        read = drawing.draw_change(events[-1], viewer, {})[0]  # the newest: the database's
+        read = updates.draw_change(events[-1], viewer, {})[0]  # the newest: the database's
         return [q["sql"] for q in captured.captured_queries] + watched, carried, read, events
 
     reads, carried, read, events = await sync_to_async(two_moves_then_draw)()

@@ -73,23 +73,23 @@ async def test_a_push_that_could_not_be_drawn_is_mended_by_the_next_heartbeat(
     """The database was out of reach when the push came (the socket could not draw it), and no
     later push comes: the page's heartbeat says the version it shows, and the socket, which heard
     of a newer one, resyncs it (issue 20: a page stayed behind for minutes)."""
-    from games.live import drawing
+    from games.drawing import updates
 
     game = await sync_to_async(start_game)(2)
     watcher = await sync_to_async(login)(players[4])
     socket = await connect(game_path(game, game.version), watcher)
     await messages(socket)
-    drawers = {name: getattr(drawing, name) for name in ("draw_change", "draw_game")}
+    drawers = {name: getattr(updates, name) for name in ("draw_change", "draw_game")}
 
     def unreachable(*args, **kwargs):
         raise OperationalError("terminating connection due to administrator command")
 
     for name in drawers:
-        monkeypatch.setattr(drawing, name, unreachable)
+        monkeypatch.setattr(updates, name, unreachable)
     shown = await two_moves_while_away(game)
     assert [m for m in await messages(socket) if m["type"] in ("push", "resync")] == []
     for name, drawer in drawers.items():  # the database is back
-        monkeypatch.setattr(drawing, name, drawer)
+        monkeypatch.setattr(updates, name, drawer)
 
     await socket.send_json_to({"type": "ping", "version": shown, "visible": True})
 

@@ -145,18 +145,19 @@ async def test_a_socket_with_too_many_messages_waiting_is_closed(
     """Messages that wait while the socket is busy (here, a database that takes a second an
     answer) are bounded: a page that sends within its allowance, but faster than it is
     answered, is closed once MAX_BACKLOG of them wait, rather than pile them up in memory."""
-    from games.live import consumers, drawing
+    from games import state_store
+    from games.live import consumers
 
     game = await sync_to_async(start_game)(2)
     page = await connect(game_path(game, game.version), await sync_to_async(login)(players[3]))
     await messages(page)
-    current_version = drawing.current_version
+    current_version = state_store.current_version
 
     def slow(game_id):
         time.sleep(1.0)
         return current_version(game_id)
 
-    monkeypatch.setattr(drawing, "current_version", slow)
+    monkeypatch.setattr(state_store, "current_version", slow)
     up_to_date = {"type": "sync", "version": game.version}
     for _ in range(consumers.BURST):  # the whole allowance at once
         await page.send_json_to(up_to_date)

@@ -18,7 +18,7 @@ from accounts import blocking, following, privacy
 from accounts.bots import new_bot
 from accounts.models import Block, Follow, User
 from accounts.refusals import Refused
-from games import chat, selectors
+from games import access, chat
 from games.models import Game, Invitation, Seat
 from games.play import actions
 from games.play import chat as talk
@@ -575,7 +575,7 @@ def test_a_private_players_games_are_hidden_from_visitors_by_their_address_too(p
         assert visitor.get(reverse("games:log", args=[game.pk])).status_code == 404
         assert visitor.get(reverse("games:fragment", args=[game.pk])).status_code == 404
     assert visitor.get(reverse("games:replay", args=[ended.pk])).status_code == 404
-    assert not selectors.can_view(playing, AnonymousUser())  # the socket's check (4404)
+    assert not access.can_view(playing, AnonymousUser())  # the socket's check (4404)
     signed_in = client_of(players[2])
     assert signed_in.get(reverse("games:game", args=[playing.pk])).status_code == 200
     assert signed_in.get(reverse("games:replay", args=[ended.pk])).status_code == 200

@@ -9,7 +9,8 @@ from django.core import mail
 
 from accounts import vacations as days
 from accounts.models import User
-from games import rules, selectors, tasks
+from games import rules, tasks
+from games.drawing.view import game_view
 from games.models import Event, Game, Seat
 from games.play import actions, vacations
 from games.play.errors import ActionRefused
@@ -80,9 +81,9 @@ def test_a_vacation_stops_the_players_clock_in_every_game_and_the_others_see_it(
     for game in three_games:
         event = game.events.get(number=game.version)
         assert (event.kind, event.actor_id) == ("vacation", ada.pk)
-        view = selectors.game_view(game, players[1])
+        view = game_view(game, players[1])
         assert view.seats[0].vacation_until == back
-    assert selectors.game_view(mine, players[1]).seats[0].clock.stopped_for == "vacation"
+    assert game_view(mine, players[1]).seats[0].clock.stopped_for == "vacation"
 
     # The sweep does not time her out while she is away, not even past her old deadlines; the
     # game where Brian was to move goes on without her, and its next turn, hers, waits too.
@@ -111,7 +112,7 @@ def test_a_vacation_ends_by_itself_through_the_sweep_and_its_days_are_charged(
     assert days.days_left(ada, clock.now()) == DAY * 28 + timedelta(minutes=1) * 30 / 365
     assert fresh(mine).version == version + 1
     assert mine.events.get(number=mine.version).kind == "vacation_ended"
-    assert selectors.game_view(mine, players[1]).seats[0].vacation_until is None
+    assert game_view(mine, players[1]).seats[0].vacation_until is None
     assert committed(tasks.sweep)["vacations"] == 0  # once
 
     # Her clock runs again where it stopped: a day left, and then she times out.
@@ -248,7 +249,7 @@ def test_a_vacation_is_told_by_the_name_not_in_the_move_log(clock, start_game, p
     vacations.start_vacation(user_id=players[0].pk, length=DAY)
     vacations.end_vacation(user_id=players[0].pk)
 
-    log = selectors.game_view(fresh(game), players[1]).log
+    log = game_view(fresh(game), players[1]).log
     assert [entry.kind for entry in log.entries if "vacation" in entry.kind] == []
 
 

@@ -1,4 +1,4 @@
-/* Live updates of the page: the protocol is described in games/live/consumers.py.
+/* Live updates of the page: the protocol is described in games/live/__init__.py.
  *
  * htmx's ws extension opens the page's socket (#live, ws-connect), reconnects it after a network
  * failure, and swaps the fragments it receives into the page by id. This file adds what it does
@@ -256,7 +256,7 @@
   // A move also says what the page shows of the boards and the pool, piece by piece (each
   // piece's data-look, a checksum of its markup), so that the answer brings only the pieces that
   // look different now: "status:" and its look, "pool:" or "seat-N:" and the part's look and its
-  // pieces' in page order (games/live/looks.py).
+  // pieces' in page order (games/drawing/cache/looks.py).
   function pageLooks() {
     var status = document.querySelector("#game-status[data-look]");
     var parts = Array.prototype.map.call(

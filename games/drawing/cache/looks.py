@@ -1,7 +1,7 @@
 """Only what changed: of the status, a seat's or the pool's pieces, the ones whose look differs
 from what a page shows, each swapped by its id (htmx out of band).
 
-A piece (games/live/pieces.py `Piece`: the status, a space, a tray, a seat's head, a column of
+A piece (games/drawing/pieces.py `Piece`: the status, a space, a tray, a seat's head, a column of
 the pool) carries its look, a checksum of its markup, in ``data-look``. What a page shows is
 known two ways:
 
@@ -20,7 +20,7 @@ import re
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from games.live import pieces
+from games.drawing import pieces
 
 LOOKS_HEADER = "X-Page-Looks"
 # "pool:" or "seat-N:" followed by the looks of that part and of each of its pieces, in the

@@ -1,11 +1,11 @@
 """A version as the move that made it left it, carried in its push to the other processes.
 
 Every process holding a game's sockets draws each new version for its viewers
-(games/live/drawing.py). Reading that version back costs it a query of the game and its seats, a
+(games/drawing/updates.py). Reading that version back costs it a query of the game and its seats, a
 query of the new events for the move log and a presence round trip: about a third of a daphne
 process's CPU per move under load (docs/performance.md). The process that made the move has all
 of it in hand, so it packs it into the ``game.changed`` event (`pack`) and each receiving process
-keeps it once (`unpack`, games/live/drawing.py `keep_carried`) instead of reading.
+keeps it once (`unpack`, games/drawing/cache/versions.py `keep_carried`) instead of reading.
 
 The rows travel pickled, as Django's own Redis cache stores its values: the channel layer's
 Redis is as trusted as the cache's. The players' password hashes are left behind. A process
@@ -15,11 +15,19 @@ that cannot unpack a version (another release of the code during a deploy) reads
 import copy
 import logging
 import pickle
+from collections.abc import Sequence
+
+from games.models import Event, Game, Seat
 
 logger = logging.getLogger(__name__)
 
 
-def pack(game, seats, events, online=None) -> bytes:
+def pack(
+    game: Game,
+    seats: Sequence[Seat],
+    events: Sequence[Event],
+    online: frozenset[int] | None = None,
+) -> bytes:
     """The game, its seats (with their users), the change's new events and who was watching
     (None: not read), as bytes for the channel layer."""
     game = _travelling(game)
@@ -29,7 +37,9 @@ def pack(game, seats, events, online=None) -> bytes:
     return pickle.dumps((game, seats, events, online), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def unpack(blob: bytes):
+def unpack(
+    blob: bytes,
+) -> tuple[Game, list[Seat], list[Event], frozenset[int] | None] | None:
     """(game, seats, events, online) from `pack`, or None if this code cannot read it."""
     try:
         game, seats, events, online = pickle.loads(blob)

@@ -1,11 +1,11 @@
 """The move log: what happened in a game, in the players' words, from its event log.
 
-One fold of the log (games/rules/replay.py, as the replay page uses it) gives the state before
-each rules event, which says what the event meant: which tile a confirmed draft took and from
-which column, whose turn it was, which tile the server took. Each `Entry` is one thing a player
-would want to know: a draft, a forced take, a timeout, a finish or a deadline, a player joining
-or leaving, the start and the end. Arranging a board is not news and is left out; a draft put
-back (undo) never happened.
+One fold of the log (games/rules/replay.py `Fold`, the fold every reader of the past uses) gives
+the state before each rules event, which says what the event meant: which tile a confirmed draft
+took and from which column, whose turn it was, which tile the server took. Each `Entry` is one
+thing a player would want to know: a draft, a forced take, a timeout, a finish or a deadline, a
+player joining or leaving, the start and the end. Arranging a board is not news and is left out;
+a draft put back (undo) never happened.
 
 The same entries make the game page's move log, its "since your last visit" summary, the
 highlights of what others took, the page's notices of what happened to the player, and the
@@ -28,7 +28,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 
 from games import rules
 from games.models import Event
-from games.rules.replay import turn_number
+from games.rules.replay import Fold, turn_number
 from infra.lru import LRU
 from infra.words import and_list
 
@@ -400,7 +400,7 @@ class Log:
     seat_names: list[str] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     version: int = 0
-    _state: rules.GameState | None = None
+    _fold: Fold | None = None  # the rules' one fold (games/rules/replay.py), as events come
     _pending: Event | None = None  # the draft a confirmation will complete
     _returned: dict[int, int] = field(default_factory=dict)  # deadline returns, by seat
 
@@ -415,12 +415,7 @@ class Log:
     def _take(self, event: Event) -> None:
         if event.kind == "started":
             data = event.data
-            self._state = rules.new_game(
-                data["players"],
-                data["seed"],
-                data["first_seat"],
-                strict_finish=data.get("strict_finish", False),
-            )
+            self._fold = Fold.from_start(data)
             self.seat_names = [self.names.get(user_id, "?") for user_id in data["seats"]]
             first = self.seat_names[data["first_seat"]] if self.seat_names else ""
             self._add(event, "started", turn=LOBBY, extra=first)
@@ -431,7 +426,7 @@ class Log:
                 event,
                 "expel_vote",
                 seat=event.seat,
-                turn=turn_number(self._state),
+                turn=turn_number(self._fold.state),
                 target=target,
                 target_name=self.seat_names[target] if target < len(self.seat_names) else "",
                 votes=(event.data["votes"], event.data["needed"]),
@@ -442,9 +437,7 @@ class Log:
                 turn = None if event.kind == "analysed" else LOBBY
                 self._add(event, event.kind, turn=turn, name=self._actor(event))
             return
-        before = self._state
-        after = before.apply(event.action, event.seat)
-        self._state = after
+        before, after = self._fold.take(event.seat, event.action)
         seat, turn = event.seat, turn_number(before)
         stand_in = event.cause == Cause.STAND_IN
         if event.kind == "draft":

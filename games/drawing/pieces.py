@@ -3,7 +3,7 @@ template tags: games/templatetags/game_parts.py).
 
 Every move draws boards and the pool again, for the mover and for every other open page, and
 almost every space and tile looks as it did before (the same tile, the same marker, the same
-button). So games/selectors.py works out what each one shows (`SpaceControl`, `TrayControl`,
+button). So games/drawing/controls.py works out what each one shows (`SpaceControl`, `TrayControl`,
 `PoolControl`), and each is drawn by its own small partial, cached here on that control plus
 the colour-blind setting. The key is everything the partial is given, so a cached part can never
 show another viewer's controls. No control carries the game's version: the page's version
@@ -15,8 +15,8 @@ serves every game.
 A board, a tray and the pool are drawn as pieces (`Piece`): each space, the seat's head, its
 tray, its board actions, each column of the pool. Each piece carries an id and its look (a
 checksum of its markup, ``data-look``), so that a move's answer or a push can send only the
-pieces whose look changed (games/live/looks.py), swapped by id; the page's partials join the
-same pieces, so there is one way to draw each.
+pieces whose look changed (games/drawing/cache/looks.py), swapped by id; the page's partials
+join the same pieces, so there is one way to draw each.
 
 Usage (see templates/games/partials/seat.html and pool.html)::
 
@@ -42,7 +42,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
-from games import selectors
+from games.drawing import controls
 from infra.lru import MIB, memo
 
 
@@ -69,7 +69,7 @@ def _game_urls(game_id: int, prefix: str) -> GameUrls:
 
 def may_arrange(context, seat) -> bool:
     """Whether the viewer may arrange `seat`'s board now: ``{% may_arrange seat as mine %}``."""
-    return selectors.arranging(context["view"], seat)
+    return controls.arranging(context["view"], seat)
 
 
 def _colour_blind(context) -> bool:
@@ -87,7 +87,7 @@ def _spaces(context, seat) -> list[tuple[str, str]]:
     colour_blind, language = _colour_blind(context), translation.get_language()
     return [
         _space_html(control, colour_blind, language)
-        for control in selectors.space_controls(context["view"], seat)
+        for control in controls.space_controls(context["view"], seat)
     ]
 
 
@@ -96,7 +96,7 @@ def tray_tiles(context, seat) -> list[str]:
     colour_blind, language = _colour_blind(context), translation.get_language()
     return [
         _tray_tile_html(control, colour_blind, language)
-        for control in selectors.tray_controls(context["view"], seat)
+        for control in controls.tray_controls(context["view"], seat)
     ]
 
 
@@ -105,7 +105,7 @@ def pool_columns(context) -> list[list[str]]:
     colour_blind, language = _colour_blind(context), translation.get_language()
     return [
         [_pool_tile_html(control, colour_blind, language) for control in column]
-        for column in selectors.pool_controls(context["view"])
+        for column in controls.pool_controls(context["view"])
     ]
 
 
@@ -169,7 +169,7 @@ def seat_drawing(context, seat) -> SeatDrawing:
         _with_id(html, look, f"{prefix}-space-{index}")
         for index, (html, look) in enumerate(_spaces(context, seat))
     ]
-    arranging = selectors.arranging(view, seat)
+    arranging = controls.arranging(view, seat)
     parts = {
         "view": view,
         "seat": seat,

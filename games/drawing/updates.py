@@ -1,0 +1,287 @@
+"""Drawing a game's live updates for one viewer, from the partials that draw its page.
+
+Drawing is per viewer because parts of the page are: the viewer's own board is interactive, the
+pool has draft buttons for the player whose turn it is, the status speaks to the viewer in their
+time zone, and tiles carry the colour-blind shapes when the viewer asked for them. The parts
+that are the same for many viewers (another player's board, the pool as the non-drafters see
+it) are drawn once per process and version and shared (games/drawing/cache/), because a board
+with its tiles costs a few milliseconds to draw and a game has many viewers. A shared fragment
+may depend on the viewer only through the colour-blind preference; the tests check that each
+pushed fragment is the page's own markup for that viewer. Which of a drawing's pieces a push
+sends depends on what the viewer's page shows (its socket's `shown`), so that choice is made
+per socket, cheaply, from the shared drawings' looks.
+"""
+
+import functools
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from accounts.models import zone_named
+from games import chat
+from games.access import Viewer
+from games.drawing import pieces
+from games.drawing.ahead import ahead_view
+from games.drawing.cache import looks
+from games.drawing.cache.versions import fragment, kept, snapshot
+from games.drawing.rematch import rematch_view
+from games.drawing.view import as_seen_by, with_queued_draft
+from games.lobby import waiting_room
+from games.models import Game, Invitation, Seat
+from games.state_store import load_state, read_game
+
+
+def draw_notice(
+    user: Viewer,
+    kind: str,
+    game: Game | int,
+    *,
+    seat: Seat | None = None,
+    seats: list[Seat] | None = None,
+) -> str:
+    """The notice of `kind` about `game` (or the game of that id: "" if there is none) for
+    `user`; `seat`, the user's seat at the game if the caller has it (the end's notice shows
+    its place and score), and `seats`, all of them (a shared place says so)."""
+    if not isinstance(game, Game):
+        game = Game.objects.filter(pk=game).select_related("created_by").first()
+        if game is None:
+            return ""
+    context = {"notice": kind, "game": game, "user": user}
+    if kind == "invitation":
+        invitation = (
+            Invitation.objects.filter(game=game, user=user).select_related("invited_by").first()
+        )
+        context["inviter"] = invitation.invited_by.username if invitation else ""
+    elif kind == "game_over":
+        if seats is None:
+            seats = list(Seat.objects.filter(game=game))
+        context["seat"] = seat or next((s for s in seats if s.user_id == user.pk), None)
+        context["seats"] = seats
+    with timezone.override(_zone_of(user)):
+        return render_to_string("games/partials/notice.html", context)
+
+
+def draw_change(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tuple[str, dict]:
+    """Draw, for `viewer`, the parts of the game that the ``game.changed`` event lists: the
+    status and, of the pool and the other players' boards, only the pieces whose look differs
+    from what the viewer's page shows (`shown`, as games/drawing/cache/looks.py `page_looks`
+    gives it; a part it does not name is drawn whole). Return the markup and the looks of the
+    parts drawn, which the page shows once it has it (None for a part drawn whole in a way not
+    kept: the viewer's own board)."""
+    game_id, version = change["game"], change["version"]
+    view = as_seen_by(snapshot(game_id, version), viewer)
+    colour_blind = bool(getattr(viewer, "colour_blind", False))
+    mine = view.viewer_seat.number if view.viewer_seat else None
+    context = {"view": view, "user": viewer}
+    parts, now = [], {}
+    zone = _zone_of(viewer)
+    with timezone.override(zone):
+        if change["pool"] or (mine is not None and mine in change["seats"]):
+            # The status speaks to its viewer (your turn, Confirm, Finish) in their time zone.
+            key = (game_id, version, "status", mine, zone.key)
+            status = fragment(key, lambda: pieces.status_piece(context))
+            parts.append(looks.status_change(status, shown, oob=False))
+            now[looks.STATUS] = [status.look]
+        if change["pool"]:
+            # Only the player to move gets the draft buttons; the marked column is their next draw.
+            drafter = mine if view.my_turn else None
+            key = (game_id, version, "pool", drafter, view.next_draw_column, colour_blind)
+            drawn = fragment(key, lambda: pieces.pool_drawing(context))
+            if "pool" in shown:
+                parts.append(looks.pool_changes(context, shown, drawn=drawn, oob=False))
+            else:
+                whole = functools.partial(looks.pool_changes, context, {}, drawn=drawn, oob=False)
+                parts.append(fragment((*key, "whole"), whole))
+            now.update(looks.looks_of(drawn))
+        for number in change["seats"]:
+            if not 0 <= number < len(view.seats):
+                continue
+            parts.append(_seat_change(game_id, view, number, context, shown, now))
+        for number in change.get("heads", ()):
+            if 0 <= number < len(view.seats) and number not in change["seats"]:
+                parts.append(_head_change(game_id, view, number, context, shown, now))
+        if change.get("logged"):  # in words for its reader ("you") and in their time zone
+            key = (game_id, version, "log", mine, zone.key)
+
+            def news() -> str:  # the page shows the version before: what this one added
+                log = view.log_first_page  # words and pages made only when not kept
+                return _render("move_log_news", context, log=log, news=log.news(version))
+
+            parts.append(fragment(key, news))
+        if mine is not None and mine in change.get("concerns", ()):
+            parts.append(_render("my_notices", context))
+        if change["pool"] and view.ahead is not None:  # their own queued draft, theirs alone
+            key = ("ahead", view.ahead, colour_blind)
+            parts.append(fragment(key, lambda: _render("draft_ahead", context, ahead=view.ahead)))
+    return looks.compact("".join(parts)), now
+
+
+def watchers_key(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tuple:
+    """Everything a watcher's drawing of `change` depends on (someone with no seat at the game):
+    the version, whether they are signed in, their colour-blind setting and time zone, and what
+    their page shows of the parts the change touched; with the language (`fragment`'s), every
+    watcher with the same key gets the very same markup (issue 36: drawn once, not once a
+    socket)."""
+    touched = [f"seat-{number}" for number in {*change["seats"], *change.get("heads", ())}]
+    seen = tuple((part, tuple(shown.get(part, ()))) for part in (looks.STATUS, "pool", *touched))
+    signed_in = bool(getattr(viewer, "is_authenticated", False))
+    colour_blind = bool(getattr(viewer, "colour_blind", False))
+    zone = _zone_of(viewer).key
+    return (change["game"], change["version"], "watcher", signed_in, colour_blind, zone, seen)
+
+
+def kept_for_watchers(key: tuple) -> tuple[str, dict] | None:
+    """A watcher's drawing kept under `key` (`watchers_key`), or None; no query, no thread."""
+    return kept(key)  # type: ignore[return-value]
+
+
+def draw_for_watchers(
+    key: tuple, change: dict, viewer: Viewer, shown: dict[str, list[str]]
+) -> tuple[str, dict]:
+    """`draw_change` for a watcher, kept under `key` for every other watcher who sees the same."""
+    return fragment(key, lambda: draw_change(change, viewer, shown))  # type: ignore[return-value]
+
+
+def _seat_change(game_id, view, number, context, shown, now) -> str:
+    """A seat's board and tray that changed: the owner's drawn whole (it is interactive, and its
+    page may show a tile picked up that no push knows of); another player's, the pieces whose
+    look differs from `shown`, or all of it. Adds the looks the page will show to `now`."""
+    seat = view.seats[number]
+    colour_blind = bool(getattr(context["user"], "colour_blind", False))
+    owner = view.viewer_seat.number if seat.is_viewer else None
+    key = (game_id, view.game.version, "seat", number, owner, colour_blind)
+    own = f"seat-{number}"
+    if seat.is_viewer:
+        now[own] = None
+        return fragment(key, functools.partial(_render, "seat", context, seat=seat))
+    drawn = fragment((*key, "pieces"), lambda: pieces.seat_drawing(context, seat))
+    now.update(looks.looks_of(drawn))
+    if own in shown:
+        return looks.seat_changes(context, seat, shown, drawn=drawn, oob=False)
+    whole = functools.partial(looks.seat_changes, context, seat, {}, drawn=drawn, oob=False)
+    return fragment((*key, "whole"), whole)
+
+
+def _head_change(game_id, view, number, context, shown, now) -> str:
+    """A seat whose head alone changed (the turn's marker, a clock): the head, unless the page
+    shows it so already. Adds the looks the page will show to `now`."""
+    seat = view.seats[number]
+    key = (game_id, view.game.version, "head", number, seat.is_viewer)
+    head = fragment(key, functools.partial(pieces.seat_head, context, seat))
+    own = f"seat-{number}"
+    known = shown.get(own)
+    if known is not None and len(known) > 1:
+        if known[1] == head.look:
+            return ""
+        now[own] = [known[0], head.look, *known[2:]]  # the head is the seat's first piece
+    return head.html
+
+
+def draw_queue(game_id: int, viewer: Viewer) -> str:
+    """The viewer's Drafting-ahead panel of the game as it is now (they changed their queued
+    draft on another page): the same partial as the page; "" if they have no seat there."""
+    try:
+        game, seats = read_game(game_id)
+    except Game.DoesNotExist:
+        return ""
+    seat = next((seat for seat in seats if seat.user_id == viewer.pk), None)
+    if seat is None:
+        return ""
+    ahead = ahead_view(game, load_state(game, seats), seat)
+    return _render("draft_ahead", {"ahead": ahead, "user": viewer})
+
+
+def draw_chat(message: dict, viewer: Viewer, game_id: int) -> str:
+    """A message of the table talk (games/chat.py `message_event`) as `viewer` sees it: their
+    own can be deleted for a few minutes; a deleted one is drawn empty, to be taken away."""
+    shown = chat.shown(message, viewer)
+    return _render(
+        "chat_message",
+        {
+            "message": message,
+            "mine": shown.mine,
+            "deletable": shown.deletable,
+            "reportable": shown.reportable,
+            "game_id": game_id,
+        },
+    )
+
+
+def draw_rematch(game_id: int, viewer: Viewer) -> str:
+    """The rematch box of an ended game for `viewer`, as its results draw it (its offer changed:
+    games/play/rematches.py)."""
+    return _render("rematch", {"rematch": rematch_view(game_id, viewer)})
+
+
+def draw_game(game_id: int, viewer: Viewer) -> tuple[int, str] | None:
+    """Draw the whole game area for `viewer` at the current version (a resync)."""
+    game = Game.objects.filter(pk=game_id).only("version", "status").first()
+    if game is None or game.status not in (Game.Status.PLAYING, Game.Status.ENDED):
+        return None
+    view = as_seen_by(snapshot(game_id, game.version), viewer)
+    if view.viewer_seat is not None and view.game.is_playing:
+        # Their queued draft may have changed since this version was drawn (no new version).
+        found = Seat.objects.filter(pk=view.viewer_seat.seat.pk).values_list("queued_draft")
+        view = with_queued_draft(view, (found.first() or (None,))[0])
+    with timezone.override(_zone_of(viewer)):
+        html = _render("game", {"view": view, "user": viewer})
+    return view.game.version, html
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """A table's waiting room as one viewer sees it now (`draw_lobby`)."""
+
+    version: int
+    status: str
+    html: str
+
+    @property
+    def started(self) -> bool:
+        return self.status in (Game.Status.PLAYING, Game.Status.ENDED)
+
+
+# What a waiting room's push swaps besides its seats once the table no longer waits: the join,
+# leave and invite forms go (games/partials/seats.html says why).
+NO_SEAT_ACTIONS = '<div id="seat-actions"></div>'
+
+
+def draw_lobby(game_id: int, viewer: Viewer) -> Lobby | None:
+    """Draw, for `viewer`, the seats of a table's waiting room as they are now (two queries):
+    the same partial as the page (templates/games/partials/seats.html)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    context = {**waiting_room(game, viewer), "user": viewer}
+    with timezone.override(_zone_of(viewer)):
+        html = _render("seats", context)
+    if not game.is_waiting:
+        html += NO_SEAT_ACTIONS
+    return Lobby(game.version, game.status, html)
+
+
+def draw_presence(seats: Iterable[tuple[int, int, str]], online: Collection[int]) -> str:
+    """Draw the online dots of `seats` ((number, user id, username) each)."""
+    language = translation.get_language()
+    return "".join(
+        _draw_dot(number, user_id in online, name, language) for number, user_id, name in seats
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _draw_dot(number: int, online: bool, username: str, language: str) -> str:
+    """One seat's online dot: the same for every viewer who reads `language` (the active one,
+    in which it is drawn), so drawn once per process."""
+    seat = {"number": number, "online": online, "user": {"username": username}}
+    return _render("presence", {"seat": seat})
+
+
+def _render(name: str, context: dict, **extra) -> str:
+    return render_to_string(f"games/partials/{name}.html", {**context, **extra})
+
+
+def _zone_of(viewer):
+    """The viewer's time zone, as the pages use it (accounts.middleware); UTC for a visitor."""
+    return viewer.zone if getattr(viewer, "is_authenticated", False) else zone_named("UTC")
