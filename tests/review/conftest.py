@@ -6,7 +6,7 @@ from tests.bots.conftest import DAY, _quick_bots, bot  # noqa: F401 (fixtures)
 
 
 @pytest.fixture
-def finished_game(bot):
+def finished_game(bot):  # noqa: F811 (the fixture imported above)
     """A game of easy computer players alone, played to the end by their eager tasks: its
     analysis and its review (the engine's small test budget, tests/conftest.py) follow."""
 
