@@ -85,3 +85,29 @@ def test_the_sweep_reviews_a_game_whose_review_was_lost(finished_game):
     type(game).objects.filter(pk=game.pk).update(ended_at=timezone.now() - timedelta(minutes=20))
     assert tasks.sweep()["reviews"] == 1
     assert GameReview.objects.filter(game=game).exists()
+
+
+def test_the_archives_command_cuts_puzzles_from_reviewed_games(finished_game, monkeypatch):
+    from django.core.management import call_command
+
+    from games.puzzles import cutting
+    from games.puzzles.models import Puzzle
+
+    game = finished_game(2)
+    seen = []
+    real = cutting.puzzles_of
+
+    def recorded(*, game_id):
+        found = real(game_id=game_id)
+        seen.append((game_id, found))
+        return found
+
+    monkeypatch.setattr(cutting, "puzzles_of", recorded)
+    call_command("cut_puzzles", "--limit", "5")
+    call_command("cut_puzzles", "--limit", "5")  # again: nothing new
+
+    assert [game_id for game_id, _ in seen] == [game.pk, game.pk]
+    cuts = seen[0][1]
+    assert Puzzle.objects.count() == len({cut.id for cut in cuts})
+    for cut in cuts:  # every puzzle the rules package cut, stored with its game
+        assert Puzzle.objects.get(pk=cut.id).game_id == game.pk
