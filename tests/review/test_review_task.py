@@ -87,6 +87,7 @@ def test_the_sweep_reviews_a_game_whose_review_was_lost(finished_game):
     assert GameReview.objects.filter(game=game).exists()
 
 
+@pytest.mark.slow  # the solver proves each final board and its chip's spaces: a minute or two
 def test_the_archives_command_cuts_puzzles_from_reviewed_games(finished_game, monkeypatch):
     from django.core.management import call_command
 
