@@ -24,7 +24,7 @@ def test_a_puzzle_is_played_on_the_game_boards_controls(client, players, arrange
     tiles = arrangement.data["tiles"]
 
     page = client.get(url).content.decode()
-    assert 'data-act-url="%s"' % act in page
+    assert f'data-act-url="{act}"' in page
     for tile in tiles:
         assert f'id="my-tray-{tile}"' in page  # the tray's tiles, as the game draws them
     picked = client.get(
