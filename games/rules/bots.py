@@ -40,15 +40,17 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .actions import Action, Clear, ConfirmDraft, Draft, Place, Return
-from .board import Board
+from .board import Board, Placed
 from .engine import Budget, Position, search
 from .greedy import arrange, best_placement, choose_draft
 from .solver import BestResult, best_arrangement
 from .state import DRAFTING, FINISHING, GameState, auto_finish_actions
-from .tiles import TILE_PATHS, TILES
+from .tiles import TILE_PATHS, TILES, Colour
 
 LEVELS = ("easy", "strong", "expert")
 
@@ -154,6 +156,8 @@ class StrongBot(Bot):
             key = (worth, greedy, TILES[tile].value)
             if best_key is None or key > best_key:
                 best_tile, best_key = tile, key
+        if best_tile is None:
+            raise ValueError("there is no tile to draft")
         return Draft(best_tile)
 
     def arrangement_actions(self, state: GameState, seat: int) -> list[Action]:
@@ -220,7 +224,13 @@ _CACHE: OrderedDict[tuple, tuple[BestResult, float]] = OrderedDict()
 _CACHE_SIZE = 2048
 
 
-def solve(colours, tiles, time_limit: float | None, *, reuse: bool = False) -> BestResult:
+def solve(
+    colours: Sequence[Colour],
+    tiles: Iterable[int],
+    time_limit: float | None,
+    *,
+    reuse: bool = False,
+) -> BestResult:
     """Return `best_arrangement(colours, tiles)` under `time_limit`, remembering the answers
     (a bot asks again about the same tiles on each call: drafts, then arranging). With `reuse`,
     any answer already known for these tiles will do, however long its search was."""
@@ -245,7 +255,9 @@ def solve(colours, tiles, time_limit: float | None, *, reuse: bool = False) -> B
 _NODES_CACHE: OrderedDict[tuple, BestResult] = OrderedDict()
 
 
-def solve_nodes(colours, tiles, max_nodes: int | None) -> BestResult:
+def solve_nodes(
+    colours: Sequence[Colour | str], tiles: Iterable[int], max_nodes: int | None
+) -> BestResult:
     """Return `best_arrangement(colours, tiles, max_nodes=max_nodes)`, remembered: the answer
     depends only on the question (no clock), so a remembered one is as good as a new one."""
     key = (tuple(colours), tuple(sorted(tiles)), max_nodes)
@@ -269,7 +281,9 @@ def towards_best(state: GameState, seat: int, time_limit: float, *, reuse: bool)
     return actions_to(board, state.trays[seat], target.board)
 
 
-def _values(state: GameState, seat: int, tiles: list[int], share) -> dict[int, int]:
+def _values(
+    state: GameState, seat: int, tiles: list[int], share: Callable[[], float | None]
+) -> dict[int, int]:
     """Return what each tile would add to the best score of the seat's tiles (at least -2)."""
     colours = state.boards[seat].colours
     owned = owned_tiles(state, seat)
@@ -281,6 +295,13 @@ def _illegal(board: Board) -> bool:
     from .analysis import illegal_mask
 
     return bool(illegal_mask(board))
+
+
+def _occupied(board: Board, space: int) -> Placed:
+    cell = board.cells[space]
+    if cell is None:
+        raise ValueError(f"space {space} is empty")
+    return cell
 
 
 def _look(board: Board, space: int) -> tuple | None:
@@ -307,14 +328,14 @@ def actions_to(board: Board, tray: tuple[int, ...], target: Board) -> list[Actio
     to_place = [s for s in range(25) if target.cells[s] is not None]
     if placed and 1 + len(to_place) < len(wrong) + len(missing):
         actions: list[Action] = [Clear()]
-        free = list(tray) + [board.cells[s].tile for s in placed]
+        free = list(tray) + [_occupied(board, s).tile for s in placed]
         spaces = to_place
     else:
         actions = [Return(s) for s in wrong]
-        free = list(tray) + [board.cells[s].tile for s in wrong]
+        free = list(tray) + [_occupied(board, s).tile for s in wrong]
         spaces = missing
     for space in spaces:
-        cell = target.cells[space]
+        cell = _occupied(target, space)
         want = (TILES[cell.tile].kind, TILES[cell.tile].colour)
         tile = next(t for t in free if (TILES[t].kind, TILES[t].colour) == want)
         free.remove(tile)
@@ -328,7 +349,7 @@ def apply_all(state: GameState, seat: int, actions: list[Action]) -> GameState:
     return state
 
 
-def make_bot(level: str, **options) -> Bot:
+def make_bot(level: str, **options: Any) -> Bot:
     """Return a bot of this level ("easy", "strong" or "expert"); options go to the strong or
     the expert bot, and the easy bot takes its `finish_time`."""
     if level == "easy":

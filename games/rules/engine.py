@@ -47,6 +47,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
+from typing import Any
 
 from .solver import ChipBound, best_arrangement, packed_tiles
 from .state import DRAFTING, GameState
@@ -363,7 +364,9 @@ class Search:
             index -= 1
         return index
 
-    def _take(self, columns, supplies, seat: int, kind_colour: int) -> int:
+    def _take(
+        self, columns: list[list[int]], supplies: list[int], seat: int, kind_colour: int
+    ) -> int:
         """Seat takes a tile of this type from the draw column; then the forced takes follow.
         Return the seat whose draft is next."""
         columns[self._draw(columns)].remove(kind_colour)
@@ -377,7 +380,7 @@ class Search:
             supplies[seat] += 1 << (3 * columns[index].pop())
             seat = (seat + 1) % players
 
-    def _node(self, seat: int, columns, supplies) -> _Node:
+    def _node(self, seat: int, columns: list[list[int]], supplies: list[int]) -> _Node:
         index = self._draw(columns)
         if index < 0:
             return _Node(seat, [])
@@ -387,7 +390,9 @@ class Search:
         kinds.sort(key=lambda k: (potential.delta(supply, k), VALUE_OF_TYPE[k]))
         return _Node(seat, kinds)
 
-    def _playout(self, columns, supplies, seat: int, rng: random.Random) -> None:
+    def _playout(
+        self, columns: list[list[int]], supplies: list[int], seat: int, rng: random.Random
+    ) -> None:
         noise = self.noise
         potentials = self.potentials
         players = self.players
@@ -413,7 +418,7 @@ class Search:
             while index >= 0 and not columns[index]:
                 index -= 1
 
-    def _rewards(self, supplies) -> tuple[list[float], list[int]]:
+    def _rewards(self, supplies: list[int]) -> tuple[list[float], list[int]]:
         gains = [p.gain(s) for p, s in zip(self.potentials, supplies, strict=True)]
         rivalry = self.rivalry
         margins = []
@@ -546,7 +551,7 @@ class Search:
                     gain=gain,
                     gap=own,
                     opponent_gap=theirs,
-                    value=margin if own is None else margin - own + theirs,
+                    value=margin if own is None or theirs is None else margin - own + theirs,
                     score=gain - (own or 0.0) - 2 * self.final_counts[seat],
                 )
             )
@@ -593,7 +598,7 @@ def evaluate(
     taken: int | None = None,
     seed: int = 0,
     potentials: Sequence[Potential] | None = None,
-    **options,
+    **options: Any,
 ) -> Evaluation:
     """Judge every choice of the position with the same effort: a tree search of
     `budget.iterations / choices` iterations from the position after it (the seats then play
@@ -670,7 +675,7 @@ def search(
     *,
     seed: int = 0,
     potentials: Sequence[Potential] | None = None,
-    **options,
+    **options: Any,
 ) -> SearchResult:
     """Search the position within `budget`; return the choices, best first."""
     return Search(position, seed=seed, potentials=potentials, **options).run(budget or Budget())

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .actions import TakeLast, action_from_json
 from .engine import Potential, exact_gain
@@ -236,7 +237,11 @@ def search_hindsight(
 
 
 def _filled(
-    offers: _Offers, chosen: list[int], potential: Potential, base: int, everything
+    offers: _Offers,
+    chosen: list[int],
+    potential: Potential,
+    base: int,
+    everything: frozenset[int],
 ) -> frozenset[int]:
     """`chosen` completed to one tile per draft: each time the tile the bound likes most."""
     tiles = list(chosen)
@@ -261,7 +266,11 @@ def _delta(potential: Potential, supply: int, tile: int) -> int:
 
 
 def _exchanges(
-    offers: _Offers, tiles: frozenset[int], everything, potential: Potential, base: int
+    offers: _Offers,
+    tiles: frozenset[int],
+    everything: frozenset[int],
+    potential: Potential,
+    base: int,
 ) -> list[frozenset[int]]:
     """The sets one exchange away that the drafts could have taken, best first by the bound."""
     supply = base + packed_tiles(tiles)
@@ -314,7 +323,7 @@ def _changes(
 
 
 def hindsight_all(
-    players: int, seed: int, events: Iterable[Event], first_seat: int = 0, **options
+    players: int, seed: int, events: Iterable[Event], first_seat: int = 0, **options: Any
 ) -> list[Hindsight]:
     """Every seat's hindsight."""
     events = list(events)

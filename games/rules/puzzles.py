@@ -36,12 +36,14 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from .analysis import can_finish
 from .analysis import score as score_board
 from .board import Board, Placed
 from .engine import Position
 from .greedy import best_placement, choose_draft
+from .replay import Event
 from .review import GameReview, chosen_drafts
 from .solver import best_arrangement
 from .state import GameState
@@ -117,7 +119,7 @@ class DraftingPuzzle:
         return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
 
 
-def _puzzle_id(kind: str, payload) -> str:
+def _puzzle_id(kind: str, payload: object) -> str:
     text = json.dumps([kind, payload], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -151,27 +153,27 @@ def arrangement_puzzle(
 ) -> ArrangementPuzzle | None:
     """The arrangement puzzle of these tiles on this board, or None when it is not one worth
     asking (see the module docstring)."""
-    colours = tuple(Colour(c) for c in colours)
+    spaces = tuple(Colour(c) for c in colours)
     tiles = tuple(sorted(tiles))
-    best = best_arrangement(colours, tiles)
+    best = best_arrangement(spaces, tiles)
     if best.score - played_score < min_gap:
         return None
-    greedy = greedy_score(colours, tiles)
+    greedy = greedy_score(spaces, tiles)
     if greedy >= best.score:
         return None
     chip = [space for space, cell in enumerate(best.board.cells) if cell is not None]
     avoidable = []
     runner_up = None
     for space in chip:
-        without = best_arrangement(colours, tiles, blocked=[space]).score
+        without = best_arrangement(spaces, tiles, blocked=[space]).score
         runner_up = without if runner_up is None else max(runner_up, without)
         if without >= best.score:
             avoidable.append(space)
             if len(avoidable) > max_avoidable:
                 return None
     return ArrangementPuzzle(
-        id=_puzzle_id("arrangement", [[c.value for c in colours], list(tiles)]),
-        colours=[c.value for c in colours],
+        id=_puzzle_id("arrangement", [[c.value for c in spaces], list(tiles)]),
+        colours=[c.value for c in spaces],
         tiles=list(tiles),
         best_score=best.score,
         best_cells=best.board.cells_to_json(),
@@ -186,7 +188,7 @@ def arrangement_puzzle(
     )
 
 
-def arrangement_puzzles(state: GameState, **options) -> list[ArrangementPuzzle]:
+def arrangement_puzzles(state: GameState, **options: Any) -> list[ArrangementPuzzle]:
     """The arrangement puzzles of a finished game's final boards, one per seat at most."""
     found = []
     for seat in range(state.players):
@@ -250,7 +252,7 @@ def drafting_puzzles(
     review: GameReview,
     players: int,
     seed: int,
-    events,
+    events: Iterable[Event],
     first_seat: int = 0,
     *,
     strict_finish: bool = False,

@@ -338,7 +338,7 @@ class _Lagrangian:
 
         Stops early once the bound cannot beat `incumbent`, or at the deadline (_Timeout)."""
         prices = [0.0] * 25
-        best_bound, best_prices, best_values = float("inf"), prices, None
+        best_bound, best_prices, best_values = float("inf"), prices, self.values
         step = 1.0
         stale = 0
         for _ in range(rounds):
@@ -393,8 +393,8 @@ class _Solver:
         #: remaining[i][c]: spaces of colour c at i or later.
         self.remaining = [[sum(1 for j in range(i, 25) if colour_of[j] == c) for c in range(5)]
                           for i in range(26)]  # fmt: skip
-        # (i, plugs, supply) -> (bound, capped supply)
-        self.state_cache: dict[int, tuple[int, int]] = {}
+        # (i, plugs, supply) -> (bound, capped supply, the capped supply's price)
+        self.state_cache: dict[int, tuple[int, int, float]] = {}
         self.colour_cache: dict[tuple[int, int, int, int, int], int] = {}
         self.caps_cache: dict[tuple[int, int, int, int], tuple[int, int, int, int, int]] = {}
         # _options[i][n][w]: (code, mask, gain, shift) per choice of east and south sides, most
@@ -648,7 +648,7 @@ class _Solver:
 
     def tail(self, i: int, fid: int, supply: int) -> list[tuple[int, int]]:
         """Return the placements of the memo's best completion from an exact state."""
-        out = []
+        out: list[tuple[int, int]] = []
         while i < 25:
             plugs = _PLUGS[fid]
             capped = self.state_info(i, plugs, supply)[1]
@@ -708,18 +708,18 @@ def best_arrangement(
     the search a first arrangement to beat (it only speeds the search up).
     """
     start = time.perf_counter()
-    colours = tuple(Colour(c) for c in colours)
-    if len(colours) != 25:
+    spaces = tuple(Colour(c) for c in colours)
+    if len(spaces) != 25:
         raise ValueError("a board has 25 spaces")
     ids = resolve_tiles(tiles)
     deadline = None if time_limit is None else start + max(0.0, time_limit)
     # A blocked space gets colour 5, which no tile has: nothing can be placed there.
-    blocked = set(blocked)
-    colour_of = [5 if i in blocked else _COLOUR_INDEX[c] for i, c in enumerate(colours)]
+    blocked = frozenset(blocked)
+    colour_of = [5 if i in blocked else _COLOUR_INDEX[c] for i, c in enumerate(spaces)]
     solver = _Solver(colour_of, _supply_of(ids), deadline, max_nodes)
     if start_from is not None and start_from.tiles_used:
         if (
-            start_from.board.colours != colours
+            start_from.board.colours != spaces
             or not set(start_from.tiles_used) <= set(ids)
             or any(start_from.board.cells[i] is not None for i in blocked)
         ):
@@ -727,7 +727,7 @@ def best_arrangement(
         solver.best = start_from.chip_value + 2 * len(start_from.tiles_used)
         solver.best_path = [(i, c.paths) for i, c in start_from.board.placed()]
     optimal = solver.solve()
-    board, used = _build(colours, ids, solver.best_path)
+    board, used = _build(spaces, ids, solver.best_path)
     result = score_board(board, len(ids) - len(used))
     if result.score != solver.best - 2 * len(ids) or not can_finish(board):  # pragma: no cover
         raise AssertionError("the solver's board does not score what the solver claims")
