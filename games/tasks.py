@@ -30,6 +30,8 @@ from games.bots import turns
 from games.history import analysis
 from games.notices import delivery, digest
 from games.play import actions, clock, quickplay, vacations
+from games.review import due as reviews
+from games.review import tasks as review_tasks
 from infra import health, outbox
 from infra.tasks import send_email
 
@@ -90,7 +92,8 @@ def stand_in_move(game_id: int, seat_number: int, version: int) -> None:
 
 @shared_task(name="games.analyse_game", time_limit=180, soft_time_limit=170)
 def analyse_game(game_id: int) -> None:
-    """Find and store the best arrangement of every seat's final tiles (once per game)."""
+    """Find and store the best arrangement of every seat's final tiles (once per game); then
+    queue the engine's draft-by-draft review (games/review/tasks.py)."""
     key = f"tasks:analysing:{game_id}"
     if not _claim(key, 180):
         logger.info("analyse_game: game %s is being analysed by another task", game_id)
@@ -101,6 +104,8 @@ def analyse_game(game_id: int) -> None:
             actions.record_analysis(game_id=game_id, analyses=found)
     finally:
         _release(key)
+    if found is not None:
+        review_tasks.queue_review(game_id)
 
 
 @shared_task(name="games.send_daily_digests", time_limit=120, soft_time_limit=100)
@@ -117,7 +122,8 @@ def send_daily_digests() -> int:
 def sweep() -> dict:
     """Queue the work due now: overdue turns (forced takes included), overdue finishing
     phases, due reminders, computer players and stand-ins that have not acted, vacations that
-    ran out, analyses not made, and emails not sent, at most a batch of each per run."""
+    ran out, analyses and reviews not made, and emails not sent, at most a batch of each per
+    run."""
     now = timezone.now()
     options = {"expires": SWEPT_TASK_EXPIRES}
     overdue = clock.overdue(now, clock.SWEEP_BATCH)
@@ -139,6 +145,9 @@ def sweep() -> dict:
     unanalysed = clock.analyses_due(now, clock.SWEEP_BATCH)
     for game_id in unanalysed:
         analyse_game.apply_async((game_id,), **options)
+    unreviewed = reviews.reviews_due(now, clock.SWEEP_BATCH)
+    for game_id in unreviewed:
+        review_tasks.queue_review(game_id, **options)
     emails = outbox.due(now, outbox.SWEEP_BATCH)
     for email_id in emails:
         send_email.apply_async((email_id,), **options)
@@ -149,6 +158,7 @@ def sweep() -> dict:
         "bots": len(stalled),
         "vacations": len(back),
         "analyses": len(unanalysed),
+        "reviews": len(unreviewed),
         "emails": len(emails),
     }
     if any(found.values()):

@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "infra",  # the outbox's table, below both apps
     "accounts",
     "games",
+    "games.review",  # the engine's review of finished games (issue 38)
+    "games.puzzles",  # puzzles cut from them
     "daphne",
     "accounts.admin_app.StaffAdminConfig",  # django.contrib.admin behind the site's log-in
     "django.contrib.auth",
@@ -200,6 +202,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The engine's review of a finished game (games/review/compute.py, docs/engine.md): its CPU
+# budget in seconds for the whole game; past the pace that keeps to it, the review lowers the
+# budget of the drafts left. Puzzles are cut from each game once it is reviewed.
+ENGINE_REVIEW = {"cpu_seconds": env.float("ENGINE_REVIEW_CPU_SECONDS", default=120.0)}
+CUT_PUZZLES_AFTER_REVIEW = env.bool("CUT_PUZZLES_AFTER_REVIEW", default=True)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the clock of every game (games/tasks.py): forced takes, reminders, timeouts and

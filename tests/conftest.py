@@ -37,6 +37,15 @@ def pytest_configure(config):
     # The changes queue tasks by name (games/effects.py): registered here, they run eagerly.
     import games.tasks  # noqa: F401
 
+    # The engine's review of every game a test ends (an eager task) with a small budget, and
+    # no puzzles cut from it but where a test asks (tests/review, tests/puzzles).
+    settings.ENGINE_REVIEW = {
+        "iterations": 40,
+        "cpu_seconds": 5.0,
+        "hindsight_solves": 3,
+        "hindsight_nodes": 5_000,
+    }
+    settings.CUT_PUZZLES_AFTER_REVIEW = False
     # Hashing passwords slowly on purpose is for production, not for a test's made-up players.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # The manifest storage needs `collectstatic` first; the suite checks pages, not the build.

@@ -8,7 +8,7 @@ from csp.decorators import csp_update
 from ninja import NinjaAPI
 from ninja.parser import Parser
 
-from . import errors, playing, reading, stream, talk
+from . import errors, playing, reading, review, stream, talk
 
 DESCRIPTION = """
 Play Microchip Online from your own programs: read games, profiles and the leaderboard, make
@@ -58,3 +58,4 @@ api.add_router("", reading.router)
 api.add_router("", playing.router)
 api.add_router("", stream.router)
 api.add_router("", talk.router)
+api.add_router("", review.router)  # the engine's review (issue 38)

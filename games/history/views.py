@@ -25,6 +25,7 @@ from games.history.archive import (
 )
 from games.history.replay import ReplayPage
 from games.models import Game
+from games.review.display import replay_review
 
 
 class ArchiveFilterForm(forms.Form):
@@ -143,6 +144,7 @@ def replay(request, game_id):
         "description": page.describe(step),
         "replaying": True,
         "chat": chat.panel(game, request.user, page.seats, versions=page.versions_at(step)),
+        "review": replay_review(game, page.seats, step),  # the engine's (games/review/)
     }
     url = f"{reverse('games:replay', args=[game.pk])}?step={step}"
     if request.htmx:

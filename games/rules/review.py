@@ -162,6 +162,29 @@ class GameReview:
             "seconds": round(self.seconds, 2),
         }
 
+    @classmethod
+    def from_json(cls, data: dict) -> GameReview:
+        """A review saved by `to_json` (its values as rounded there)."""
+        return cls(
+            players=data["players"],
+            seed=data["seed"],
+            measure=data["measure"],
+            drafts=[
+                DraftReview(
+                    **{
+                        **{k: v for k, v in d.items() if k != "choices"},
+                        "choices": [ChoiceValue(**c) for c in d["choices"]],
+                    }
+                )
+                for d in data["drafts"]
+            ],
+            seats=[PlayerReview(**p) for p in data["seats"]],
+            mistakes=list(data["mistakes"]),
+            budget=dict(data["budget"]),
+            complete=data["complete"],
+            seconds=data.get("seconds", 0.0),
+        )
+
 
 @dataclass(frozen=True)
 class ChosenDraft:

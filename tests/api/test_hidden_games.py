@@ -24,6 +24,7 @@ API_ENDPOINTS = [
     ("get", "/games/{id}", None),
     ("get", "/games/{id}/events", None),
     ("get", "/games/{id}/replay", None),
+    ("get", "/games/{id}/review", None),
     ("get", "/games/{id}/chat", None),
     ("post", "/games/{id}/chat", {"text": "hello"}),
     ("post", "/games/{id}/actions", {"version": None, "action": {"type": "confirm_draft"}}),

@@ -321,8 +321,8 @@ def test_the_sweep_works_in_bounded_batches_oldest_first(clock, start_game, comm
     assert games[2].events.filter(cause=Event.Cause.TIMEOUT).exists()
 
 
-@pytest.mark.parametrize("computer_players, queries", [(False, 7), (True, 8)])
-def test_a_quiet_sweep_costs_seven_or_eight_indexed_queries(
+@pytest.mark.parametrize("computer_players, queries", [(False, 8), (True, 9)])
+def test_a_quiet_sweep_costs_eight_or_nine_indexed_queries(
     clock, start_game, django_assert_num_queries, computer_players, queries
 ):
     start_game(2, time_per_move=HOUR)
@@ -333,8 +333,8 @@ def test_a_quiet_sweep_costs_seven_or_eight_indexed_queries(
     elif not bots.exists():
         new_bot("easy")
     # Overdue turns, reminders, stalled bots (the computer players, and when there are some
-    # their seats; the seats of players who left), vacations over, games not analysed, emails
-    # not sent.
+    # their seats; the seats of players who left), vacations over, games not analysed or not
+    # reviewed, emails not sent.
     with django_assert_num_queries(queries):
         assert tasks.sweep() == {
             "overdue": 0,
@@ -342,6 +342,7 @@ def test_a_quiet_sweep_costs_seven_or_eight_indexed_queries(
             "bots": 0,
             "vacations": 0,
             "analyses": 0,
+            "reviews": 0,
             "emails": 0,
         }
 
