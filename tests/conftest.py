@@ -35,7 +35,8 @@ def pytest_configure(config):
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
     # The changes queue tasks by name (games/effects.py): registered here, they run eagerly.
-    import games.tasks  # noqa: F401
+    import games.tasks
+    import games.tournaments.tasks  # noqa: F401
 
     # Hashing passwords slowly on purpose is for production, not for a test's made-up players.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
