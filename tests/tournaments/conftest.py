@@ -45,3 +45,9 @@ def open_tournament(make_player):
         return actions.create_tournament(organiser=organiser, **options)
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _no_analysis(lost_tasks):
+    """The post-game solver (seconds a game) is not what these tests are about."""
+    lost_tasks("games.analyse_game")
