@@ -12,7 +12,7 @@ from games.tournaments import actions, reading
 from games.tournaments.models import Pairing, Round, Tournament
 from tests.games.playing import play_to_the_end
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def playing(tournament, number=None):
