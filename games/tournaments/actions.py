@@ -184,6 +184,8 @@ def create_tournament(
                 % {"low": max(low, table_size), "high": high},
                 code="bad_section_size",
             )
+        if table_size == 2:
+            rounds = None  # at 2-player tables everyone meets everyone once
         if rounds is not None and (not isinstance(rounds, int) or not 1 <= rounds <= 2 * high):
             raise ActionRefused(
                 _("Each player plays 1 to %(most)d games in their section.") % {"most": 2 * high},

@@ -244,3 +244,14 @@ def points_words(value: Fraction) -> str:
     if part in fractions:
         return f"{int(whole)}{fractions[part]}" if whole else fractions[part]
     return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def tournaments_of(user: User, limit: int = 10) -> list[Entry]:
+    """A player's tournaments for their profile, newest first: each entry with its tournament
+    (its place and points once it has finished); those called off are left out."""
+    return list(
+        Entry.objects.filter(user=user)
+        .exclude(tournament__status=Tournament.Status.CANCELLED)
+        .select_related("tournament")
+        .order_by("-tournament__starts_at")[:limit]
+    )
