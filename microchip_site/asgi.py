@@ -22,6 +22,8 @@ application = ProtocolTypeRouter(
         # The session's user (AuthMiddlewareStack), and only from this site's own pages: a
         # browser always sends Origin with a websocket, and it must be the site's own, scheme,
         # host and port alike (microchip_site/origins.py).
-        "websocket": OriginCheck(AuthMiddlewareStack(URLRouter(tournament_urls + websocket_urlpatterns))),
+        "websocket": OriginCheck(
+            AuthMiddlewareStack(URLRouter(tournament_urls + websocket_urlpatterns))
+        ),
     }
 )
