@@ -160,8 +160,8 @@ def test_registration_is_told_by_email_in_the_players_language(open_tournament, 
     mail.outbox.clear()
     committed(actions.register, tournament_id=tournament.pk, user=players[0])
     assert len(mail.outbox) == 1
-    assert "Coupe" in mail.outbox[0].subject
-    assert "Vous êtes inscrit" in mail.outbox[0].subject or "Coupe" in mail.outbox[0].subject
+    assert mail.outbox[0].subject.endswith("Vous êtes inscrit à Coupe")
+    assert "nous vous dirons alors votre table et vos adversaires" in mail.outbox[0].body
     # Those who turned the tournaments' emails off get none.
     players[1].email_tournaments = False
     players[1].save()
