@@ -162,3 +162,55 @@ def test_a_round_robin_creates_every_game_at_once(open_tournament, players, comm
     section = reading.read(tournament).sections[0]
     for row, cells in section.cells():
         assert sum(sum(cell) for cell in cells if cell) == row.standing.points
+
+
+def test_a_rounds_deadline_starts_the_next_and_a_late_game_counts_when_it_ends(
+    swiss, players, committed
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tournaments import tasks
+
+    tournament = swiss(4)
+    late, *others = playing(tournament)
+    for game in others:
+        committed(play_to_the_end, game)
+    tournament.refresh_from_db()
+    assert tournament.round == 1  # a game of the round goes on
+    assert tasks.due(timezone.now())["due"] == []
+
+    Round.objects.filter(tournament=tournament, number=1).update(
+        deadline=timezone.now() - timedelta(minutes=1)
+    )
+    assert tasks.due(timezone.now())["due"] == [tournament.pk]
+    committed(tasks.sweep)
+
+    tournament.refresh_from_db()
+    assert tournament.round == 2
+    # The late game's players are paired too (they are still in), each once.
+    assert sorted(seated(tournament, 2).values()) == [1] * 4
+    committed(play_to_the_end, late)
+    row = reading.read(tournament).row_of(late.seats.get(place=1).user_id)
+    assert row.standing.games == 1 and row.standing.points >= 1
+
+
+def test_entrants_hear_a_day_ahead_once(open_tournament, players, committed):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tournaments import tasks
+
+    tournament = open_tournament(name="Soon cup")
+    committed(actions.register, tournament_id=tournament.pk, user=players[0])
+    mail.outbox.clear()
+    Tournament.objects.filter(pk=tournament.pk).update(
+        starts_at=timezone.now() + timedelta(hours=3)
+    )
+    committed(tasks.sweep)
+    committed(tasks.sweep)
+    assert [message.subject for message in mail.outbox] == [
+        "[Microchip Online] Soon cup starts soon"
+    ]
