@@ -3,7 +3,7 @@ refusal in JSON with the site's code; the stream's lines of a round's new game s
 
 import pytest
 
-from games.api import following
+from games.api import game_events
 from games.models import Game
 from games.tournaments import actions
 from games.tournaments.models import Tournament
@@ -72,9 +72,9 @@ def test_a_running_tournament_reads_its_standings_and_tables(
     game = Game.objects.get(pk=first["tables"][0]["game_id"])
     seated = game.seats.get(number=0).user
 
-    line = following.look(game.pk, seated.pk).lines[0]
+    line = game_events.look(game.pk, seated.pk).lines[0]
     assert line["tournament"] == {"id": tournament.pk, "round": 1}
-    started = following.catch_up(game.pk, seated.pk, following.Followed(0, None)).lines
+    started = game_events.catch_up(game.pk, seated.pk, game_events.Followed(0, None)).lines
     assert {"type": "start", "game": game.pk}.items() <= next(
         item for item in started if item["type"] == "start"
     ).items()
