@@ -21,6 +21,7 @@ NOTIFICATION_FIELDS = [
     "email_invitation",
     "email_game_started",
     "email_game_over",
+    "email_tournaments",
     "email_daily_digest",
 ]
 

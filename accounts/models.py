@@ -111,6 +111,11 @@ class User(AbstractUser):
     email_invitation = models.BooleanField(_("someone invites me to a game"), default=True)
     email_game_started = models.BooleanField(_("a game I joined starts"), default=True)
     email_game_over = models.BooleanField(_("a game I played ends"), default=True)
+    email_tournaments = models.BooleanField(
+        _("news of my tournaments"),
+        default=True,
+        help_text=_("Registered, starting soon, each new round's table, the final standings."),
+    )
     email_daily_digest = models.BooleanField(
         _("one daily digest instead of an email per turn"),
         default=False,

@@ -39,6 +39,7 @@ TOPICS = {
     "invitation": (("email_invitation",), _("invitations to games")),
     "game_started": (("email_game_started",), _("emails when a game you joined starts")),
     "game_over": (("email_game_over",), _("emails when a game you played ends")),
+    "tournaments": (("email_tournaments",), _("news of the tournaments you entered")),
     # The digest replaces the "your move" emails: stopping it must not bring those back. (The
     # reminders near a deadline reach digest readers too: they stay as they are.)
     "digest": (

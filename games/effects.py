@@ -72,6 +72,12 @@ def analyse_game(game_id: int) -> Task:
     return Task("games.analyse_game", (game_id,))
 
 
+def tournament_game_ended(game_id: int) -> Task:
+    # A tournament's table ended: its standings change, and its round may be over
+    # (games/tournaments/tasks.py; by name, as the games know nothing of tournaments).
+    return Task("tournaments.game_ended", (game_id,))
+
+
 def send_email(email_id: int) -> Task:
     return Task(SEND_TASK, (email_id,))  # the outbox's task (infra/tasks.py)
 

@@ -13,6 +13,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games.live.routing import websocket_urlpatterns  # noqa: E402
+from games.tournaments.routing import websocket_urlpatterns as tournament_urls  # noqa: E402
 from microchip_site.origins import OriginCheck  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -21,6 +22,8 @@ application = ProtocolTypeRouter(
         # The session's user (AuthMiddlewareStack), and only from this site's own pages: a
         # browser always sends Origin with a websocket, and it must be the site's own, scheme,
         # host and port alike (microchip_site/origins.py).
-        "websocket": OriginCheck(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": OriginCheck(
+            AuthMiddlewareStack(URLRouter(tournament_urls + websocket_urlpatterns))
+        ),
     }
 )

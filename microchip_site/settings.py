@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "games",
     "games.review",  # the engine's review of finished games (issue 38)
     "games.puzzles",  # puzzles cut from them
+    "games.tournaments",  # label "tournaments": its rows, pages and tasks
     "daphne",
     "accounts.admin_app.StaffAdminConfig",  # django.contrib.admin behind the site's log-in
     "django.contrib.auth",
@@ -223,6 +224,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.pair_quick_play",
         "schedule": 30.0,
         "options": {"expires": 30},
+    },
+    # Tournaments: starts, "starts soon", rounds whose deadline passed (games/tournaments/tasks.py).
+    "tournaments-sweep": {
+        "task": "tournaments.sweep",
+        "schedule": float(GAMES_SWEEP_SECONDS),
+        "options": {"expires": GAMES_SWEEP_SECONDS},
     },
     "games-daily-digests": {
         "task": "games.send_daily_digests",

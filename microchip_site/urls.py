@@ -25,6 +25,7 @@ urlpatterns = [
     path("dashboard/vacation/", lobby_views.vacation, name="vacation"),
     path("games/", include("games.urls")),
     path("puzzles/", include("games.puzzles.urls")),
+    path("tournaments/", include("games.tournaments.urls")),
     path("leaderboard/", views_history.leaderboard, name="leaderboard"),
     path("players/<name:username>/games/", views_history.archive, name="archive"),
     # allauth's sign-up behind the site's own count per address (accounts/views.py); the rest

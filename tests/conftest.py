@@ -35,7 +35,8 @@ def pytest_configure(config):
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
     # The changes queue tasks by name (games/effects.py): registered here, they run eagerly.
-    import games.tasks  # noqa: F401
+    import games.tasks
+    import games.tournaments.tasks  # noqa: F401
 
     # The engine's review of every game a test ends (an eager task) with a small budget, and
     # no puzzles cut from it but where a test asks (tests/review, tests/puzzles).

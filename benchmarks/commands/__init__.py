@@ -72,6 +72,11 @@ COMMANDS = {
     "solver": Command("benchmarks.bench_solver", "the best-chip solver's time to a proved optimum"),
     "simulate": Command("benchmarks.simulate", "whole games of simple automatic players"),
     "duel": Command("benchmarks.duel", "one strong bot against easy bots: win rate and margins"),
+    "tournament": Command(
+        "benchmarks.commands.tournament",
+        "a whole Swiss of computer players on the platform: rounds' times, the recount",
+        django=True,
+    ),
     "pairing": Command(
         "benchmarks.tournament_pairing",
         "tournament pairing for a large field: time, repeat meetings beside their bound",

@@ -12,6 +12,7 @@ from accounts import blocking
 from accounts.models import AccessToken, User
 from games.models import Event, Game, Invitation, Seat
 from games.state_store import load_state, read_game, snapshot
+from games.tournaments.models import Round
 
 from . import shapes
 
@@ -69,6 +70,18 @@ def games_of(user_id: int) -> Games:
     return Games(seated, dict(invited))
 
 
+def tournament_of(game: Game) -> dict:
+    """A tournament's table says which tournament and round it is of (a new round's game
+    appears on the stream with it); other games say nothing."""
+    if game.tournament_round_id is None:
+        return {}
+    made = Round.objects.filter(pk=game.tournament_round_id).values("tournament_id", "number")
+    found = made.first()
+    if found is None:
+        return {}
+    return {"tournament": {"id": found["tournament_id"], "round": found["number"]}}
+
+
 def token_active(token_id: int) -> bool:
     """Whether the stream's token may still read (not revoked, its player not deactivated)."""
     return AccessToken.objects.filter(
@@ -98,6 +111,7 @@ def look(game_id: int, user_id: int) -> Caught:
         "status": game.status,
         "version": game.version,
         "your_move": waits,
+        **tournament_of(game),
     }
     if game.is_over:
         return Caught([line], None)
@@ -133,7 +147,9 @@ def catch_up(game_id: int, user_id: int, followed: Followed) -> Caught:
         event = shapes.event(row, names, hide_seed=hide_seed)
         lines.append({"type": "event", "game": game_id, **event})
         if row.kind == "started":
-            lines.append({"type": "start", "game": game_id, "version": row.number})
+            lines.append(
+                {"type": "start", "game": game_id, "version": row.number, **tournament_of(game)}
+            )
     if rows and rows[-1].number < game.version:
         return Caught(lines, replace(followed, sent=rows[-1].number), more=True)
     if game.is_over:  # its end, unless nothing of it happened since the version the client has

@@ -8,7 +8,7 @@ from csp.decorators import csp_update
 from ninja import NinjaAPI
 from ninja.parser import Parser
 
-from . import errors, playing, reading, review, stream, talk
+from . import errors, playing, reading, review, stream, talk, tournaments
 
 DESCRIPTION = """
 Play Microchip Online from your own programs: read games, profiles and the leaderboard, make
@@ -28,7 +28,8 @@ The rate limits are the site's, shared with the player's pages (`429 rate_limite
 fields (`RateLimit-Policy: "games.act";q=240;w=60`, `RateLimit: "games.act";r=17;t=42`).
 
 **The stream**, `GET /api/v1/stream`, is newline-delimited JSON: game starts, each change with
-its version, "your move", game ends. Resume after a disconnect with `?since=<game>:<version>,...`.
+its version, "your move", game ends (a tournament's game says its tournament and round).
+Resume after a disconnect with `?since=<game>:<version>,...`.
 """
 
 
@@ -59,3 +60,4 @@ api.add_router("", playing.router)
 api.add_router("", stream.router)
 api.add_router("", talk.router)
 api.add_router("", review.router)  # the engine's review (issue 38)
+api.add_router("", tournaments.router)

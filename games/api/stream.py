@@ -92,7 +92,11 @@ def _line(line_type: str, what: str, /, **properties) -> dict:
     return {
         "type": "object",
         "description": what,
-        "required": ["type", "game", *[name for name in properties if name != "results"]],
+        "required": [
+            "type",
+            "game",
+            *[name for name in properties if name not in ("results", "tournament")],
+        ],
         "properties": {
             "type": {"const": line_type},
             "game": {"type": "integer", "description": "The game's id."},
@@ -102,6 +106,11 @@ def _line(line_type: str, what: str, /, **properties) -> dict:
 
 
 _VERSION = {"type": "integer", "description": "The game's version."}
+_TOURNAMENT = {
+    "type": "object",
+    "description": "Only for a tournament's game: the tournament and the round it is a table of.",
+    "properties": {"id": {"type": "integer"}, "round": {"type": "integer"}},
+}
 LINE_SCHEMA = {
     "oneOf": [
         _line(
@@ -110,6 +119,7 @@ LINE_SCHEMA = {
             status={"type": "string", "enum": ["waiting", "playing", "ended", "cancelled"]},
             version=_VERSION,
             your_move={"type": "boolean"},
+            tournament=_TOURNAMENT,
         ),
         _line(
             "invitation",
@@ -128,7 +138,12 @@ LINE_SCHEMA = {
             data={"type": "object"},
             at={"type": "string", "format": "date-time"},
         ),
-        _line("start", "A table you sit at started.", version=_VERSION),
+        _line(
+            "start",
+            "A table you sit at started (a tournament's new round: with `tournament`).",
+            version=_VERSION,
+            tournament=_TOURNAMENT,
+        ),
         _line(
             "chat",
             "A message of a game's table talk, written or deleted (live only: after a "

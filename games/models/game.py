@@ -91,6 +91,16 @@ class Game(models.Model):
     # Which rematch of its players' series this table is: 0 for a game that is none, 1 for the
     # rematch of a game, 2 for the rematch of that one... Its title says so (`title`).
     rematch_number = models.PositiveSmallIntegerField(default=0)
+    # The tournament round this game is a table of (games/tournaments/), if any: the site
+    # seated its players, and its end tells the tournament (by a task, by name: the games know
+    # nothing of tournaments but this row's id).
+    tournament_round = models.ForeignKey(
+        "tournaments.Round",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="games",
+    )
     # After this many timeouts in a row, or this many in all, a player's seat is handed to the
     # server's easy player, and they are ranked as if they had resigned. Chosen at creation.
     abandon_after_row = models.PositiveSmallIntegerField(

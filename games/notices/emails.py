@@ -104,10 +104,11 @@ def game_url(game_id: int) -> str:
 
 
 def build_message(
-    kind: str, user: User, context: dict, *, message_id: str
+    kind: str, user: User, context: dict, *, message_id: str, topic: str | None = None
 ) -> EmailMultiAlternatives:
-    """Return the email of `kind` for `user`: subject, text and HTML from templates/emails/."""
-    unsubscribe = unsubscribe_url(user, TOPIC.get(kind, kind))
+    """Return the email of `kind` for `user`: subject, text and HTML from templates/emails/.
+    Its unsubscribe link turns off `topic` (accounts/unsubscribe.py; by default the kind's)."""
+    unsubscribe = unsubscribe_url(user, topic or TOPIC.get(kind, kind))
     context = {
         **context,
         "site_name": settings.SITE_NAME,

@@ -96,8 +96,15 @@ def wanted(user: User, kind: str, data: dict | None = None) -> bool:
         return False
     if kind in DIGEST_REPLACES and user.email_daily_digest:
         return False
+    data = data or {}
+    if data.get("tournament"):  # a tournament's table: the round's notice tells of its start
+        if kind == GAME_STARTED:
+            return False
+        if kind == YOUR_TURN and data.get("at_start"):
+            return not user.email_tournaments  # the round's notice says who plays first
+        return True
     # The first player's game-started email already says it is their move.
-    return not (kind == YOUR_TURN and (data or {}).get("at_start") and user.email_game_started)
+    return not (kind == YOUR_TURN and data.get("at_start") and user.email_game_started)
 
 
 def held_while_watching(kind: str) -> bool:

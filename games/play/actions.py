@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import Model as DjangoModel
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
@@ -112,6 +113,7 @@ def create_game(
     bots: tuple[str, ...] = (),
     abandon_after_row: int = ABANDON_AFTER_ROW,
     abandon_after_total: int = ABANDON_AFTER_TOTAL,
+    tournament_round: DjangoModel | None = None,  # a tournaments.Round, named by its app only
 ) -> Game:
     """Open a new table with its creator in the first seat; invite `invitees` by username.
 
@@ -124,7 +126,9 @@ def create_game(
     `weekends_off` stops each player's clock on their Saturdays and Sundays. After
     `abandon_after_row` timeouts in a row, or `abandon_after_total` in all, a player's seat is
     handed to the server's stand-in (games/play/leaving.py). `spectators_read_chat`: whether
-    people watching may read the players' table talk (games/chat.py)."""
+    people watching may read the players' table talk (games/chat.py). `tournament_round`: the
+    round of a tournament this table is one of (games/tournaments/actions.py seats its players
+    through `join_game` at once)."""
     name = (name or "").strip()
     if not 2 <= player_count <= 5:
         raise ActionRefused(_("A game has 2 to 5 players."), code="bad_player_count")
@@ -162,6 +166,7 @@ def create_game(
             spectators_read_chat=bool(spectators_read_chat),
             abandon_after_row=abandon_after_row,
             abandon_after_total=abandon_after_total,
+            tournament_round=tournament_round,
         )
         table = Table(game, [Seat.objects.create(game=game, user=creator, number=0)])
         record(
@@ -220,7 +225,10 @@ def join_game(*, game_id: int, user: User, invite_token: str | None = None) -> G
         )
         if not invited:
             raise ActionRefused(_("This game is by invitation only."), code="not_invited")
-        if blocking.blocked_ids(user.pk) & {seat.user_id for seat in seats}:
+        # A tournament's table seats whom its pairing chose, as a chess tournament does; a block
+        # still keeps their table talk apart (games/chat.py).
+        kept_apart = game.tournament_round_id is None
+        if kept_apart and blocking.blocked_ids(user.pk) & {seat.user_id for seat in seats}:
             # Kept apart from someone seated (accounts/blocking.py), whoever blocked whom; the
             # words name nobody and no block.
             raise ActionRefused(_(SEAT_NOT_OFFERED), code="not_offered")
@@ -712,6 +720,22 @@ def _recounted_for_vacations(table: Table, seats: list[Seat]) -> bool:
     return True
 
 
+def checked_time_control(
+    *,
+    clock: str,
+    time_per_move: timedelta | None,
+    fischer_bank: timedelta | None,
+    fischer_increment: timedelta | None,
+    fischer_cap: timedelta | None,
+    finishing_time: timedelta | None,
+) -> dict:
+    """The time control's fields of a new table, checked as `create_game` checks them (a
+    tournament's settings for its tables are checked when it is opened)."""
+    return _time_control(
+        clock, time_per_move, fischer_bank, fischer_increment, fischer_cap, finishing_time
+    )
+
+
 def _time_control(
     clock_kind: str,
     per_move: timedelta | None,
@@ -852,11 +876,16 @@ def _start(table: Table) -> None:
     table.seats = order
     _recount_invitees_badges(table)
     everyone = tuple(seat.user_id for seat in order)
+    # A tournament's table: the round's own notice tells its players of it (their table, their
+    # opponents; games/tournaments/notices.py), not a "game started" email each.
+    told = {"at_start": True}
+    if game.tournament_round_id:
+        told["tournament"] = True
     notify(
         table,
         [
-            Notice(GAME_STARTED, game.pk, everyone, game.version),
-            Notice(YOUR_TURN, game.pk, everyone[:1], game.version, {"at_start": True}),
+            Notice(GAME_STARTED, game.pk, everyone, game.version, told),
+            Notice(YOUR_TURN, game.pk, everyone[:1], game.version, told),
         ],
     )
     table.effects.tasks += wake_bots(table, state.to_move())

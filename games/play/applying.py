@@ -386,6 +386,8 @@ def _handed_on(
         tasks.append(effects.take_last_tile(game.pk))
     if moved.ended:
         tasks.append(effects.analyse_game(game.pk))
+        if game.tournament_round_id is not None:
+            tasks.append(effects.tournament_game_ended(game.pk))
     woken = set()
     if moved.turn_passed and not moved.ended:  # a turn (or the finishing phase) begins
         woken = set(moved.waiting)

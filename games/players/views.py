@@ -18,6 +18,7 @@ from accounts.models import User
 from accounts.refusals import Refused
 from games.history import archive, chart
 from games.play.rate_limits import PEOPLE, per_player
+from games.tournaments import reading as tournament_reading
 
 PROFILE_GAMES = 10  # the latest games on the profile; the archive page has them all
 
@@ -43,6 +44,7 @@ def profile(request, username):
             chart=chart.rating_chart(player),
             stats=archive.statistics(player),
             seats=archive.archive_seats(player, viewer=request.user)[:PROFILE_GAMES],
+            tournaments=tournament_reading.tournaments_of(player),
         )
     return render(request, "games/profile.html", context)
 
