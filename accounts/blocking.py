@@ -13,8 +13,8 @@ Once either of two players has blocked the other (a `Block` row, whichever way):
 - quick play never pairs them (`blocked_ids`).
 
 Nothing ever tells the blocked player: no notice, no email, no word on a page of theirs. A block
-also ends the follows between the two; following again later is not refused (a refusal would
-tell), and shows no more than anyone sees.
+also ends the follows between the two, and neither may follow the other while it lasts
+(accounts/following.py), refused to the blocked player in words that name no block.
 """
 
 from django.db import IntegrityError, transaction

@@ -2,13 +2,15 @@
 their games in progress to watch and their latest results (games/selectors.py `following`);
 "only players I follow" may invite a player by name if they say so (accounts/privacy.py).
 
-Nobody is told they are followed, and nobody sees whom another follows.
+Nobody is told they are followed, and nobody sees whom another follows. Two players in a block
+(accounts/blocking.py) do not follow each other, either way.
 """
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from . import blocking
 from .models import Follow, User
 from .refusals import Refused
 
@@ -35,6 +37,16 @@ def follow(*, follower: User, followed: User) -> bool:
     """Follow `followed`; return whether it is new (following twice changes nothing)."""
     if follower.pk == followed.pk:
         raise Refused(_("You cannot follow yourself."), code="oneself")
+    if blocking.has_blocked(follower, followed):
+        raise Refused(
+            _("You blocked %(name)s: unblock them first.") % {"name": followed.username},
+            code="blocked",
+        )
+    if blocking.blocked_either_way(follower.pk, followed.pk):
+        # Kept apart by the other's block (issue 34): the words name no block.
+        raise Refused(
+            _("You cannot follow %(name)s.") % {"name": followed.username}, code="not_offered"
+        )
     with transaction.atomic():
         if Follow.objects.filter(follower=follower).count() >= MAX_FOLLOWED:
             raise Refused(

@@ -151,8 +151,9 @@ class User(AbstractUser):
         EVERYONE = "everyone", _("everyone")
         SIGNED_IN = "signed_in", _("signed-in players")
 
-    # Who sees the player's games, statistics and rating history on their profile and archive
-    # (accounts/privacy.py); their name and profile page stay public.
+    # Who sees the player's games (their pages and replays too, whoever else plays them: games/
+    # selectors.py `can_view`), statistics and rating (on their profile and archive, and the
+    # leaderboard) (accounts/privacy.py); their name and profile page stay public.
     games_shown_to = models.CharField(
         _("who may see my games and rating history"),
         max_length=10,

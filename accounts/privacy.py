@@ -5,7 +5,9 @@
   both (`REFUSES_INVITATION`), so an inviter cannot tell a block from the setting.
 - **Games and rating history** (`shows_games_to`): with "signed-in players", a signed-out visitor
   sees the player's name and profile, not their games, statistics, rating or its chart, nor their
-  archive (games/players/views.py `profile`, games/history/views.py `archive`).
+  archive (games/players/views.py `profile`, games/history/views.py `archive`), nor any game they
+  play, whoever else plays it (its page, replay and socket: games/selectors.py `can_view`), nor
+  their line on the leaderboard (games/history/archive.py `leaderboard`).
 """
 
 from django.utils.translation import gettext_lazy as _

@@ -459,6 +459,10 @@ class QuickPlaySeek(models.Model):
     rated = models.BooleanField(default=True)
     rating = models.IntegerField()  # the player's displayed rating when they asked
     created_at = models.DateTimeField(default=timezone.now)
+    # A seek made through the API while the player held a stream open lasts while they hold
+    # one: each stream's check renews it, the last stream to close cancels it, and one not
+    # renewed in time (its process died) is never paired. None: until paired or cancelled.
+    held_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["created_at"], name="games_seek_oldest_first")]
@@ -623,11 +627,20 @@ class PushSubscription(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
     )
-    endpoint = models.URLField(max_length=1000, unique=True)
+    # One an account and endpoint: another account that posts the same endpoint gets one of its
+    # own, never this one (issue 34: it was found by its endpoint alone, and taken over).
+    endpoint = models.URLField(max_length=1000)
     p256dh = models.CharField(max_length=200)  # the browser's public key, base64url
     auth = models.CharField(max_length=100)  # the shared authentication secret, base64url
     created = models.DateTimeField(auto_now_add=True)
     last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "endpoint"], name="games_pushsubscription_one_per_account"
+            )
+        ]
 
     def __str__(self):
         return f"push subscription {self.pk} of user {self.user_id}"

@@ -6,6 +6,7 @@ Every function here runs a fixed number of queries whatever the number of player
 import copy
 import functools
 import json
+import secrets
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -847,23 +848,57 @@ NEWS = {
 }  # fmt: skip
 
 
-def can_view(game: Game, user) -> bool:
+def can_view(game: Game, user, seats=None) -> bool:
     """A public table may be seen by anyone; a private one by its players and the people invited
-    to it, and while an open one waits for players, by whoever may take a seat."""
+    to it, and while an open one waits for players, by whoever may take a seat. A signed-out
+    visitor sees no game of a player who shows their games to signed-in players only
+    (accounts/privacy.py), whoever else plays it: its page, its replay, its socket. `seats`,
+    the game's seats with their players if read already, spares a query."""
+    if not user.is_authenticated:
+        return not game.private and not _hidden_from_visitors(game, seats)
     if not game.private:
         return True
-    if not user.is_authenticated:
-        return False
     if game.is_waiting and game.access == Game.Access.OPEN:
         return True
     return game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
 
 
+def may_see_game(game_id: int, user, *, invite_token=None) -> bool:
+    """Whether `user` may see the game numbered `game_id` (`can_view`), or holds the link to
+    its table (`invite_token`); False when there is no such game, so that a private game and a
+    missing one are told apart by nobody. One query for a public game."""
+    game = (
+        Game.objects.filter(pk=game_id)
+        .only("pk", "private", "status", "access", "invite_token")
+        .first()
+    )
+    if game is None:
+        return False
+    # As bytes: compare_digest refuses str with non-ASCII characters (a forged token may).
+    has_link = (
+        isinstance(invite_token, str)
+        and game.status == Game.Status.WAITING
+        and secrets.compare_digest(invite_token.encode(), game.invite_token.encode())
+    )
+    return has_link or can_view(game, user)
+
+
+def _hidden_from_visitors(game: Game, seats=None) -> bool:
+    """Whether a player of `game` shows their games to signed-in players only."""
+    if seats is not None:
+        return any(seat.user.games_shown_to == User.GamesShownTo.SIGNED_IN for seat in seats)
+    return game.seats.filter(user__games_shown_to=User.GamesShownTo.SIGNED_IN).exists()
+
+
 def visible_games(user) -> Q:
     """The games `user` may see (a filter on Game): the public ones, and the private ones where
-    they have a seat or an invitation."""
+    they have a seat or an invitation; to a signed-out visitor, the public ones where nobody
+    shows their games to signed-in players only."""
     if not user.is_authenticated:
-        return Q(private=False)
+        hiding = Seat.objects.filter(
+            game=OuterRef("pk"), user__games_shown_to=User.GamesShownTo.SIGNED_IN
+        )
+        return Q(private=False) & ~Q(Exists(hiding))
     # From the user's own seats and invitations (their indexes), not from every private game.
     seated = Seat.objects.filter(user=user).values("game_id")
     invited = Invitation.objects.filter(user=user).values("game_id")

@@ -24,6 +24,7 @@ itself is started again after a back-off, as systemd restarts a deployment's uni
 
 import contextlib
 import fcntl
+import ipaddress
 import os
 import signal
 import socket
@@ -163,10 +164,24 @@ def gunicorn_command(host: str, port: int, workers: int, wsgi: str) -> list[str]
             "--workers", str(workers), wsgi]  # fmt: skip
 
 
-def daphne_command(sock: socket.socket, asgi: str) -> list[str]:
+def daphne_command(sock: socket.socket, host: str, asgi: str) -> list[str]:
     """The daphne command line that serves the ASGI app `asgi` on an inherited listening
     socket."""
-    return [sys.executable, "-m", "daphne", "--fd", str(sock.fileno()), asgi]  # fmt: skip
+    return [sys.executable, "-m", "daphne", "--fd", str(sock.fileno()),
+            *daphne_proxy_arguments(host), asgi]  # fmt: skip
+
+
+def daphne_proxy_arguments(host: str) -> list[str]:
+    """Listening on the loopback, daphne takes the client's address from the `X-Real-IP` that
+    the proxy in front sets (docs/nginx-local.conf, docs/deploy.md): the socket limits per
+    address count each client, not the proxy. Only there: on an address the world reaches, a
+    client could write the header itself, and the peer's address counts."""
+    name = host.strip("[]").lower()
+    try:
+        loopback = name == "localhost" or ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        loopback = False
+    return ["--proxy-headers", "--proxy-headers-host", "X-Real-IP"] if loopback else []
 
 
 @dataclass(frozen=True)
@@ -269,10 +284,12 @@ class Launcher:
         beat_schedule = str(platform.var_dir / "celerybeat-schedule")
         if sock is None:
             # daphne's --fd adopts IPv4 sockets only: one process binds the address itself.
-            bind = ["-b", host.strip("[]"), "-p", str(port)]
+            bind = ["-b", host.strip("[]"), "-p", str(port), *daphne_proxy_arguments(host)]
             commands = {"web 1": [python, "-m", "daphne", *bind, platform.asgi]}
         else:
-            commands = {f"web {n}": daphne_command(sock, platform.asgi) for n in range(1, web + 1)}
+            commands = {
+                f"web {n}": daphne_command(sock, host, platform.asgi) for n in range(1, web + 1)
+            }
         if http:
             commands["http"] = gunicorn_command(host, http_port, http, platform.wsgi)
         for n in range(1, workers + 1):

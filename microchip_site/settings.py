@@ -66,6 +66,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "microchip_site.canonical_host.LoopbackHostMiddleware",  # one host name on the loopback
+    "games.api.middleware.ApiRefusalsInJson",  # the API's refusals are JSON, whoever makes them
+    "games.api.middleware.RateLimitFields",  # and what is left of a rate limit, in its answers
+    "microchip_site.middleware.RefuseNulInQuery",  # a NUL in a query parameter: 400
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -300,6 +303,11 @@ SEAT_CHANGE_RATE_LIMIT = _rate_limit("SEAT_CHANGE_RATE_LIMIT", "30/10m", _GAME_R
 CHAT_RATE_LIMIT = _rate_limit("CHAT_RATE_LIMIT", "12/m", _GAME_RATE, several=False)
 # Reports of players and messages to the admins (games/play/reports.py).
 REPORT_RATE_LIMIT = _rate_limit("REPORT_RATE_LIMIT", "10/h", _GAME_RATE, several=False)
+# Opening the report form (it names a message's author and game): a player looks one up now
+# and then, a script that walks every message id is stopped.
+REPORT_LOOKUP_RATE_LIMIT = _rate_limit(
+    "REPORT_LOOKUP_RATE_LIMIT", "60/h", _GAME_RATE, several=False
+)
 # Following, unfollowing, blocking and unblocking players (games/players/views.py `people_change`).
 PEOPLE_RATE_LIMIT = _rate_limit("PEOPLE_RATE_LIMIT", "60/h", _GAME_RATE, several=False)
 # Reads through the public API (games/api/), per player: a program polling what it could

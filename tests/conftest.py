@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import sys
 import uuid
@@ -101,6 +102,17 @@ def _no_layer_watch_in_process(settings):
 
 
 # --- shared by every test package ---------------------------------------------------------------
+
+
+def without_request_echoes(page: bytes) -> bytes:
+    """A page's bytes without what merely echoes the request: its CSRF tokens (Django masks the
+    token afresh in every answer) and the language form's `next` (the address asked for). Two
+    answers that tell the same thing are equal then."""
+    return re.sub(
+        rb'("X-CSRFToken": "|name="csrfmiddlewaretoken" value="|name="next" value=")[^"]+',
+        rb"\1",
+        page,
+    )
 
 
 def new_player(username):

@@ -86,8 +86,11 @@ class WebSocket:
         self.close_code: int | None = None  # None: no close frame (yet), or dropped (1006)
 
     @classmethod
-    async def connect(cls, host, port, path, headers):
-        reader, writer = await asyncio.open_connection(host, port)
+    async def connect(cls, host, port, path, headers, source: str | None = None):
+        """Open a websocket at `path`; from the local address `source`, if given (any
+        127.x.y.z is the loopback: a client of another address, as a proxy sees it)."""
+        local = (source, 0) if source else None
+        reader, writer = await asyncio.open_connection(host, port, local_addr=local)
         key = base64.b64encode(os.urandom(16)).decode()
         lines = [
             f"GET {path} HTTP/1.1",

@@ -6,6 +6,8 @@ codes for an illegal action, and a few of the API's (`unauthorized`, `scope`, `n
 `bad_request`, `rate_limited`).
 """
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from django.utils.translation import gettext as _
 from ninja import Schema
@@ -40,6 +42,8 @@ STATUS_OF_CODE = {
     "stale": 409,
     "not_your_turn": 409,
     "not_a_player": 403,
+    "muted": 403,
+    "not_started": 409,
     "forbidden": 403,
     "not_found": 404,
 }
@@ -104,6 +108,15 @@ def install(api) -> None:
         )
         return answer(request, 422, {"code": "bad_request", "message": problems})
 
+    @api.exception_handler(RequestDataTooBig)
+    def too_large(request, error):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        body = {
+            "code": "too_large",
+            "message": _("The body is too large: at most %(bytes)d bytes.") % {"bytes": limit},
+        }
+        return answer(request, 413, body)
+
     @api.exception_handler(Http404)
     def not_found(request, error):
         return answer(request, 404, {"code": "not_found", "message": str(error) or _("Not found.")})
@@ -118,7 +131,15 @@ def install(api) -> None:
 
 
 def _problem(error: dict) -> str:
-    where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "query"))
+    """One problem of a request that does not match the schema, the field named as the schema
+    names it: `version`, not django-ninja's (`body`, `move`, `version`), whose second part is
+    the endpoint's own name for its body."""
+    loc = list(error.get("loc", ()))
+    if loc[:1] == ["body"]:
+        loc = loc[2:]
+    elif loc[:1] in (["query"], ["path"]):
+        loc = loc[1:]
+    where = ".".join(str(part) for part in loc)
     message = error.get("msg", "invalid")
     return f"{where}: {message}" if where else message
 

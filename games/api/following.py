@@ -8,7 +8,8 @@ costs nothing but a read, and a stream resumed from a version sends exactly the 
 
 from dataclasses import dataclass, replace
 
-from accounts.models import AccessToken
+from accounts import blocking
+from accounts.models import AccessToken, User
 from games.models import Event, Game, Invitation, Seat
 from games.state_store import load_state, read_game, snapshot
 
@@ -16,6 +17,11 @@ from . import shapes
 
 # Events read at once; a game further behind is read again from where the last read stopped.
 CHUNK = 500
+# Events recorded after a game's end, which the stream does not send: the post-game analysis
+# (in the replay, GET /games/{id}/replay). The end line is the game's last word on the stream,
+# live or resumed (issue 34: a client resuming from its version was sent the analysis, then a
+# second end).
+AFTER_THE_END = frozenset({"analysed"})
 
 
 @dataclass(frozen=True)
@@ -23,8 +29,8 @@ class Followed:
     """A game the stream follows for a player seated at it."""
 
     sent: int  # the newest version whose events (or snapshot line) the stream has sent
-    # The pool version of the turn last announced as the player's move (None: the game does not
-    # wait for them): one `your_move` line a turn, not one for every tile they move.
+    # The turn last announced as the player's move (shapes.turn; None: the game does not wait
+    # for them): one `your_move` line a turn, not one for every tile they move or their draft.
     turn: int | None = None
 
 
@@ -85,7 +91,7 @@ def look(game_id: int, user_id: int) -> Caught:
     mine = _seat_of(seats, user_id)
     if mine is None:
         return Caught([], None)
-    waits = _waits(game, seats, mine)
+    waits, turn = _waits(game, seats, mine)
     line = {
         "type": "game",
         "game": game.pk,
@@ -95,7 +101,7 @@ def look(game_id: int, user_id: int) -> Caught:
     }
     if game.is_over:
         return Caught([line], None)
-    return Caught([line], Followed(game.version, game.pool_version if waits else None))
+    return Caught([line], Followed(game.version, turn if waits else None))
 
 
 def catch_up(game_id: int, user_id: int, followed: Followed) -> Caught:
@@ -122,25 +128,28 @@ def catch_up(game_id: int, user_id: int, followed: Followed) -> Caught:
     hide_seed = not game.is_over
     lines = []
     for row in rows:
+        if row.kind in AFTER_THE_END:
+            continue
         event = shapes.event(row, names, hide_seed=hide_seed)
         lines.append({"type": "event", "game": game_id, **event})
         if row.kind == "started":
             lines.append({"type": "start", "game": game_id, "version": row.number})
     if rows and rows[-1].number < game.version:
         return Caught(lines, replace(followed, sent=rows[-1].number), more=True)
-    if game.is_over:  # its end, unless nothing happened since the version the client has
-        if rows:
-            lines.append(end_line(game, seats))
+    if game.is_over:  # its end, unless nothing of it happened since the version the client has
+        if lines:
+            lines.append(end_line(game, seats, version=lines[-1]["version"]))
         return Caught(lines, None)
-    waits = _waits(game, seats, mine)
-    turn = game.pool_version if waits else None
+    waits, turn = _waits(game, seats, mine)
+    turn = turn if waits else None
     if waits and followed.turn != turn:
         lines.append({"type": "your_move", "game": game_id, "version": game.version})
     return Caught(lines, Followed(game.version, turn))
 
 
-def end_line(game: Game, seats: list[Seat]) -> dict:
-    """The end of a game: its results by place (a table cancelled before it started has none)."""
+def end_line(game: Game, seats: list[Seat], version: int) -> dict:
+    """The end of a game at `version`, its last event on the stream: its results by place (a
+    table cancelled before it started has none)."""
     results = []
     if game.status == Game.Status.ENDED:
         ranked = sorted(seats, key=lambda seat: (seat.place is None, seat.place, seat.number))
@@ -157,7 +166,7 @@ def end_line(game: Game, seats: list[Seat]) -> dict:
         "type": "end",
         "game": game.pk,
         "status": game.status,
-        "version": game.version,
+        "version": version,
         "results": results,
     }
 
@@ -166,9 +175,37 @@ def _seat_of(seats: list[Seat], user_id: int) -> Seat | None:
     return next((seat for seat in seats if seat.user_id == user_id), None)
 
 
-def _waits(game: Game, seats: list[Seat], mine: Seat) -> bool:
-    """Whether the game waits for this player's move (a seat handed to the server's stand-in
-    does not wait for its player)."""
+def _waits(game: Game, seats: list[Seat], mine: Seat) -> tuple[bool, int | None]:
+    """Whether the game waits for this player's move (shapes.your_move; a seat handed to the
+    server's stand-in does not wait for its player), and the turn it is at."""
     if not game.is_playing or mine.left:
-        return False
-    return load_state(game, seats).waits_for(mine.number)
+        return False, None
+    state = load_state(game, seats)
+    return shapes.your_move(state, mine.number), shapes.turn(state)
+
+
+def chat_line(user_id: int, event: dict) -> dict | None:
+    """The stream's `chat` line of a ``game.chat`` push (games/live/pushes.py `chat_changed`)
+    for a player of its game, or None if its author and the player are in a block (who never
+    read each other: accounts/blocking.py)."""
+    message = event["message"]
+    if message["author_id"] != user_id and blocking.blocked_either_way(
+        user_id, message["author_id"]
+    ):
+        return None
+    author = (
+        User.objects.filter(pk=message["author_id"])
+        .only("id", "username", "bot_level", "bot_owner")
+        .first()
+    )
+    if author is None:
+        return None
+    return {
+        "type": "chat",
+        "game": event["game"],
+        "id": message["id"],
+        "author": shapes.player(author),
+        "text": message["text"],
+        "at": message["created"],
+        "deleted": message["deleted"],
+    }

@@ -2,8 +2,10 @@
 and analysis, the leaderboard, a player's public profile and games. A read token is enough."""
 
 from typing import Literal
+from urllib.parse import urlencode
 
 from django.db.models import Prefetch
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Field as F
 from ninja import Query, Router, Schema
@@ -21,8 +23,10 @@ from .auth import READ
 from .errors import ApiRefusal, Refusal, not_found
 
 router = Router(auth=READ)
-REFUSALS = {401: Refusal, 403: Refusal, 404: Refusal, 422: Refusal, 429: Refusal}
+# 400: a request no client sends (a NUL in the query: microchip_site/middleware.py).
+REFUSALS = {400: Refusal, 401: Refusal, 403: Refusal, 404: Refusal, 422: Refusal, 429: Refusal}
 MAX_PAGE = 100
+MAX_EVENTS_PAGE = 1000
 
 
 class Page(Schema):
@@ -77,19 +81,50 @@ def game(request, game_id: int, arranging: bool = False):
     return shapes.full(found, seats, request.auth.user, arranging=arranging)
 
 
+NEXT_PAGE = {
+    "responses": {
+        200: {
+            "headers": {
+                "Link": {
+                    "description": "When more events follow the page: `<...?since=V&limit=N>; "
+                    'rel="next"`, the address of the next page (RFC 8288). None: the log ends '
+                    "here.",
+                    "schema": {"type": "string"},
+                }
+            }
+        }
+    }
+}
+
+
 @router.get(
     "/games/{game_id}/events",
     response={200: list[schemas.EventOut], **REFUSALS},
     tags=["games"],
+    openapi_extra=NEXT_PAGE,
 )
 def events(
-    request, game_id: int, since: int = Query(0, ge=0), limit: int = Query(500, ge=1, le=1000)
+    request,
+    response: HttpResponse,
+    game_id: int,
+    since: int = Query(0, ge=0, le=2**31 - 1, description="The version you have: events after it."),
+    limit: int = Query(
+        MAX_EVENTS_PAGE // 2,
+        ge=1,
+        le=MAX_EVENTS_PAGE,
+        description="Events in a page, at most 1000; a `Link` header says when more follow.",
+    ),
 ):
-    """The game's event log after version `since`, oldest first: replay it to catch up."""
+    """The game's event log after version `since`, oldest first: replay it to catch up. A page
+    holds at most `limit` events; when more follow, the `Link` header (rel="next") gives the
+    next page's address."""
     found, seats = _viewable(request, game_id)
     names = {seat.number: seat.user.username for seat in seats}
-    rows = found.events.filter(number__gt=since).order_by("number")[:limit]
+    rows = list(found.events.filter(number__gt=since).order_by("number")[:limit])
     hide = not found.is_over
+    if len(rows) == limit and rows[-1].number < found.version:
+        query = urlencode({"since": rows[-1].number, "limit": limit})
+        response["Link"] = f'<{request.path}?{query}>; rel="next"'
     return [shapes.event(row, names, hide_seed=hide) for row in rows]
 
 

@@ -105,7 +105,9 @@ class GameOut(GameSummary):
     )
     legal_actions: list[dict[str, Any]] = Field(
         description="The caller's legal actions now, in their JSON form. Arranging actions "
-        "(place, move...) are listed only with ?arranging=true: they are hundreds."
+        "(place, move...) are listed only with ?arranging=true: they can be hundreds. A place or "
+        "a move is listed only where the tile may stay (its colour, fitting its neighbours), as "
+        "the game page highlights it; the server's own actions (the forced take) never are."
     )
 
 

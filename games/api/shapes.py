@@ -16,15 +16,33 @@ def player(user: User) -> dict:
     }
 
 
+def your_move(state: rules.GameState, seat: int) -> bool:
+    """Whether the game waits for the player of `seat` to move: their turn to draft, or their
+    board to finish; not while the server's forced take of a column's last tile is due (the
+    server moves then, not the player: issue 34)."""
+    return state.waits_for(seat) and state.forced_action() is None
+
+
+def turn(state: rules.GameState) -> int:
+    """The turn the game is at, for saying `your_move` once a turn: the drafts made so far (a
+    draft of the player's own, still to confirm, is the same turn), one for the whole finishing
+    phase."""
+    return state.drafts if state.phase == rules.DRAFTING else -1
+
+
+# Actions only the server makes: never among a client's legal actions.
+SERVER_ACTIONS = frozenset({"take_last", "conclude", "resign"})
+
+
 def summary(
     game: Game, seats: list[Seat], viewer: User, state: rules.GameState | None = None
 ) -> dict:
     """A game as lists show it; `state` (its rules state, if read already) says whose move."""
     mine = next((seat for seat in seats if seat.user_id == viewer.pk), None)
-    your_move = False
-    if mine is not None and game.is_playing:
+    waits = False
+    if mine is not None and game.is_playing and not mine.left:
         state = state or load_state(game, seats)
-        your_move = state.waits_for(mine.number)
+        waits = your_move(state, mine.number)
     return {
         "id": game.pk,
         "name": game.title,
@@ -38,7 +56,7 @@ def summary(
         "started_at": game.started_at,
         "ended_at": game.ended_at,
         "your_seat": None if mine is None else mine.number,
-        "your_move": your_move,
+        "your_move": waits,
     }
 
 
@@ -76,9 +94,33 @@ def full(game: Game, seats: list[Seat], viewer: User, *, arranging: bool = False
     mine = out["your_seat"]
     if mine is not None and game.is_playing and not seats[mine].left:
         out["can_arrange"] = state.can_arrange(mine)
-        legal = state.legal_actions(mine, arranging=arranging)
-        out["legal_actions"] = [action.to_json() for action in legal]
+        legal = _highlighted(state, mine, state.legal_actions(mine, arranging=arranging))
+        out["legal_actions"] = [
+            action.to_json() for action in legal if action.type not in SERVER_ACTIONS
+        ]
     return out
+
+
+def _highlighted(state: rules.GameState, seat: int, legal: list) -> list:
+    """`legal` with its placements and moves only where the board highlights them: where the
+    tile may stay, of its colour and fitting its neighbours (the rules package's legal_spots and
+    legal_moves). The rules take a tile on any empty space while arranging; a board with one
+    elsewhere cannot finish, and a client should not have to know why (issue 34)."""
+    board = state.boards[seat]
+    spots = {tile: set(rules.legal_spots(board, tile)) for tile in state.trays[seat]}
+    moves: dict[int, set[int]] = {}
+    kept = []
+    for action in legal:
+        if isinstance(action, rules.Place):
+            if (action.space, action.rotation) not in spots[action.tile_id]:
+                continue
+        elif isinstance(action, rules.Move):
+            if action.from_space not in moves:
+                moves[action.from_space] = set(rules.legal_moves(board, action.from_space))
+            if action.to_space not in moves[action.from_space]:
+                continue
+        kept.append(action)
+    return kept
 
 
 def _rules_state(state: rules.GameState, game: Game, mine: int | None) -> dict:

@@ -8,7 +8,7 @@ from csp.decorators import csp_update
 from ninja import NinjaAPI
 from ninja.parser import Parser
 
-from . import errors, playing, reading, stream
+from . import errors, playing, reading, stream, talk
 
 DESCRIPTION = """
 Play Microchip Online from your own programs: read games, profiles and the leaderboard, make
@@ -24,7 +24,8 @@ refused with `409 stale` and the version now, never applied.
 
 **Refusals** are JSON, `{"code": ..., "message": ...}`, with the site's own codes and words.
 The rate limits are the site's, shared with the player's pages (`429 rate_limited`, with
-`Retry-After`).
+`Retry-After`); each answer counted against one says what is left of it in the IETF RateLimit
+fields (`RateLimit-Policy: "games.act";q=240;w=60`, `RateLimit: "games.act";r=17;t=42`).
 
 **The stream**, `GET /api/v1/stream`, is newline-delimited JSON: game starts, each change with
 its version, "your move", game ends. Resume after a disconnect with `?since=<game>:<version>,...`.
@@ -56,3 +57,4 @@ errors.install(api)
 api.add_router("", reading.router)
 api.add_router("", playing.router)
 api.add_router("", stream.router)
+api.add_router("", talk.router)

@@ -8,6 +8,7 @@ a `type` (docs/api.md, "The stream"):
 - `event`: each event of their games, with its version, in order (games/api/shapes.py `event`);
 - `start`: a table they sit at started (after its `started` event);
 - `your_move`: the game waits for their move, once a turn;
+- `chat`: a message of the table talk of one of their games, as it is written (or deleted);
 - `end`: a game ended (with its results) or its table was cancelled;
 - an empty line every KEEPALIVE seconds when nothing else was sent.
 
@@ -34,6 +35,7 @@ import contextlib
 import json
 import logging
 import uuid
+from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
@@ -46,6 +48,7 @@ from django.utils.translation import ngettext
 from ninja import Query, Router
 
 from games.live import pushes
+from games.play import quickplay
 
 from . import following
 from .auth import READ
@@ -57,10 +60,16 @@ router = Router(auth=READ)
 
 MAX_LIFETIME = 3600  # seconds; then the stream ends and the client connects again
 MAX_SINCE = 200  # games listed in `since`
+# What `since` may be, as the schema says it: nothing, or <game>:<version> pairs (how many, a
+# regular expression cannot say briefly: past MAX_SINCE games, 400 too_many_games).
+SINCE_PATTERN = r"^$|^\d{1,18}:\d{1,10}(,\d{1,18}:\d{1,10})*$"
 # Messages of the channel layer that mean a game (or the player's list of games) changed; the
-# others (table talk, rematch offers, queued drafts) are not the stream's business.
+# table talk's are sent as they are (`chat` lines); the others (rematch offers, queued drafts)
+# are not the stream's business.
 WAKING = frozenset({"game.changed", "game.lobby_changed", "user.notify"})
 SLOT_TTL = 90  # seconds a slot outlives its stream's last check (a process that died)
+# A seek made while a stream is open outlives the player's streams' last check by as much.
+SEEK_HELD = timedelta(seconds=SLOT_TTL)
 CONTENT_TYPE = "application/x-ndjson"
 
 
@@ -79,10 +88,10 @@ def streams_per_player() -> int:
 # --- the line types, for the OpenAPI schema ------------------------------------------------------
 
 
-def _line(line_type: str, text: str, **properties) -> dict:
+def _line(line_type: str, what: str, /, **properties) -> dict:
     return {
         "type": "object",
-        "description": text,
+        "description": what,
         "required": ["type", "game", *[name for name in properties if name != "results"]],
         "properties": {
             "type": {"const": line_type},
@@ -120,6 +129,19 @@ LINE_SCHEMA = {
             at={"type": "string", "format": "date-time"},
         ),
         _line("start", "A table you sit at started.", version=_VERSION),
+        _line(
+            "chat",
+            "A message of a game's table talk, written or deleted (live only: after a "
+            "reconnection, GET /games/{id}/chat?after= has those missed).",
+            id={"type": "integer", "description": "The message's id."},
+            author={
+                "type": "object",
+                "properties": {"username": {"type": "string"}, "bot": {"type": "boolean"}},
+            },
+            text={"type": "string"},
+            at={"type": "string", "format": "date-time"},
+            deleted={"type": "boolean", "description": "Taken out of the talk: forget it."},
+        ),
         _line(
             "your_move",
             "The game waits for your move (once a turn; in the finishing phase, once).",
@@ -166,7 +188,7 @@ OPENAPI = {
 
 @router.get(
     "/stream",
-    response={401: Refusal, 403: Refusal, 422: Refusal, 429: Refusal},
+    response={400: Refusal, 401: Refusal, 403: Refusal, 422: Refusal, 429: Refusal},
     tags=["stream"],
     openapi_extra=OPENAPI,
 )
@@ -174,9 +196,11 @@ async def stream(
     request,
     since: str = Query(
         "",
-        max_length=MAX_SINCE * 24,
+        max_length=MAX_SINCE * 30,
+        pattern=SINCE_PATTERN,
         description="Resume: `<game>:<version>,...`, the last version you have of each game; "
-        "the stream sends their events after it instead of a `game` line.",
+        "the stream sends their events after it instead of a `game` line. At most 200 games, "
+        "else 400 too_many_games.",
     ),
     timeout: int = Query(
         MAX_LIFETIME,
@@ -217,9 +241,9 @@ def _parse_since(since: str) -> dict[int, int]:
                 422, "bad_request", _("since: write <game>:<version>,... with whole numbers.")
             )
         resume[int(game)] = int(version)
-    if len(resume) > MAX_SINCE:
+    if len(resume) > MAX_SINCE:  # well formed, past the limit
         raise ApiRefusal(
-            422, "bad_request", _("since: at most %(count)d games.") % {"count": MAX_SINCE}
+            400, "too_many_games", _("since: at most %(count)d games.") % {"count": MAX_SINCE}
         )
     return resume
 
@@ -237,14 +261,34 @@ class Slot:
     async def take(cls, user_id: int) -> "Slot | None":
         mark = uuid.uuid4().hex
         try:
-            for number in range(streams_per_player()):
-                key = f"api:stream:{user_id}:{number}"
+            for key in cls._keys(user_id):
                 if await cache.aadd(key, mark, SLOT_TTL):
                     return cls(key, mark)
         except Exception as error:
             logger.warning("api: cannot count the streams of %s: %s", user_id, error)
             return cls(None, mark)
         return None
+
+    @staticmethod
+    def _keys(user_id: int) -> list[str]:
+        return [f"api:stream:{user_id}:{number}" for number in range(streams_per_player())]
+
+    @classmethod
+    def held(cls, user_id: int) -> bool:
+        """Whether the player holds a stream open now (a cache out of reach says no)."""
+        try:
+            return bool(cache.get_many(cls._keys(user_id)))
+        except Exception as error:
+            logger.warning("api: cannot count the streams of %s: %s", user_id, error)
+            return False
+
+    @classmethod
+    async def aheld(cls, user_id: int) -> bool:
+        try:
+            return bool(await cache.aget_many(cls._keys(user_id)))
+        except Exception as error:
+            logger.warning("api: cannot count the streams of %s: %s", user_id, error)
+            return True  # not known: the seek stays, and runs out by itself if nobody renews it
 
     async def keep(self) -> None:
         if self.key is None:
@@ -285,6 +329,10 @@ class Stream:
         inbox: asyncio.Queue = asyncio.Queue()
         receiver = None
         try:
+            # Nothing, at once: the server sends the status and the headers with a response's
+            # first write, and a player with nothing to hear would wait for them until the first
+            # keep-alive line, past most clients' time-outs (issue 34).
+            yield ""
             self.layer = get_channel_layer()
             self.channel = await self.layer.new_channel()
             receiver = asyncio.create_task(self._receive(inbox))
@@ -305,6 +353,7 @@ class Stream:
                     if not await _read(following.token_active)(self.token_id):
                         return
                     await self.slot.keep()
+                    await _read(quickplay.keep_held)(user_id=self.user_id, held_for=SEEK_HELD)
                     out = await self._check()
                 elif now >= last_sent + keepalive_seconds():
                     last_sent = now
@@ -318,7 +367,8 @@ class Stream:
                         continue
                     if message is None:  # the channel layer failed: the client reconnects
                         return
-                    out = await self._woken(_drain(message, inbox))
+                    games, said = _drain(message, inbox)
+                    out = await self._woken(games) + await self._talk(said)
                 if out:
                     last_sent = loop.time()
                     yield _chunk(out)
@@ -359,6 +409,10 @@ class Stream:
                 await self.layer.group_discard(group, self.channel)
         self.groups.clear()
         await self.slot.release()
+        # The player's last stream closed: a seek it held waits for nobody any more.
+        with contextlib.suppress(Exception):
+            if not await Slot.aheld(self.user_id):
+                await _read(quickplay.cancel_seek)(user=self.user_id, held_only=True)
 
     # --- what to send ---------------------------------------------------------------------------
 
@@ -388,6 +442,17 @@ class Stream:
             out += await self._new_games(await _read(following.games_of)(self.user_id))
         for game_id in sorted(game_id for game_id in game_ids if game_id in self.followed):
             out += await self._catch_up(game_id, self.followed[game_id])
+        return out
+
+    async def _talk(self, said: list[dict]) -> list[dict]:
+        """A `chat` line for each message of the table talk of a game the player sits at,
+        written or deleted, unless its author and the player are in a block."""
+        out = []
+        for event in said:
+            if event.get("game") in self.followed:
+                line = await _read(following.chat_line)(self.user_id, event)
+                if line is not None:
+                    out.append(line)
         return out
 
     async def _check(self) -> list[dict]:
@@ -452,16 +517,19 @@ class Stream:
             await self._leave(pushes.game_group(game_id))
 
 
-def _drain(first: dict, inbox: asyncio.Queue) -> set[int | None]:
+def _drain(first: dict, inbox: asyncio.Queue) -> tuple[set[int | None], list[dict]]:
     """The games that this message and every one already waiting behind it are about (None:
-    the player's own group): a burst of pushes is read once."""
-    games = set()
+    the player's own group): a burst of pushes is read once; and the table talk's messages
+    among them, in order."""
+    games, said = set(), []
     message = first
     while True:
         if message is None:  # the channel failed: put it back for the loop to end on
             inbox.put_nowait(None)
             break
-        if message.get("type") in WAKING:
+        if message.get("type") == "game.chat":
+            said.append(message)
+        elif message.get("type") in WAKING:
             game = message.get("game")
             if message["type"] == "user.notify":
                 games.add(None)
@@ -471,7 +539,7 @@ def _drain(first: dict, inbox: asyncio.Queue) -> set[int | None]:
             message = inbox.get_nowait()
         except asyncio.QueueEmpty:
             break
-    return games
+    return games, said
 
 
 def _chunk(lines: list[dict]) -> str:

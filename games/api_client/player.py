@@ -35,6 +35,7 @@ class Player:
     connection: Connection
     options: Options
     versions: dict[int, int] = field(default_factory=dict)  # game id -> newest version seen
+    seated: set[int] = field(default_factory=set)  # games it sits at, waiting or in play
     ended: set[int] = field(default_factory=set)
     seeking: bool = False
 
@@ -66,11 +67,23 @@ class Player:
                 wait = min(wait * 2, MOST_RETRY)
 
     def done(self) -> bool:
-        return self.options.games is not None and len(self.ended) >= self.options.games
+        """With `games`: that many have ended, and none it sits at is left unfinished."""
+        return (
+            self.options.games is not None
+            and len(self.ended) >= self.options.games
+            and not self.seated
+        )
+
+    def wants_more(self) -> bool:
+        """Whether to start another game: with `games`, not once that many have begun (those it
+        sits at and those that ended), since each it begins it plays to the end."""
+        wanted = self.options.games
+        return wanted is None or len(self.seated) + len(self.ended) + int(self.seeking) < wanted
 
     def seek_if_wanted(self) -> None:
-        playing = list(self.versions)
-        if self.options.seek_players is None or self.seeking or playing or self.done():
+        if self.options.seek_players is None or self.seeking or self.seated:
+            return
+        if not self.wants_more():
             return
         answer = self.connection.post(
             "/seek",
@@ -82,6 +95,7 @@ class Player:
         )
         self.seeking = bool(answer["waiting"])
         if answer["game"] is not None:
+            self.seated.add(answer["game"]["id"])
             self.play(answer["game"]["id"])
 
     # --- what the stream says ----------------------------------------------------------------
@@ -92,10 +106,13 @@ class Player:
             return
         if "version" in line:
             self.versions[game] = max(self.versions.get(game, 0), line["version"])
-        if kind == "invitation" and self.options.accept_invitations:
+        if kind in ("game", "event", "start", "your_move") and game not in self.ended:
+            self.seated.add(game)  # the stream speaks only of the games it sits at
+        if kind == "invitation" and self.options.accept_invitations and self.wants_more():
             log.info("accepting the invitation to game %s", game)
             try:
                 self.connection.post(f"/games/{game}/join")
+                self.seated.add(game)
             except Refused as refusal:
                 log.info("could not join game %s: %s", game, refusal)
         elif kind == "start":
@@ -104,7 +121,9 @@ class Player:
         elif kind in ("your_move",) or (kind == "game" and line.get("your_move")):
             self.play(game)
         elif kind == "end":
-            self.ended.add(game)
+            if line.get("status") != "cancelled":  # a table that never began is no game played
+                self.ended.add(game)
+            self.seated.discard(game)
             self.versions.pop(game, None)  # nothing more to resume of it
             log.info("game %s ended: %s", game, line.get("results"))
             self.seek_if_wanted()

@@ -12,6 +12,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy
 
+from accounts.models import User
 from games import selectors
 from games.history.ratings import INITIAL
 from games.models import PROVISIONAL_GAMES, Game, Rating, RatingChange, Seat
@@ -83,26 +84,29 @@ def paginate(queryset, number, per_page: int) -> Page:
 RANKED_COUNT_SECONDS = 60
 
 
-def leaderboard_page(number, per_page: int) -> Page:
-    """The leaderboard's page `number` (any text; out of range gives the nearest page)."""
-    paginator = Paginator(leaderboard(), per_page)
+def leaderboard_page(number, per_page: int, viewer=None) -> Page:
+    """The leaderboard's page `number` (any text; out of range gives the nearest page), as
+    `viewer` may see it (`leaderboard`)."""
+    paginator = Paginator(leaderboard(viewer), per_page)
     newest = RatingChange.objects.order_by("-pk").values_list("pk", flat=True).first()
-    key = f"leaderboard:ranked:{newest}"
+    visitor = not getattr(viewer, "is_authenticated", True)
+    key = f"leaderboard:ranked:{newest}:{'visitor' if visitor else 'player'}"
     count = cache.get(key)
     if count is None:
-        count = leaderboard().count()
+        count = leaderboard(viewer).count()
         cache.set(key, count, RANKED_COUNT_SECONDS)
     paginator.count = count  # in place of the paginator's own count of the same query
     return paginator.get_page(number)
 
 
-def leaderboard() -> QuerySet[Rating]:
-    """Players with at least LEADERBOARD_MIN_GAMES rated games, best rating first."""
-    return (
-        Rating.objects.filter(games__gte=LEADERBOARD_MIN_GAMES, user__is_active=True)
-        .select_related("user")
-        .order_by("-display", "user__username")
-    )
+def leaderboard(viewer=None) -> QuerySet[Rating]:
+    """Players with at least LEADERBOARD_MIN_GAMES rated games, best rating first; to a
+    signed-out `viewer`, without those who show their rating to signed-in players only
+    (accounts/privacy.py)."""
+    ratings = Rating.objects.filter(games__gte=LEADERBOARD_MIN_GAMES, user__is_active=True)
+    if not getattr(viewer, "is_authenticated", True):
+        ratings = ratings.exclude(user__games_shown_to=User.GamesShownTo.SIGNED_IN)
+    return ratings.select_related("user").order_by("-display", "user__username")
 
 
 @dataclass(frozen=True)

@@ -111,7 +111,7 @@ def my_games(request):
 
 @require_GET
 def leaderboard(request):
-    page = leaderboard_page(request.GET.get("page"), LEADERBOARD_PAGE_SIZE)
+    page = leaderboard_page(request.GET.get("page"), LEADERBOARD_PAGE_SIZE, request.user)
     return render(
         request,
         "games/leaderboard.html",

@@ -36,7 +36,8 @@ a gap and when the page wakes up) and ``{"type": "ping", "version": v, "visible"
 heartbeat: a visible page keeps the presence fresh and records that its player has seen version
 v, games/seen.py; a hidden one leaves the presence, so emails are no longer held back; a page
 that shows less than the newest version this socket heard of, a push it could not draw while the
-database was out of reach, is resynced), and ``{"type": "looks", "version": v, "looks": ...}``
+database was out of reach, is resynced; one that shows less than the socket sent crossed a push
+on its way, and is not), and ``{"type": "looks", "version": v, "looks": ...}``
 (the page shows version v with these looks, in the X-Page-Looks form of games/live/looks.py:
 sent after a move's answer that changed the pool, and after a resync). The page's looks also
 travel in the address (``&looks=``) on every connection. With them a push brings only the pieces
@@ -44,8 +45,9 @@ that look different; a part the socket does not know the page's looks of is sent
 Anything else is logged and ignored.
 
 Close codes: 4401 not signed in (``ws/live/``), 4404 no such game (or one the viewer may not
-see: the same answer, so a private table does not reveal itself), 4408 too many messages (and no
-new socket for a while: games/live/sockets.py), 4409 this page was replaced by the player's newer
+see: the same answer, so a private table does not reveal itself), 4408 too many messages, counted
+as they arrive, or too many waiting for an answer (and no new socket for a while:
+games/live/sockets.py), 4409 this page was replaced by the player's newer
 ones, 4429 too many sockets or connections from here (try again later), 4503 the channel layer
 is unreachable (the page reconnects later).
 """
@@ -80,10 +82,21 @@ logger = logging.getLogger(__name__)
 
 MAX_MESSAGE = 2048  # characters; a page's looks (five seats) take about 1,500
 MAX_VERSION = 2**31 - 1
-# A client may send a burst of this many messages, then one per REFILL seconds.
+# A client may send a burst of this many messages, then one per REFILL seconds: each counted as
+# it arrives, whatever the socket is busy with.
 BURST, REFILL = 20, 0.5
-# At most one whole-game redraw per socket in this many seconds.
-RESYNC_INTERVAL = 1.0
+# Messages that came and were not handled yet: a page sends one or two at a time (a heartbeat,
+# a sync, its looks). A socket whose messages come faster than it can answer them (each within
+# the allowance, a slow database) would pile them up in memory: past a whole burst waiting, it
+# is closed as a flood.
+MAX_BACKLOG = BURST
+# At most one whole-game redraw per socket in this many seconds: a page that asks again sooner
+# (a gap, a wake-up, a stale heartbeat) gets one redraw when the interval ends, however many
+# times it asked meanwhile.
+RESYNC_INTERVAL = 3.0
+# A heartbeat refreshes the socket's count and its player's presence at most this often (both
+# last a minute; a page beats every 25 s): the heartbeats between cost nothing.
+BEAT_KEPT = 10.0
 
 NOT_SIGNED_IN, NO_SUCH_GAME, TOO_MANY = 4401, 4404, 4408
 LAYER_DOWN = 4503  # try again later (a server may not send 1011 itself)
@@ -135,13 +148,20 @@ async def _refuse_for_now(receive, send) -> None:
 
 class LiveConsumer(AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send):
+        # The browser's messages are taken in as they arrive, counted and queued here
+        # (`_take_in`), and the consumer reads them from that queue: a socket busy drawing
+        # still counts what comes meanwhile, and never holds more than MAX_BACKLOG of them.
+        self.inbox: asyncio.Queue = asyncio.Queue()
+        self.tokens, self.tokens_at = float(BURST), time.monotonic()
+        self.flooded = False
+        taking_in = asyncio.ensure_future(self._take_in(receive))
         # The consumer listens to the browser and to the channel layer at once; when Redis goes
         # away under an open socket (or right after a refused connect), the layer's receive
         # raises and would end the consumer with a traceback logged as an error and a 1011.
         # A lost channel layer is an outage to report, not a bug: the page is told to come
         # back later.
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, self.inbox.get, send)
             await self._release_channel()
         except (RedisError, OSError) as error:
             logger.warning("live: lost the channel layer (%s); closing the socket", error)
@@ -149,8 +169,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 if hasattr(self, "user"):
                     await self.close(code=LAYER_DOWN)
                 else:  # the layer failed to give this consumer its channel: not connected yet
-                    await _refuse_for_now(receive, send)
+                    await _refuse_for_now(self.inbox.get, send)
         finally:
+            taking_in.cancel()
+            if getattr(self, "resync_timer", None) is not None:
+                self.resync_timer.cancel()
             # Ended without its disconnect: daphne cancels a consumer that has not finished 10 s
             # after its connection closed (a busy process: the disconnect waited behind the
             # thread of the database calls). Its channel must still leave the game's and the
@@ -160,6 +183,32 @@ class LiveConsumer(AsyncWebsocketConsumer):
             layer_watch.forget(self)
             if getattr(self, "joined", None):
                 await asyncio.shield(self._leave_groups())
+
+    async def _take_in(self, receive):
+        """Take the browser's messages as they arrive: each counts against the socket's
+        allowance at once, and past it, or with MAX_BACKLOG messages still waiting to be
+        handled, the socket is closed for flooding (issue 34: stale messages, each answered
+        slowly, used to be counted only when read, so they never ran out, and queued in the
+        server's memory without bound). What comes after that is dropped."""
+        while True:
+            message = await receive()
+            if message["type"] == "websocket.receive":
+                if self.flooded:
+                    continue
+                if not self._take_token() or self.inbox.qsize() >= MAX_BACKLOG:
+                    self.flooded = True
+                    await self._flooding()
+                    continue
+            self.inbox.put_nowait(message)
+            if message["type"] == "websocket.disconnect":
+                return
+
+    async def _flooding(self):
+        logger.warning("live: too many messages from user %s; closing", self.user.pk)
+        with contextlib.suppress(Exception):  # a limit is a guard, never a reason to fail
+            await database_sync_to_async(sockets.flooding)(self._player_id(), self.address)
+        with contextlib.suppress(*BROWSER_GONE):
+            await self.close(code=TOO_MANY)
 
     async def _release_channel(self):
         """Make sure the channel layer has let go of this consumer's channel.
@@ -209,11 +258,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.badge: drawing.Badge | None = None  # what the nav badge counts, once read
         self.started = False
         self.last_resync = 0.0
+        self.resync_timer: asyncio.TimerHandle | None = None  # a redraw due when it fires
         self.seen = 0  # the version this socket last recorded as seen (games/seen.py)
-        self.tokens, self.tokens_at = float(BURST), time.monotonic()
+        self.present, self.beat_at = True, time.monotonic()  # presence recorded on connecting
         self.address = (self.scope.get("client") or ["unknown"])[0] or "unknown"
         self.counted = ""  # this socket's name in games/live/sockets.py's sets
-        self.flooded = False
 
         drawing.holds_sockets()  # the moves made in this process keep their versions for pushes
         # Accept first, then close with a code: the page sees the code and does not retry.
@@ -296,12 +345,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.flooded:
-            return  # what came in the same burst: closed already, logged once
-        if not self._take_token():
-            logger.warning("live: too many messages from user %s; closing", self.user.pk)
-            self.flooded = True
-            await database_sync_to_async(sockets.flooding)(self._player_id(), self.address)
-            return await self.close(code=TOO_MANY)
+            return  # what came before the flood's close: moot
         if text_data is None or len(text_data) > MAX_MESSAGE:
             return self._ignore("not a short text message", bytes_data or text_data)
         try:
@@ -309,21 +353,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         except ValueError:
             return self._ignore("not JSON", text_data)
         kind = message.get("type") if isinstance(message, dict) else None
-        if kind == "ping" and self.counted:
-            await database_sync_to_async(sockets.refresh)(
-                self._player_id(), self.address, self.counted
-            )
         if kind == "ping":
-            if self.game_id is None:
-                pass
-            elif message.get("visible") is False:  # a hidden tab is not watching (emails go)
-                await self._depart()
-            else:
-                await self._arrive()
-                shown = _version(message.get("version"))
-                await self._see(shown)
-                if shown is not None and shown < self.newest and self.started:
-                    await self._catch_up(shown)  # a push went undrawn: the heartbeat mends it
+            await self._heartbeat(message)
         elif kind == "looks":
             self._page_says(message)
         elif kind == "sync":
@@ -335,6 +366,29 @@ class LiveConsumer(AsyncWebsocketConsumer):
         else:
             self._ignore("an unknown message", text_data)
 
+    async def _heartbeat(self, message: dict):
+        """The page's heartbeat: keep the socket counted and, on a game page, its player's
+        presence (once per BEAT_KEPT seconds: a page beats every 25 s, and the records last a
+        minute; a page that comes back into view is present at once); record the version its
+        visible page shows as seen; and mend a push the socket could not draw."""
+        visible = message.get("visible") is not False
+        now = time.monotonic()
+        if not (visible and self.present and now - self.beat_at < BEAT_KEPT):
+            self.beat_at = now
+            if self.counted:
+                await database_sync_to_async(sockets.refresh)(
+                    self._player_id(), self.address, self.counted
+                )
+            if self.game_id is not None:
+                # A hidden tab is not watching: emails are no longer held back for it.
+                await (self._arrive() if visible else self._depart())
+            self.present = visible
+        if self.game_id is not None and visible:
+            shown = _version(message.get("version"))
+            await self._see(shown)
+            if shown is not None and self._undrawn() and shown < self.newest:
+                await self._catch_up(shown)  # a push went undrawn: the heartbeat mends it
+
     def _page_says(self, message: dict):
         """``{"type": "looks", "version": v, "looks": ...}``: the page shows version v with these
         looks (after a move's answer, or a resync), maybe before this socket heard of v."""
@@ -345,6 +399,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.shown = page_looks(said)
         elif self.version is not None and version > self.version:
             self.reported = (version, page_looks(said))
+
+    def _undrawn(self) -> bool:
+        """Whether this socket heard of a version of the game that it did not send the page (a
+        push it could not draw while the database was out of reach). A heartbeat that shows
+        less than what the socket did send crossed that push on its way: no redraw for it
+        (issue 36)."""
+        return self.started and self.version is not None and self.version < self.newest
 
     def _ignore(self, why, data):
         logger.info("live: ignored %s from user %s: %.80r", why, self.user.pk, data)
@@ -405,6 +466,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 self.shown.pop(part, None)
             else:
                 self.shown[part] = shown
+
+    async def live_resync(self, message):
+        """The redraw put off by `_resync` is due (this socket's own message, never the
+        browser's: those are all ``websocket.receive``)."""
+        self.resync_timer = None
+        await self._resync()
 
     async def live_replaced(self, event):
         """The player opened more pages than they may hold sockets: this, their oldest, closes
@@ -494,6 +561,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def _catch_up(self, version: int | None):
         """Bring the page from `version` to the current one: nothing, or a whole redraw."""
+        behind = self.version is not None and version is not None and version < self.version
+        if behind and self.started:  # behind what this socket sent it: no need to look
+            self.version = version
+            return await self._resync()
         current = await database_sync_to_async(drawing.current_version)(self.game_id)
         if current is None or not self.started:
             return
@@ -528,9 +599,16 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self._send(message)
 
     async def _resync(self):
+        """Redraw the whole game for the page: at once, or, within RESYNC_INTERVAL of the last
+        redraw, once when the interval ends, for every ask meanwhile. Never by waiting here:
+        the socket goes on with its other messages (and pushes) in between."""
         wait = self.last_resync + RESYNC_INTERVAL - time.monotonic()
         if wait > 0:
-            await asyncio.sleep(wait)
+            if self.resync_timer is None:
+                self.resync_timer = asyncio.get_running_loop().call_later(
+                    wait, self.inbox.put_nowait, {"type": "live.resync"}
+                )
+            return
         self.last_resync = time.monotonic()
         try:
             drawn = await database_sync_to_async(drawing.draw_game)(self.game_id, self.user)

@@ -88,8 +88,9 @@ def subscribe(request):
     ):
         return JsonResponse({"error": "not a push subscription"}, status=400)
     PushSubscription.objects.update_or_create(
+        user=request.user,
         endpoint=endpoint,
-        defaults={"user": request.user, "p256dh": keys["p256dh"], "auth": keys["auth"]},
+        defaults={"p256dh": keys["p256dh"], "auth": keys["auth"]},
     )
     mine = PushSubscription.objects.filter(user=request.user).order_by("-last_used", "-created")
     extra = list(mine.values_list("pk", flat=True)[MAX_SUBSCRIPTIONS:])

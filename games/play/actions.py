@@ -58,6 +58,12 @@ SEAT_NOT_OFFERED = gettext_noop("You cannot take a seat at this table.")
 # Rules actions a player does not post: leaving has its own changes (`resign`, the vote), and
 # the early end is the server's.
 NOT_POSTED = (Resign, Conclude)
+# The kinds of action a player posts, by their JSON type: the server's own (the forced take, the
+# early end) and resigning (a change of its own) are none of them, and a refusal never names
+# them (issue 34: the API's unknown-action error listed them).
+POSTED_TYPES = tuple(
+    kind for kind, cls in rules.ACTION_TYPES.items() if cls not in (*NOT_POSTED, rules.TakeLast)
+)
 
 
 @dataclass(frozen=True)
@@ -535,6 +541,12 @@ def vote_to_expel(*, game_id: int, user: User, seat_number) -> Played:
 
 def _posted_action(action: rules.Action | dict) -> rules.Action:
     """The rules action of a move made on a seat (not the server's own kinds), or a refusal."""
+    if isinstance(action, dict) and action.get("type") not in POSTED_TYPES:
+        raise ActionRefused(
+            _("Unknown action type %(kind)s (known: %(known)s).")
+            % {"kind": repr(action.get("type")), "known": ", ".join(POSTED_TYPES)},
+            code="bad_action",
+        )
     try:
         action = rules.action_from_json(action)
     except RuleError as error:

@@ -16,6 +16,7 @@ from games.models import Game
 from games.play import chat as talk
 from games.play.errors import ActionRefused
 from games.play.rate_limits import CHAT, per_player
+from games.play.visibility import visible_game_first
 
 
 def _back_to_talk(game_id: int):
@@ -51,9 +52,9 @@ def messages_or_send(request, game_id):
 
 @login_required
 @require_POST
+@visible_game_first
 @per_player(CHAT)
 def send(request, game_id):
-    _visible_game(request, game_id)
     text = request.POST.get("text")
     return _answer(
         request, game_id, lambda: talk.send_message(game_id=game_id, user=request.user, text=text)
@@ -62,8 +63,8 @@ def send(request, game_id):
 
 @login_required
 @require_POST
+@visible_game_first
 def delete(request, game_id, message_id):
-    _visible_game(request, game_id)
     return _answer(
         request,
         game_id,
@@ -86,9 +87,9 @@ def _answer(request, game_id: int, change):
 
 @login_required
 @require_POST
+@visible_game_first
 def read(request, game_id):
     """The page showed the talk up to message `up_to` while visible."""
-    _visible_game(request, game_id)
     up_to = request.POST.get("up_to", "")
     if not (up_to.isascii() and up_to.isdigit() and len(up_to) < 19):
         return HttpResponse(_("Say up to which message."), status=400, content_type="text/plain")

@@ -259,7 +259,10 @@ class CreateGameForm(forms.Form):
             if None not in (bank, increment, cap) and (bank > cap or increment > cap):
                 self.add_error(
                     "fischer_cap",
-                    _("The cap must be at least the starting bank and the increment."),
+                    forms.ValidationError(
+                        _("The cap must be at least the starting bank and the increment."),
+                        code="fischer_cap",
+                    ),
                 )
         easy, strong = data.pop("easy_bots", 0) or 0, data.pop("strong_bots", 0) or 0
         players = data.get("player_count")
@@ -272,7 +275,8 @@ class CreateGameForm(forms.Form):
                     "players besides you.",
                     players - 1,
                 )
-                % {"players": players, "bots": players - 1}
+                % {"players": players, "bots": players - 1},
+                code="bots",
             )
         data["bots"] = ("easy",) * easy + ("strong",) * strong
         row, total = data.get("abandon_after_row"), data.get("abandon_after_total")

@@ -43,9 +43,17 @@ def kind_of(seek: QuickPlaySeek) -> Kind:
     return Kind(seek.player_count, seek.time_per_move, seek.rated)
 
 
-def seek(*, user: User, player_count: int, time_per_move: timedelta, rated: bool) -> Game | None:
+def seek(
+    *,
+    user: User,
+    player_count: int,
+    time_per_move: timedelta,
+    rated: bool,
+    held_for: timedelta | None = None,
+) -> Game | None:
     """Ask for a game (replacing the player's earlier seek), and pair at once if others wait:
-    return the player's game if it was made at once."""
+    return the player's game if it was made at once. With `held_for`, the seek lasts only while
+    it is renewed (`keep_held`) within that time: the API's seeks made with a stream open."""
     if user.bot_level:
         raise ActionRefused(_("Computer players do not use quick play."), code="bot")
     if not 2 <= player_count <= 5:
@@ -60,15 +68,27 @@ def seek(*, user: User, player_count: int, time_per_move: timedelta, rated: bool
             time_per_move=time_per_move,
             rated=bool(rated),
             rating=archive.rating_of(user).display,
+            held_until=None if held_for is None else timezone.now() + held_for,
         )
     made = pair_waiting()
     return next((game for game in made if user.pk in game.seat_user_ids), None)
 
 
-def cancel_seek(*, user: User) -> bool:
-    """Stop asking; return whether the player was (a game already made is theirs to play)."""
-    deleted, _count = QuickPlaySeek.objects.filter(user=user).delete()
+def cancel_seek(*, user: User, held_only: bool = False) -> bool:
+    """Stop asking (with `held_only`, only a seek held by a stream: the player's last stream
+    closed); return whether the player was (a game already made is theirs to play)."""
+    seeks = QuickPlaySeek.objects.filter(user=user)
+    if held_only:
+        seeks = seeks.filter(held_until__isnull=False)
+    deleted, _count = seeks.delete()
     return bool(deleted)
+
+
+def keep_held(*, user_id: int, held_for: timedelta) -> None:
+    """The player still holds a stream: their seek held by one lasts `held_for` more."""
+    QuickPlaySeek.objects.filter(user_id=user_id, held_until__isnull=False).update(
+        held_until=timezone.now() + held_for
+    )
 
 
 def window(seek: QuickPlaySeek, now: datetime) -> float:
@@ -113,10 +133,13 @@ def pair_waiting(now: datetime | None = None) -> list[Game]:
     """Pair the seeks that can be paired now and open their games; return them."""
     now = now or timezone.now()
     made = []
+    # A seek whose stream stopped renewing it (its process died) waits for nobody: it goes.
+    QuickPlaySeek.objects.filter(held_until__lt=now).delete()
     with transaction.atomic():
         seeks = list(
             QuickPlaySeek.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(user__is_active=True)  # a closed account's seek waits for nobody
+            .exclude(held_until__lt=now)
             .select_related("user")
             .order_by("created_at", "pk")
         )

@@ -130,6 +130,14 @@ REPORTS = Limit(
         "was changed."
     ),
 )
+REPORT_LOOKUPS = Limit(
+    "games.report_lookup",
+    "REPORT_LOOKUP_RATE_LIMIT",
+    gettext_lazy(
+        "Too many report forms opened in a short time (at most %(rate)s). Try again in %(wait)s."
+    ),
+    every_method=True,
+)
 PEOPLE = Limit(
     "accounts.people",
     "PEOPLE_RATE_LIMIT",
@@ -147,6 +155,17 @@ API_READS = Limit(
     ),
     every_method=True,
 )
+
+
+@dataclass(frozen=True)
+class Usage:
+    """A limit as one request left it: `amount` in windows of `period` seconds, `left` of
+    them in this window, which ends in `reset` seconds."""
+
+    amount: int
+    period: int
+    left: int
+    reset: int
 
 
 def per_player(limit: Limit, *, counts=None):
@@ -191,10 +210,13 @@ def seconds_to_wait(request, limit: Limit, *, count: bool = True) -> int | None:
     except Exception:  # the cache is down: playing matters more than counting
         log.warning("rate limit %s not counted: the cache failed", limit.group, exc_info=True)
         return None
+    reset = window + period - now  # the next window counts afresh
+    # What is left, for the answer's RateLimit fields (games/api/middleware.py).
+    used_up = getattr(request, "rate_limits", {})
+    used_up[limit.group] = Usage(amount, period, max(0, amount - used), reset)
+    request.rate_limits = used_up
     over = used > amount if count else used >= amount
-    if not over:
-        return None
-    return window + period - now  # the next window counts afresh
+    return reset if over else None
 
 
 def parse_rate(rate: str) -> tuple[int, int]:

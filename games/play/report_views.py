@@ -12,10 +12,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import User
-from games.models import ChatMessage, Report
+from games.models import Report
 from games.play import reports
 from games.play.errors import ActionRefused
-from games.play.rate_limits import REPORTS, per_player
+from games.play.rate_limits import REPORT_LOOKUPS, REPORTS, per_player, seconds_to_wait, too_many
 
 
 class ReportForm(forms.Form):
@@ -40,12 +40,18 @@ def _number(value) -> int | None:
 @require_http_methods(["GET", "POST"])
 @per_player(REPORTS)
 def report(request):
-    """`?player=<name>` (and `&game=<id>`, where it happened) or `?message=<id>`."""
+    """`?player=<name>` (and `&game=<id>`, where it happened) or `?message=<id>`, a message the
+    reporter may read (any other is not found: the page names its author and its game). Opening
+    the form counts against its own rate limit, so that no script walks the messages."""
+    if request.method == "GET":
+        wait = seconds_to_wait(request, REPORT_LOOKUPS)
+        if wait is not None:
+            return too_many(request, REPORT_LOOKUPS, wait)
     message_id = _number(request.GET.get("message"))
     game_id = _number(request.GET.get("game"))
     name = request.GET.get("player", "")
     if message_id is not None:
-        message = ChatMessage.objects.select_related("author").filter(pk=message_id).first()
+        message = reports.readable_message(request.user, message_id)
         if message is None:
             raise Http404("No such message.")
         about, back = message.author, reverse("games:game", args=[message.game_id]) + "#chat"

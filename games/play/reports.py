@@ -41,8 +41,8 @@ def report(
         )
     message = game = None
     if message_id is not None:
-        message = ChatMessage.objects.select_related("game", "author").filter(pk=message_id).first()
-        if message is None or not _may_see_message(reporter, message):
+        message = readable_message(reporter, message_id)
+        if message is None:
             raise ActionRefused(_("There is no such message."), code="no_such_message")
         reported, game = message.author, message.game
     else:
@@ -66,9 +66,14 @@ def report(
         )
 
 
-def _may_see_message(user: User, message: ChatMessage) -> bool:
+def readable_message(user: User, message_id: int) -> ChatMessage | None:
+    """The message numbered `message_id` (with its game and author), if `user` may read it
+    where it was written: not deleted, in a game they may see, whose talk they may read. Any
+    other is as good as missing: its author and its game are told to nobody else."""
+    message = ChatMessage.objects.select_related("game", "author").filter(pk=message_id).first()
+    if message is None or message.deleted_at is not None:
+        return None
     game = message.game
-    if message.deleted_at is not None or not selectors.can_view(game, user):
-        return False
-    seats = list(game.seats.all())
-    return chat.may_read(game, user, seats)
+    if not selectors.can_view(game, user) or not chat.may_read(game, user, list(game.seats.all())):
+        return None
+    return message

@@ -48,6 +48,7 @@ from games.play.rate_limits import (
     SEAT_CHANGES,
     per_player,
 )
+from games.play.visibility import visible_game_first
 from games.state_store import load_state, read_game
 
 # A refusal's HTTP status: 409 the page was stale, 403 not your game, 400 malformed, else 422.
@@ -303,6 +304,9 @@ def _drawing(response, game):
 @require_POST
 @per_player(ACTIONS)
 def act(request, game_id):
+    # Not @visible_game_first: a move is the site's most frequent request, held to its queries
+    # (tests/games/test_cost_per_action.py), and its player sees the game. A refused move asks
+    # first (`_refused`), so a hidden game answers 404 as a missing one.
     form = ActionForm.of_request(request)
     if not form.is_valid():
         return _refused(request, game_id, ActionRefused(form.error_text(), code="bad_request"))
@@ -344,6 +348,7 @@ def act(request, game_id):
 
 @login_required
 @require_POST
+@visible_game_first
 @per_player(ACTIONS)
 def resign(request, game_id):
     """Resign (the page asked the player to confirm)."""
@@ -352,6 +357,7 @@ def resign(request, game_id):
 
 @login_required
 @require_POST
+@visible_game_first
 @per_player(ACTIONS)
 def expel(request, game_id):
     """Vote to hand the seat `seat` (its number) to the server."""
@@ -382,6 +388,7 @@ def _leaving(request, game_id, change):
 
 @login_required
 @require_POST
+@visible_game_first
 @per_player(ACTIONS)
 def queue(request, game_id):
     """Queue the player's next draft (or clear it): answered with their Drafting-ahead panel."""
@@ -408,6 +415,7 @@ def queue(request, game_id):
 
 @login_required
 @require_POST
+@visible_game_first
 @per_player(SEAT_CHANGES)
 def join(request, game_id):
     token = request.POST.get("token") or None
@@ -435,6 +443,7 @@ def join_by_link(request, token):
 
 @login_required
 @require_POST
+@visible_game_first
 @per_player(SEAT_CHANGES)
 def leave(request, game_id):
     return _lobby_action(
@@ -444,6 +453,7 @@ def leave(request, game_id):
 
 @login_required
 @require_POST
+@visible_game_first
 @per_player(SEAT_CHANGES)
 def start(request, game_id):
     return _lobby_action(
@@ -453,6 +463,7 @@ def start(request, game_id):
 
 @login_required
 @require_POST
+@visible_game_first
 @per_player(SEAT_CHANGES)
 def cancel(request, game_id):
     return _lobby_action(
@@ -462,6 +473,7 @@ def cancel(request, game_id):
 
 @login_required
 @require_POST
+@visible_game_first
 @per_player(SEAT_CHANGES)
 def decline(request, game_id):
     """Say no to an invitation: back to the dashboard (the table may be gone: a rematch is
@@ -479,6 +491,7 @@ def decline(request, game_id):
 
 @login_required
 @require_POST
+@visible_game_first
 @per_player(GAME_CREATION)  # every ask counts, as a new game would
 def rematch(request, game_id):
     """Ask for a rematch of an ended game: to the rematch's table (the one already asked for,
@@ -494,6 +507,7 @@ def rematch(request, game_id):
 
 @login_required
 @require_POST
+@visible_game_first
 @per_player(INVITATIONS)
 def invite(request, game_id):
     form = InviteForm(request.POST)
@@ -518,7 +532,7 @@ def _viewable_game(request, game_id) -> tuple[Game, list]:
         game, seats = read_game(game_id)
     except Game.DoesNotExist:
         raise Http404("No such game.") from None
-    if not selectors.can_view(game, request.user):
+    if not selectors.can_view(game, request.user, seats):
         raise Http404("No such game.")  # an invitation-only table does not reveal itself
     return game, seats
 

@@ -92,3 +92,78 @@ def test_a_revoked_token_stops_the_client_with_the_sites_words(live_server, play
     with pytest.raises(Refused) as refused:
         connection.get("/me")
     assert refused.value.status == 401 and refused.value.code == "unauthorized"
+
+
+# --- pacing and stopping (issue 34) ------------------------------------------------------------
+
+
+def test_the_client_paces_itself_under_the_limit_and_is_never_refused_for_it(
+    live_server, players, settings
+):
+    """The answers say what is left of the limit (RateLimit fields): the client spreads its
+    calls over the window rather than run into a 429 and stall every game it plays."""
+    settings.API_READ_RATE_LIMIT = "10/2s"
+    connection = Connection(live_server.url, token_for(players[0]))
+    statuses = []
+    real = connection.http.request
+
+    def request(*args, **kwargs):
+        response = real(*args, **kwargs)
+        statuses.append(response.status_code)
+        return response
+
+    connection.http.request = request
+    started = time.monotonic()
+    for _ in range(25):
+        assert connection.get("/me")["username"] == players[0].username
+    assert statuses == [200] * 25
+    assert time.monotonic() - started >= 2  # 25 calls at 10 a window of 2 s: three windows
+
+
+class FakeConnection:
+    """The calls the player makes, answered as a site would, without a site."""
+
+    def __init__(self):
+        self.posts: list[str] = []
+
+    def post(self, path, body=None):
+        self.posts.append(path)
+        if path == "/seek":
+            return {"game": None, "waiting": True}
+        return {}
+
+    def get(self, path, **params):
+        return {"status": "waiting", "your_seat": 0, "version": 1}
+
+    def delete(self, path):
+        self.posts.append(f"DELETE {path}")
+
+
+def test_with_games_n_it_starts_no_more_than_n_and_ends_only_when_they_have_ended():
+    connection = FakeConnection()
+    player = Player(connection, Options(level="easy", games=1, accept_invitations=True))
+
+    player.heard({"type": "invitation", "game": 7, "by": "ada"})
+    player.heard({"type": "event", "game": 7, "version": 3, "kind": "joined"})
+    player.heard({"type": "invitation", "game": 8, "by": "brian"})  # one game was asked for
+    player.heard({"type": "start", "game": 7, "version": 4})
+
+    assert connection.posts == ["/games/7/join"]
+    assert not player.done()
+    player.heard({"type": "end", "game": 7, "version": 90, "results": []})
+    assert player.done()
+
+
+def test_a_game_already_under_way_is_finished_before_the_client_stops():
+    """Two games in play when it starts (a table it sat at before): `--games 1` plays both to
+    their end, never leaving one half played."""
+    connection = FakeConnection()
+    player = Player(connection, Options(level="easy", games=1, seek_players=2))
+    player.heard({"type": "game", "game": 1, "status": "playing", "version": 5, "your_move": False})
+    player.heard({"type": "game", "game": 2, "status": "playing", "version": 9, "your_move": False})
+
+    player.heard({"type": "end", "game": 1, "version": 60, "results": []})
+    assert not player.done()
+    assert "/seek" not in connection.posts  # it has its games
+    player.heard({"type": "end", "game": 2, "version": 70, "results": []})
+    assert player.done() and "/seek" not in connection.posts

@@ -14,7 +14,7 @@ from channels.layers import get_channel_layer
 from django.core.cache import cache
 
 from accounts import tokens
-from games import rules
+from games import rules, tasks
 from games.api import stream as stream_module
 from games.models import Event, Game
 from games.play import actions
@@ -129,9 +129,11 @@ def draft_and_confirm(game):
     return state.current
 
 
-def versions_after(game, version) -> list[int]:
+def versions_after(game, version, but=()) -> list[int]:
+    """The versions of the game's events after `version` (but those of the kinds `but`)."""
     return list(
         Event.objects.filter(game=game, number__gt=version)
+        .exclude(kind__in=but)
         .order_by("number")
         .values_list("number", flat=True)
     )
@@ -249,13 +251,13 @@ async def test_a_whole_game_streams_every_event_in_order_and_ends(start_game):
     lines = []
     while not lines or lines[-1]["type"] != "end":
         lines.append(await stream.line())
-    # The game ended with its last rules event; the analysis is recorded after it, and streamed
-    # only if it was there when the stream read the end.
+    # The game ended with its last rules event; the analysis recorded after it is not the
+    # stream's (it is in the replay).
     ended = await sync_to_async(
         lambda: game.events.exclude(kind="analysed").latest("number").number
     )()
     end = lines[-1]["version"]
-    assert end in (ended, ended + 1)
+    assert end == ended
     events = [line["version"] for line in lines if line and line["type"] == "event"]
     assert events == list(range(first["version"] + 1, end + 1))
     moves = [line for line in lines if line and line["type"] == "your_move"]
@@ -300,9 +302,9 @@ async def test_resuming_a_game_that_ended_meanwhile_sends_its_last_events_and_it
     stream = await stream_of(winner.user, f"since={game.pk}:{since}")
 
     lines = await stream.lines_until_quiet()
-    expected = await sync_to_async(versions_after)(game, since)
+    expected = await sync_to_async(versions_after)(game, since, but=("analysed",))
     assert [line["version"] for line in lines if line["type"] == "event"] == expected
-    assert lines[-1]["type"] == "end" and lines[-1]["version"] == game.version
+    assert lines[-1]["type"] == "end" and lines[-1]["version"] == expected[-1]
     await stream.close()
 
 
@@ -507,7 +509,8 @@ async def test_a_stream_dropped_between_two_lines_leaves_its_groups_too(
     token, _ = await sync_to_async(tokens.create_token)(player, name="t", scope="read")
     slot = await stream_module.Slot.take(player.pk)
     lines = stream_module.Stream(player.pk, token.pk, {}, 60, slot).lines()
-    first = await lines.__anext__()  # suspended at its first yield
+    assert await lines.__anext__() == ""  # the headers' write
+    first = await lines.__anext__()  # suspended at the yield of its first lines
     assert json.loads(first)["type"] == "game"
     layer = get_channel_layer()
     assert any(layer.groups.values())
@@ -529,7 +532,7 @@ async def test_the_schema_describes_the_lines(client):
     content = operation["responses"]["200"]["content"]
     kinds = {line["properties"]["type"]["const"]
              for line in content["application/x-ndjson"]["schema"]["oneOf"]}  # fmt: skip
-    assert kinds == {"game", "invitation", "event", "start", "your_move", "end"}
+    assert kinds == {"game", "invitation", "event", "start", "your_move", "end", "chat"}
     assert {"since", "timeout"} <= {parameter["name"] for parameter in operation["parameters"]}
     assert operation["responses"]["429"]
 
@@ -555,3 +558,35 @@ async def test_a_table_the_player_opens_or_joins_is_followed_at_once(players, se
     first_line = await opened.next_of("event", second, timeout=3)
     assert first_line["version"] == 1
     await opened.close()
+
+
+async def test_the_post_game_analysis_is_not_a_stream_event_and_the_end_comes_once(
+    start_game, lost_tasks
+):
+    """The end line's version is the game's last move's: the analysis recorded after it (an
+    event of the log, and in the replay) never comes on the stream, live or resumed, so a
+    client resuming from the end's version hears nothing more of the game (issue 34: it was
+    sent the analysis then a second end)."""
+    lost = lost_tasks("games.analyse_game")
+    game = await sync_to_async(start_game)(2)
+    loser, winner = await sync_to_async(lambda: list(game.seats.select_related("user")))()
+    stream = await stream_of(winner.user)
+    await stream.next_of("game")
+
+    resigned = await sync_to_async(actions.resign)(game_id=game.pk, user=loser.user)
+    end = await stream.next_of("end")
+    assert end["version"] == resigned.game.version and lost
+    await sync_to_async(tasks.analyse_game)(game.pk)  # the worker's, later
+    await sync_to_async(game.refresh_from_db)()
+    assert game.version == end["version"] + 1  # the analysis is the log's last event
+    assert await stream.lines_until_quiet() == []
+    await stream.close()
+
+    resumed = await stream_of(winner.user, f"since={game.pk}:{end['version']}")
+    assert await resumed.lines_until_quiet() == []
+    await resumed.close()
+    late = await stream_of(winner.user, f"since={game.pk}:{end['version'] - 1}")
+    lines = await late.lines_until_quiet()
+    assert [line["type"] for line in lines] == ["event", "end"]
+    assert lines[-1]["version"] == end["version"]
+    await late.close()

@@ -2,21 +2,16 @@
 client as they happen, and a client that hangs up gives its stream's place back."""
 
 import json
-import subprocess
-import sys
 import time
-import urllib.request
 from datetime import timedelta
 
 import httpx
 import pytest
-from django.conf import settings
 
 from accounts import tokens
 from games import rules
 from games.play import actions
-from infra.services import free_port
-from tests.conftest import server_environment
+from tests.daphne import running_daphne
 from tests.games.playing import current_state
 from tests.tiers import starts_processes
 
@@ -28,34 +23,8 @@ pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
 def daphne(redis_url, tmp_path):
     """daphne on the test database and the run's Redis (the channel layer and the cache this
     process uses too), until the test ends."""
-    port = free_port()
-    (tmp_path / "static").mkdir()
-    env = server_environment(redis_url=redis_url, workdir=tmp_path)
-    log_path = tmp_path / "daphne.log"
-    with open(log_path, "w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "microchip_site.asgi:application"],
-            cwd=settings.BASE_DIR, env=env, stdout=log, stderr=log,
-        )  # fmt: skip
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                assert process.poll() is None, log_path.read_text()[-3000:]
-                try:
-                    with urllib.request.urlopen(f"{url}/health/", timeout=2):
-                        break
-                except OSError:
-                    assert time.monotonic() < deadline, log_path.read_text()[-3000:]
-                    time.sleep(0.2)
-            yield url
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    with running_daphne(redis_url, tmp_path) as server:
+        yield server.url
 
 
 def test_daphne_streams_a_move_as_it_happens_and_frees_the_place_of_a_closed_stream(
@@ -110,3 +79,18 @@ def test_daphne_streams_a_move_as_it_happens_and_frees_the_place_of_a_closed_str
         for client, response in opened:
             response.close()
             client.close()
+
+
+def test_the_stream_answers_at_once_even_with_nothing_to_say(daphne, players):
+    """A player with no game and no invitation gets the 200 and its headers at once, not with
+    the first keep-alive line 20 s later, past most clients' time-outs (issue 34)."""
+    secret = tokens.create_token(players[4], name="t", scope="read")[1]
+    headers = {"Authorization": f"Bearer {secret}"}
+    began = time.monotonic()
+    with (
+        httpx.Client(base_url=daphne, headers=headers, timeout=5) as client,
+        client.stream("GET", "/api/v1/stream") as response,
+    ):
+        assert response.status_code == 200
+        assert response.headers["content-type"] == "application/x-ndjson"
+        assert time.monotonic() - began < 3

@@ -306,17 +306,24 @@ def test_subscribing_refuses_what_is_not_a_push_subscription(players):
     assert anonymous.status_code == 403
 
 
-def test_subscribing_another_players_browser_takes_it_over(players):
+def test_a_subscription_is_its_accounts_own_and_no_other_account_takes_it_over(players):
+    """A subscription is kept by account and endpoint (issue 34): another account that posts
+    the same endpoint (with keys of its own) gets a subscription of its own; the first
+    account's keys and pushes stay, and only its own account removes it."""
     ada, brian = players[:2]
     data = subscription_json()
-    for user in (ada, brian):
-        client, token = csrf_client(user)
-        post_json(client, "/push/subscribe/", data, HTTP_X_CSRFTOKEN=token)
-    assert list(PushSubscription.objects.values_list("user", flat=True)) == [brian.pk]
-    # Ada cannot remove Brian's.
     client, token = csrf_client(ada)
+    post_json(client, "/push/subscribe/", data, HTTP_X_CSRFTOKEN=token)
+    taken = subscription_json(data["endpoint"], Browser())
+    client, token = csrf_client(brian)
+    post_json(client, "/push/subscribe/", taken, HTTP_X_CSRFTOKEN=token)
+
+    mine = PushSubscription.objects.get(user=ada)
+    assert (mine.endpoint, mine.auth) == (data["endpoint"], data["keys"]["auth"])
+    assert PushSubscription.objects.get(user=brian).auth == taken["keys"]["auth"]
+    # Brian cannot remove Ada's.
     post_json(client, "/push/unsubscribe/", {"endpoint": data["endpoint"]}, HTTP_X_CSRFTOKEN=token)
-    assert PushSubscription.objects.filter(user=brian).exists()
+    assert list(PushSubscription.objects.values_list("user", flat=True)) == [ada.pk]
 
 
 def test_the_service_worker_is_served_from_the_root():

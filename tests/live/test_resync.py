@@ -1,5 +1,8 @@
 """A page that comes back (reconnects, wakes up, noticed a gap) is brought up to date."""
 
+import asyncio
+import time
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import OperationalError
@@ -94,4 +97,47 @@ async def test_a_push_that_could_not_be_drawn_is_mended_by_the_next_heartbeat(
     assert resync["version"] == shown + 2
     await socket.send_json_to({"type": "ping", "version": shown + 2, "visible": True})
     assert [m for m in await messages(socket) if m["type"] in ("push", "resync")] == []
+    await socket.disconnect()
+
+
+async def test_a_page_that_keeps_asking_gets_one_redraw_at_once_and_one_when_the_interval_ends(
+    start_game, players
+):
+    """A whole redraw is the socket's dearest answer: asked for again and again (a page stuck in
+    a loop, or a flood), it comes at once, then once when RESYNC_INTERVAL has passed, for every
+    ask meanwhile (issue 34)."""
+    from games.live.consumers import RESYNC_INTERVAL
+
+    game = await sync_to_async(start_game)(2)
+    socket = await connect(game_path(game, game.version), await sync_to_async(login)(players[4]))
+    await messages(socket)
+
+    began = time.monotonic()
+    for _ in range(6):
+        await socket.send_json_to({"type": "sync", "version": 0})
+        await asyncio.sleep(0.1)
+    first = await next_of(socket, "resync")
+    assert time.monotonic() - began < RESYNC_INTERVAL / 2
+    second = await next_of(socket, "resync", timeout=RESYNC_INTERVAL + 2)
+    assert time.monotonic() - began >= RESYNC_INTERVAL * 0.9
+    assert first["version"] == second["version"] == game.version
+    assert [m for m in await messages(socket, 1.0) if m["type"] == "resync"] == []
+    await socket.disconnect()
+
+
+async def test_a_heartbeat_that_crosses_a_push_on_its_way_asks_for_no_redraw(start_game, players):
+    """The page's heartbeat left before the push of the next version reached it: it shows one
+    version less than the socket sent, which is no reason to redraw the whole game (issue 36)."""
+    game = await sync_to_async(start_game)(2)
+    socket = await connect(game_path(game, game.version), await sync_to_async(login)(players[4]))
+    await messages(socket)
+    shown = game.version
+    seat, action = await sync_to_async(next_move)(game)
+    user = await sync_to_async(lambda: game.seats.get(number=seat).user)()
+    await apost_move(await sync_to_async(login)(user), game, action.to_json(), shown)
+    assert (await next_of(socket, "push"))["version"] == shown + 1
+
+    await socket.send_json_to({"type": "ping", "version": shown, "visible": True})
+
+    assert [m for m in await messages(socket, 0.5) if m["type"] in ("push", "resync")] == []
     await socket.disconnect()

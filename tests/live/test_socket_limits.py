@@ -2,6 +2,9 @@
 the player's oldest page makes way for a new one, an address past its limit and connects past
 their rate are told to try later, and a flood's pause survives a reconnect."""
 
+import asyncio
+import time
+
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -115,3 +118,57 @@ async def test_a_flood_not_signed_in_pauses_the_address_but_not_its_players(
     assert elsewhere.connected and await still_open(elsewhere)
     for page in (player, elsewhere):
         await page.disconnect()
+
+
+# --- what comes while the socket is busy (issue 34) ----------------------------------------------
+
+
+async def test_stale_syncs_are_counted_as_they_arrive_and_a_flood_of_them_is_closed(
+    start_game, players, limits
+):
+    """A sync that claims an old version asks for a whole redraw, which the socket makes at most
+    once in a while: a page that sends many must still run out of its allowance at once, not
+    be read one a second for ever."""
+    game = await sync_to_async(start_game)(2)
+    page = await connect(game_path(game, game.version), await sync_to_async(login)(players[3]))
+    await messages(page)
+
+    for _ in range(30):
+        await page.send_json_to({"type": "sync", "version": 0})
+
+    assert await closed_with(page) == FLOODING
+
+
+async def test_a_socket_with_too_many_messages_waiting_is_closed(
+    start_game, players, limits, monkeypatch
+):
+    """Messages that wait while the socket is busy (here, a database that takes a second an
+    answer) are bounded: a page that sends within its allowance, but faster than it is
+    answered, is closed once MAX_BACKLOG of them wait, rather than pile them up in memory."""
+    from games.live import consumers, drawing
+
+    game = await sync_to_async(start_game)(2)
+    page = await connect(game_path(game, game.version), await sync_to_async(login)(players[3]))
+    await messages(page)
+    current_version = drawing.current_version
+
+    def slow(game_id):
+        time.sleep(1.0)
+        return current_version(game_id)
+
+    monkeypatch.setattr(drawing, "current_version", slow)
+    up_to_date = {"type": "sync", "version": game.version}
+    for _ in range(consumers.BURST):  # the whole allowance at once
+        await page.send_json_to(up_to_date)
+    closed = None
+    for _ in range(10):  # then as fast as the allowance refills
+        await asyncio.sleep(consumers.REFILL * 1.1)
+        await page.send_json_to(up_to_date)
+        while closed is None and not await page.receive_nothing(timeout=0.01):
+            output = await page.receive_output()  # a sync answered, or the close
+            if output["type"] == "websocket.close":
+                closed = output.get("code")
+        if closed is not None:
+            break
+
+    assert closed == FLOODING

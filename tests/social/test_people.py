@@ -6,6 +6,8 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages import get_messages
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -16,7 +18,7 @@ from accounts import blocking, following, privacy
 from accounts.bots import new_bot
 from accounts.models import Block, Follow, User
 from accounts.refusals import Refused
-from games import chat
+from games import chat, selectors
 from games.models import Game, Invitation, Seat
 from games.play import actions
 from games.play import chat as talk
@@ -422,14 +424,28 @@ def test_blocking_is_silent_to_the_blocked_player(players, django_capture_on_com
     assert 'id="follow-button"' in pages[0] and ">Block<" in pages[0]  # as for anyone
 
 
-def test_the_blocked_player_may_follow_again_silently_and_sees_only_public_games(players):
+def test_neither_player_of_a_block_may_follow_the_other_again(players):
+    """A block ends the follows both ways, and neither may follow the other while it lasts
+    (issue 34: the blocked player followed again, and the dashboard showed the blocker's games).
+    The words name no block to the blocked player."""
     ada, brian = players[:2]
+    game = actions.create_game(creator=ada, player_count=2, time_per_move=timedelta(days=1))
+    actions.join_game(game_id=game.pk, user=players[2])
     blocking.block(blocker=ada, blocked=brian)
 
-    response = post(client_of(brian), "follow", ada)
+    answer = post(client_of(brian), "follow", ada, **{"back": ""})
+    with pytest.raises(Refused) as refused:
+        following.follow(follower=ada, followed=brian)
 
-    assert response.status_code == 302 and following.follows(brian, ada)
+    assert answer.status_code == 302
+    assert not Follow.objects.exists()
+    said = [str(message) for message in get_messages(answer.wsgi_request)]
+    assert said == ["You cannot follow ada."]
+    assert "block" in refused.value.message  # ada is told of her own block
+    assert f"/games/{game.pk}/" not in page(client_of(brian), reverse("dashboard"))
     assert blocking.blocked_either_way(ada.pk, brian.pk)  # the block stays
+    blocking.unblock(blocker=ada, blocked=brian)
+    assert following.follow(follower=brian, followed=ada) is True
 
 
 def test_unblocking_lifts_one_s_own_block_only(players):
@@ -536,8 +552,54 @@ def test_a_signed_out_visitor_sees_the_name_but_not_the_games_of_a_private_playe
     signed_in = client_of(players[2])
     assert f"/games/{game.pk}/" in page(signed_in, profile_url(ada))
     assert f"/games/{game.pk}/" in page(signed_in, reverse("archive", args=["ada"]))
-    # brian shows his to everyone; his games against ada stay his.
-    assert f"/games/{game.pk}/" in page(Client(), profile_url(brian))
+    # brian shows his to everyone, but a game of ada's is hers too: not his to show.
+    assert f"/games/{game.pk}/" not in page(Client(), profile_url(brian))
+    assert f"/games/{game.pk}/" in page(signed_in, profile_url(brian))
+
+
+def test_a_private_players_games_are_hidden_from_visitors_by_their_address_too(players, start_game):
+    """ "Signed-in players" hides every game the player plays from signed-out visitors,
+    whoever else plays it: its page, its move log, its replay and its socket, as their profile
+    and archive do, and their rating on the leaderboard (issue 34: the pages by id showed)."""
+    ada, brian = players[:2]
+    playing = start_game(2)
+    ended = start_game(2)
+    actions.resign(game_id=ended.pk, user=brian)
+    ada.games_shown_to = User.GamesShownTo.SIGNED_IN
+    ada.save()
+    visitor = Client()
+
+    for game in (playing, ended):
+        answer = visitor.get(reverse("games:game", args=[game.pk]))
+        assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")
+        assert visitor.get(reverse("games:log", args=[game.pk])).status_code == 404
+        assert visitor.get(reverse("games:fragment", args=[game.pk])).status_code == 404
+    assert visitor.get(reverse("games:replay", args=[ended.pk])).status_code == 404
+    assert not selectors.can_view(playing, AnonymousUser())  # the socket's check (4404)
+    signed_in = client_of(players[2])
+    assert signed_in.get(reverse("games:game", args=[playing.pk])).status_code == 200
+    assert signed_in.get(reverse("games:replay", args=[ended.pk])).status_code == 200
+    User.objects.filter(pk=brian.pk).update(games_shown_to=User.GamesShownTo.EVERYONE)
+    ada.games_shown_to = User.GamesShownTo.EVERYONE
+    ada.save()
+    assert visitor.get(reverse("games:game", args=[playing.pk])).status_code == 200
+
+
+def test_a_private_players_rating_is_not_on_the_visitors_leaderboard(players, settings):
+    from games.models import Rating
+
+    for number, player in enumerate(players[:3]):
+        figures = {"games": 20, "display": 1500 + number, "mu": 25.0, "sigma": 3.0}
+        Rating.objects.update_or_create(user=player, defaults=figures)
+    ada = players[0]
+    ada.games_shown_to = User.GamesShownTo.SIGNED_IN
+    ada.save()
+
+    visitors = page(Client(), reverse("leaderboard"))
+    members = page(client_of(players[3]), reverse("leaderboard"))
+
+    assert profile_url(players[1]) in visitors and profile_url(ada) not in visitors
+    assert profile_url(ada) in members
 
 
 def test_a_private_player_cannot_be_picked_as_opponent_by_a_signed_out_visitor(players):

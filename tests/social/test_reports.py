@@ -11,6 +11,7 @@ from games.models import Report
 from games.play import chat as talk
 from games.play import reports
 from games.play.errors import ActionRefused
+from tests.conftest import without_request_echoes
 from tests.games.playing import draft_the_top_tile
 from tests.live.conftest import login as client_of
 
@@ -125,3 +126,33 @@ def test_the_admin_judges_a_report_with_the_talk_and_the_moves_and_mutes_or_clos
         for entry in LogEntry.objects.filter(object_id=str(author.pk)).order_by("pk")
     ]
     assert history == ["Muted in table talks (after a report).", "Account closed (after a report)."]
+
+
+def test_the_report_page_names_only_a_message_its_reader_may_read(start_game, make_player):
+    """`?message=N` says whose message it is and links its game: only to whoever may read that
+    talk; any other message (a private table's, a deleted one, one that does not exist) is not
+    found, the same way (issue 34)."""
+    game = start_game(2, private=True)
+    author, reader = (seat.user for seat in game.seats.order_by("number"))
+    hidden = talk.send_message(game_id=game.pk, user=author, text="between us").message
+    stranger = client_of(make_player("stranger"))
+
+    missing = stranger.get(f"{reverse('games:report')}?message={hidden.pk + 1000}")
+    page = stranger.get(f"{reverse('games:report')}?message={hidden.pk}")
+
+    assert missing.status_code == page.status_code == 404
+    assert without_request_echoes(page.content) == without_request_echoes(missing.content)
+    assert "ada" not in page.content.decode() and "brian" not in page.content.decode()
+    readable = client_of(reader).get(f"{reverse('games:report')}?message={hidden.pk}")
+    assert readable.status_code == 200 and f"by {author.username}" in readable.content.decode()
+    talk.delete_message(game_id=game.pk, message_id=hidden.pk, user=author)
+    gone = client_of(reader).get(f"{reverse('games:report')}?message={hidden.pk}")
+    assert gone.status_code == 404
+
+
+def test_looking_up_messages_and_players_to_report_is_rate_limited(players, settings):
+    settings.REPORT_LOOKUP_RATE_LIMIT = "3/h"
+    ada = client_of(players[0])
+    statuses = [ada.get(f"{reverse('games:report')}?message={n}").status_code for n in range(4)]
+    assert statuses == [404, 404, 404, 429]
+    assert ada.get(f"{reverse('games:report')}?player=brian").status_code == 429
