@@ -15,6 +15,10 @@ the page shows after a resync or an answer that changed the pool, and sends the 
 every HEARTBEAT seconds (`{"type": "ping", "version": v, "visible": true}`: it keeps the
 player's presence, so that no email is queued for a player looking at the game).
 
+Each page's socket comes from a loopback address of its own (127.36.x.y), as each browser
+comes from its own address: the platform's limits of sockets per address (behind nginx, the
+address it passes on) count each page, not the benchmark's one machine.
+
 A table may have watchers beside its players: signed-in viewers with the game's page open, each
 loading the game (its fragment, for the looks), then with the page's socket as above; they
 never move.
@@ -28,6 +32,7 @@ connection failures, pushes that never came, and sockets the server closed.
 """
 
 import asyncio
+import itertools
 import json
 import random
 import re
@@ -156,6 +161,7 @@ class Bench:
         self.random = random.Random(20261202)
         self.measuring: set[asyncio.Task] = set()
         self.playing = False
+        self.addresses = itertools.count()
 
     async def run(self) -> Figures:
         for table in self.tables:
@@ -195,7 +201,11 @@ class Bench:
         path = f"/ws/games/{table.game_id}/?page={page.page}&v={version}"
         path += f"&looks={quote(page.looks.header())}"
         headers = [("Cookie", page.cookie), ("Origin", self.origin)]
-        page.socket = await WebSocket.connect(self.host, self.port, path, headers)
+        number = next(self.addresses)
+        source = (
+            f"127.36.{number // 250 % 250}.{number % 250 + 1}" if _loopback(self.host) else None
+        )
+        page.socket = await WebSocket.connect(self.host, self.port, path, headers, source)
         page.seen = page.shown = version
 
     async def _open_watchers(self) -> None:
@@ -441,6 +451,10 @@ class Bench:
                     self.figures.undelivered += len(waiting)
                 return
             await table.wait_for_news(max(0.01, deadline - time.monotonic()))
+
+
+def _loopback(host: str) -> bool:
+    return host == "localhost" or host.startswith("127.")
 
 
 def _version_of(headers: dict, content: bytes) -> int | None:

@@ -48,6 +48,7 @@ def test_a_short_soak_plays_closes_sockets_samples_and_gives_its_verdict(tmp_pat
     env.update(
         MICROCHIP_VAR_DIR=str(tmp_path), DEBUG="false", ALLOWED_HOSTS="127.0.0.1,localhost",
         SESSION_COOKIE_SECURE="false", CSRF_COOKIE_SECURE="false", PYTHONUNBUFFERED="1",
+        SITE_URL=url,  # the address the soak plays at (the others redirect there)
     )  # fmt: skip
     log_path = tmp_path / "up.log"
     with open(log_path, "w") as log:
