@@ -38,10 +38,11 @@ same platform run. --floor-url points it at a floor already running instead (its
 found by address like the platform's, or named with --floor-pids). In a series the floor plays
 each step.
 
-The platform counts sockets per address (LIVE_SOCKETS_PER_ADDRESS, LIVE_CONNECTS_PER_ADDRESS):
-every socket of the benchmark comes from one address, so start the platform with those raised
-above the number of players and watchers (docs/performance.md). Sockets the server closed are
-counted as errors, by their close code.
+The platform counts sockets per address (LIVE_SOCKETS_PER_ADDRESS, LIVE_CONNECTS_PER_ADDRESS).
+Against a --url on the loopback every page's socket comes from a loopback address of its own
+(127.36.x.y), as every browser comes from its own; against another host they all come from this
+machine's one address, so start the platform there with those raised above the number of
+players and watchers. Sockets the server closed are counted as errors, by their close code.
 """
 
 import argparse
@@ -528,8 +529,9 @@ class Command(BaseCommand):
         out(f"errors: {errors}  {dict(figures.errors) or ''}"
             f"  pushes not delivered within 5 s: {figures.undelivered}{closed}")  # fmt: skip
         if 4429 in figures.server_closes:
-            out("  (4429: too many sockets from one address: start the platform with "
-                "LIVE_SOCKETS_PER_ADDRESS and LIVE_CONNECTS_PER_ADDRESS raised)")  # fmt: skip
+            out("  (4429: too many sockets from one address: against a host not on the "
+                "loopback, start the platform with LIVE_SOCKETS_PER_ADDRESS and "
+                "LIVE_CONNECTS_PER_ADDRESS raised)")  # fmt: skip
         out(f"refused as stale (409): {figures.stale}   other refusals: {figures.refused}   "
             f"forced takes by the server: {figures.forced_takes}")  # fmt: skip
         if moves:
