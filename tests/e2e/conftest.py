@@ -167,8 +167,25 @@ def open_page(browser, server, live_db, request):
     ]
     for context in contexts:
         context.close()
+    _wait_for_the_worker()
     if said and report is not None and report.passed:
         pytest.fail("the browser's console said errors:\n" + "\n".join(said), pytrace=False)
+
+
+def _wait_for_the_worker(timeout=15):
+    """Wait until the server's worker has nothing queued and nothing running: the test's end
+    empties the database (a TRUNCATE of every table), and a task still writing (an email of the
+    last move, say) would deadlock with it on PostgreSQL and leave the next test its rows."""
+    from microchip_site.celery import app
+
+    deadline = time.monotonic() + timeout
+    with app.connection_for_read() as connection:
+        while time.monotonic() < deadline:
+            queued = connection.default_channel.client.llen(app.conf.task_default_queue)
+            running = app.control.inspect(timeout=2, limit=1, connection=connection).active()
+            if not queued and running and not any(running.values()):
+                return
+            time.sleep(0.05)
 
 
 def watch_console(page):

@@ -42,6 +42,7 @@ def test_a_phone_plays_by_touch_without_scrolling_sideways(open_page, two_player
 
     page.locator(f"#draw-{tile}").tap()
     page.wait_for_selector(f"#my-tray-{tile}", timeout=TIMEOUT)
+    settled(page)  # the draft's answer swapped in: a tap lands on the button that stays
     page.locator(f"#my-tray-{tile}").tap()
     page.wait_for_selector(f"#my-tray-{tile}[aria-pressed=true]", timeout=TIMEOUT)
     _, state = game_state(game.pk)
