@@ -142,7 +142,8 @@ def test_a_watcher_series_runs_each_step_and_fits_the_cost_of_a_watcher(
 
 def test_the_floor_is_played_beside_the_platform_both_ways(one_daphne, celery_worker_process):
     celery_worker_process(redis_db=SERVERS_REDIS_DB)
-    options = ["--watch-one", "2", "--floor", "--floor-html", "template,fixed",
+    # Five players a game, as a 5-player game's cost per action is measured against 2 players'.
+    options = ["--players", "5", "--watch-one", "2", "--floor", "--floor-html", "template,fixed",
                "--floor-processes", "1", "1", "--floor-database", "bench_floor_load_test",
                "--floor-redis-db", "15", "--floor-port", str(free_port())]  # fmt: skip
     if connection.vendor != "postgresql" or not settings.REDIS_URL:
