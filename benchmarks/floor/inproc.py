@@ -1,5 +1,6 @@
 """In-process CPU of the floor's move, through Django's full stack (test Client, CSRF on): the
-floor that FLOOR_HTML names (template, the default, or fixed: floorsite/settings.py).
+floor that FLOOR_HTML names (template, the default, or fixed:
+benchmarks/floor/floorsite/settings.py).
 
 Usage: python3 inproc.py [MOVES [WARM_UP]] (600 moves, the first 100 not counted).
 """

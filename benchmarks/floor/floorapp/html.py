@@ -1,9 +1,9 @@
 """The floor's HTML, two ways (FLOOR_HTML in the settings):
 
 - "template" (the floor since issue 36): a board of 25 spaces, a tray and a status line drawn by
-  a small Django template (templates/floorapp/table.html), about the size of the platform's
-  median answer to a move; drawn once per move for the mover's answer and once for everyone
-  else's push, which the consumer forwards as it is.
+  a small Django template (benchmarks/floor/floorapp/templates/floorapp/table.html), about the
+  size of the platform's median answer to a move; drawn once per move for the mover's answer
+  and once for everyone else's push, which the consumer forwards as it is.
 - "fixed" (the floor of issue 21): about 2 KB of board-like HTML made once at start; a move only
   fills in two numbers, for the answer and for each socket's push.
 """

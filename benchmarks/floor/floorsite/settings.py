@@ -34,9 +34,10 @@ DATABASES = {
         "CONN_MAX_AGE": 600,  # one persistent connection per gunicorn worker
     }
 }
-# How a move's HTML is made (floorapp/html.py): "template" (the floor since issue 36: drawn by a
-# Django template once per move for the answer and once for the push, which the consumer
-# forwards) or "fixed" (the floor of issue 21: 2 KB made once at start, numbers filled in).
+# How a move's HTML is made (benchmarks/floor/floorapp/html.py): "template" (the floor since
+# issue 36: drawn by a Django template once per move for the answer and once for the push, which
+# the consumer forwards) or "fixed" (the floor of issue 21: 2 KB made once at start, numbers
+# filled in).
 FLOOR_HTML = os.environ.get("FLOOR_HTML", "template")
 if FLOOR_HTML not in ("template", "fixed"):
     raise ValueError(f"FLOOR_HTML must be template or fixed, not {FLOOR_HTML!r}")
