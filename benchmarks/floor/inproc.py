@@ -1,4 +1,6 @@
-"""In-process CPU of the floor's move, through Django's full stack (test Client, CSRF on).
+"""In-process CPU of the floor's move, through Django's full stack (test Client, CSRF on): the
+floor that FLOOR_HTML names (template, the default, or fixed:
+benchmarks/floor/floorsite/settings.py).
 
 Usage: python3 inproc.py [MOVES [WARM_UP]] (600 moves, the first 100 not counted).
 """
@@ -54,6 +56,7 @@ for i in range(N):
 time.sleep(0.5)
 w = times[WARM_UP:]
 print(
-    f"floor in-process: {len(w)} moves, CPU mean {1000 * statistics.mean(w):.2f} ms, "
-    f"median {1000 * statistics.median(w):.2f} ms, answer {statistics.mean(sizes):.0f} B"
+    f"floor ({settings.FLOOR_HTML}) in-process: {len(w)} moves, "
+    f"CPU mean {1000 * statistics.mean(w):.2f} ms, "
+    f"median {1000 * statistics.median(w):.2f} ms, answer {statistics.median(sizes):.0f} B"
 )

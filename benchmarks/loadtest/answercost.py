@@ -1,8 +1,9 @@
 """CPU of a move's answer in one process, through Django's whole stack (the test client, CSRF
 checked, the page's headers), as a gunicorn worker spends it: the platform as it is, and the
 platform with its answers drawn as a fixed 2 KB body, as the floor answers (what a move costs
-besides drawing). Beside the floor's own in-process figure (benchmarks/floor/inproc.py), run in
-a child process on the same database server and Redis.
+besides drawing). Beside the floor's own in-process figures (benchmarks/floor/inproc.py), run in
+a child process on the same database server and Redis: the floor drawn by its template (issue
+36's) and the floor of fixed 2 KB (issue 21's).
 
     python -m benchmarks answer-cost
 
@@ -58,7 +59,7 @@ def main():
         Game.objects.filter(created_by__in=players).delete()
         for player in players:
             player.delete()
-    floor = _floor(moves, warm_up)
+    floors = [_floor(moves, warm_up, html) for html in ("template", "fixed")]
     print(f"ms of CPU per move in one process, {moves} moves after {warm_up} to warm up:")
     print(f"  {'':42} {'median':>7} {'mean':>7} {'answer':>8}")
     for name, (times, sizes) in (
@@ -66,7 +67,8 @@ def main():
         ("platform, answers a fixed 2 KB (no drawing)", fixed),
     ):
         print(_line(name, times[warm_up:], sizes))
-    print(f"  floor: {floor}")
+    for floor in floors:
+        print(f"  floor: {floor}")
 
 
 def _line(name, times, sizes):
@@ -179,12 +181,15 @@ def _fixed_answers():
     return undo
 
 
-def _floor(moves: int, warm_up: int) -> str:
+def _floor(moves: int, warm_up: int, html: str) -> str:
     """The floor's in-process figure, in a process of its own (its own Django project), on the
-    platform's PostgreSQL server and Redis as the load benchmark puts it (`load --floor`)."""
+    platform's PostgreSQL server and Redis as the load benchmark puts it (`load --floor`); `html`
+    is the floor's drawing (FLOOR_HTML)."""
     database = settings.DATABASES["default"]
     if "postgresql" not in database["ENGINE"]:
         return "not run: the floor runs on PostgreSQL (set DATABASE_URL to one)"
+    if not settings.REDIS_URL:
+        return "not run: the floor runs on Redis (set REDIS_URL)"
     parts = urlsplit(settings.REDIS_URL)
     floor = Floor(
         Path(settings.VAR_DIR) / "floor",
@@ -197,6 +202,7 @@ def _floor(moves: int, warm_up: int) -> str:
         ),
         urlunsplit(parts._replace(path=f"/{FLOOR_REDIS_DB}")),
         port=0,
+        html=html,
     )
     floor.prepare(games=1, players=2)
     done = subprocess.run(

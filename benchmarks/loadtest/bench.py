@@ -8,13 +8,31 @@ costs the server nothing: each accepted move is applied to it, and it is read ag
 database only when the server did something on its own (taking the last tile of a column) or
 refused a move.
 
+Every socket does what live.js does: it connects with the version and the looks its page
+shows, applies pushes in order (one further ahead than the next version means one went missing:
+it asks for a resync, `{"type": "sync"}`), takes a resync when it comes, tells the server what
+the page shows after a resync or an answer that changed the pool, and sends the page's heartbeat
+every HEARTBEAT seconds (`{"type": "ping", "version": v, "visible": true}`: it keeps the
+player's presence, so that no email is queued for a player looking at the game).
+
+Each page's socket comes from a loopback address of its own (127.36.x.y), as each browser
+comes from its own address: the platform's limits of sockets per address (behind nginx, the
+address it passes on) count each page, not the benchmark's one machine.
+
+A table may have watchers beside its players: signed-in viewers with the game's page open, each
+loading the game (its fragment, for the looks), then with the page's socket as above; they
+never move.
+
 Measured, per accepted move: the HTTP round trip, and for every other player's socket of the
 table the time from sending the request to that socket receiving the move's version (a push or
-a resync). Errors are answers other than 200/409, connection failures, and pushes that never
-came.
+a resync); for every watcher's socket, the time from the move's answer to the socket receiving
+it. Also the bytes every watcher's socket received while the games were played, the resyncs the
+sockets received and the syncs they asked for. Errors are answers other than 200/409,
+connection failures, pushes that never came, and sockets the server closed.
 """
 
 import asyncio
+import itertools
 import json
 import random
 import re
@@ -35,6 +53,8 @@ CARRIES_VERSION = re.compile(r'"type":\s*"(push|resync)"')
 # An answer that changed the pool, after which live.js tells the socket what the page shows.
 CHANGES_POOL = re.compile(r' id="pool[-"]')
 DELIVERY_TIMEOUT = 5.0
+HEARTBEAT = 25.0  # seconds between a visible page's pings (live.js)
+PAGE_LOADS_AT_ONCE = 4  # watchers' page loads in flight at once, before the play
 # How long a player waits for the server to take a column's last tile before reading the game.
 FORCED_TAKE_WAIT = 10.0
 
@@ -51,6 +71,12 @@ class Player:
     page: str = field(default_factory=lambda: uuid.uuid4().hex[:16])  # as live.js names it
     arrivals: dict = field(default_factory=dict)  # version -> when it first arrived
     looks: PageLooks = field(default_factory=PageLooks)  # what the page shows, piece by piece
+    watching: bool = False  # a watcher's page: it never moves
+
+
+def watcher(cookie: str) -> Player:
+    """A signed-in viewer of a game, not seated at it, with the game's page open."""
+    return Player(seat=-1, cookie=cookie, csrf="", watching=True)
 
 
 @dataclass
@@ -59,6 +85,7 @@ class Table:
     state: rules.GameState
     version: int
     players: list[Player]
+    watchers: list[Player] = field(default_factory=list)
     over: bool = False
     waiters: set = field(default_factory=set)
 
@@ -98,6 +125,18 @@ class Figures:
     pushes: int = 0
     answer_sizes: list[int] = field(default_factory=list)  # bytes of each accepted move's answer
     push_sizes: list[int] = field(default_factory=list)  # bytes of each push that carried a move
+    heartbeats: int = 0
+    # Resyncs received and syncs asked for by the sockets of the players and of the watchers.
+    resyncs: dict = field(default_factory=lambda: {"players": 0, "watchers": 0})
+    syncs: dict = field(default_factory=lambda: {"players": 0, "watchers": 0})
+    server_closes: dict = field(default_factory=dict)  # close code -> sockets the server closed
+    watchers: int = 0  # watchers' sockets open when the play began
+    watched_moves: int = 0  # accepted moves of the tables with watchers
+    watcher_moves: int = 0  # of those moves, each counted once per watcher of its table
+    watcher_deliveries: list[float] = field(default_factory=list)  # seconds, answer to receipt
+    watcher_undelivered: int = 0
+    watcher_bytes: int = 0  # every message the watchers' sockets received during the play
+    watcher_pushes: int = 0
     started: float = 0.0
     finished: float = 0.0
 
@@ -108,31 +147,38 @@ class Figures:
 class Bench:
     """Play every table's game to its end (or until `seconds` have passed)."""
 
-    def __init__(self, host, port, origin, tables, *, think, seconds, reload_state):
+    def __init__(self, host, port, origin, tables, *, think, seconds, reload_state,
+                 heartbeat: float = HEARTBEAT, on_play=None):  # fmt: skip
         self.host, self.port, self.origin = host, port, origin
         self.tables, self.think, self.seconds = tables, think, seconds
         # reload_state(game_id) -> (GameState, version): the game as the database holds it.
         self.reload_state = reload_state
+        self.heartbeat = heartbeat
+        # Called once every page is loaded and every socket open, just before the play: what
+        # is measured per move starts there (the sampler of the server's processes).
+        self.on_play = on_play
         self.figures = Figures()
         self.random = random.Random(20261202)
         self.measuring: set[asyncio.Task] = set()
+        self.playing = False
+        self.addresses = itertools.count()
 
     async def run(self) -> Figures:
         for table in self.tables:
             for player in table.players:
                 player.http = HTTPConnection(self.host, self.port)
                 await self._load_page(table, player)
-                looks = quote(player.looks.header())
-                path = f"/ws/games/{table.game_id}/?page={player.page}&v={table.version}"
-                path += f"&looks={looks}"
-                headers = [("Cookie", player.cookie), ("Origin", self.origin)]
-                player.socket = await WebSocket.connect(self.host, self.port, path, headers)
-                player.seen = player.shown = table.version
-        listeners = [
-            asyncio.create_task(self._listen(table, player))
-            for table in self.tables
-            for player in table.players
+                await self._open_socket(table, player, table.version)
+        await self._open_watchers()
+        pages = [
+            (table, page) for table in self.tables for page in (*table.players, *table.watchers)
         ]
+        listeners = [asyncio.create_task(self._listen(table, page)) for table, page in pages]
+        beats = [asyncio.create_task(self._beat(page)) for _, page in pages]
+        self.figures.watchers = sum(len(table.watchers) for table in self.tables)
+        if self.on_play is not None:
+            self.on_play()
+        self.playing = True
         self.figures.started = time.monotonic()
         end = self.figures.started + self.seconds
         await asyncio.gather(
@@ -141,40 +187,102 @@ class Bench:
         self.figures.finished = time.monotonic()
         if self.measuring:  # the last moves' pushes
             await asyncio.wait(list(self.measuring))
-        for task in listeners:
+        self.playing = False
+        for task in [*listeners, *beats]:
             task.cancel()
-        for table in self.tables:
-            for player in table.players:
-                player.socket.close()
-                player.http.close()
+        for _, page in pages:
+            page.socket.close()
+            if page.http is not None:
+                page.http.close()
         return self.figures
 
-    async def _listen(self, table: Table, player: Player) -> None:
+    async def _open_socket(self, table: Table, page: Player, version: int) -> None:
+        """Open the page's socket as live.js does: with the version and the looks it shows."""
+        path = f"/ws/games/{table.game_id}/?page={page.page}&v={version}"
+        path += f"&looks={quote(page.looks.header())}"
+        headers = [("Cookie", page.cookie), ("Origin", self.origin)]
+        number = next(self.addresses)
+        source = (
+            f"127.36.{number // 250 % 250}.{number % 250 + 1}" if _loopback(self.host) else None
+        )
+        page.socket = await WebSocket.connect(self.host, self.port, path, headers, source)
+        page.seen = page.shown = version
+
+    async def _open_watchers(self) -> None:
+        """Load every watcher's page (the game, for its looks and version) and open its socket,
+        a few at a time."""
+        waiting = [(table, page) for table in self.tables for page in table.watchers]
+        connections = [HTTPConnection(self.host, self.port) for _ in range(PAGE_LOADS_AT_ONCE)]
+
+        async def load(connection):
+            while waiting:
+                table, page = waiting.pop()
+                headers = {"Cookie": page.cookie, "HX-Request": "true"}
+                status, _, content = await connection.request(
+                    "GET", f"/games/{table.game_id}/fragment/", b"", headers
+                )
+                found = VERSION_IN_PAGE.search(content)
+                if status != 200 or found is None:
+                    raise RuntimeError(f"a watcher cannot load game {table.game_id}: HTTP {status}")
+                page.looks.load(content.decode())
+                await self._open_socket(table, page, int(found.group(1)))
+
+        try:
+            await asyncio.gather(*(load(connection) for connection in connections))
+        finally:
+            for connection in connections:
+                connection.close()
+
+    async def _listen(self, table: Table, page: Player) -> None:
+        """Receive what the page's socket brings, and do with it what live.js does."""
+        who = "watchers" if page.watching else "players"
         while True:
-            text = await player.socket.receive()
+            text = await page.socket.receive()
             if text is None:
+                code = page.socket.close_code
+                if self.playing and code is not None and code != 1000:
+                    self.figures.server_closes[code] = self.figures.server_closes.get(code, 0) + 1
                 return
             now = time.monotonic()
-            if not CARRIES_VERSION.search(text[:80]):
+            if page.watching and self.playing:
+                self.figures.watcher_bytes += len(text)
+            kind = CARRIES_VERSION.search(text[:80])
+            if not kind:
                 continue
             found = VERSION_IN_PUSH.search(text[:200])
             if not found:
                 continue
             version = int(found.group(1))
-            self.figures.pushes += 1
-            self.figures.push_bytes += len(text)
-            self.figures.push_sizes.append(len(text))
-            player.arrivals.setdefault(version, now)
-            player.seen = max(player.seen, version)
-            if version > player.shown:  # as live.js: what the page shows already is skipped
-                message = json.loads(text)
-                if message["type"] == "resync":
-                    player.looks.load(message["html"])
-                    self._report_looks(player, version)
-                else:
-                    player.looks.swap(message["html"])
-                player.shown = version
+            if page.watching:
+                self.figures.watcher_pushes += 1
+            else:
+                self.figures.pushes += 1
+                self.figures.push_bytes += len(text)
+                self.figures.push_sizes.append(len(text))
+            page.arrivals.setdefault(version, now)
+            page.seen = max(page.seen, version)
+            if kind.group(1) == "resync":
+                self.figures.resyncs[who] += 1
+                if version >= page.shown:  # else older than what the page shows: dropped
+                    page.looks.load(json.loads(text)["html"])
+                    page.shown = version
+                    self._report_looks(page, version)
+            elif version == page.shown + 1:
+                page.looks.swap(json.loads(text)["html"])
+                page.shown = version
+            elif version > page.shown + 1:  # a push went missing: the page asks for the game
+                self.figures.syncs[who] += 1
+                page.socket.send(json.dumps({"type": "sync", "version": page.shown}))
             table.notify()
+
+    async def _beat(self, page: Player) -> None:
+        """The visible page's heartbeat (live.js): its presence, and the version it shows."""
+        await asyncio.sleep(self.random.uniform(0, self.heartbeat))
+        while True:
+            ping = {"type": "ping", "version": page.shown, "visible": True}
+            page.socket.send(json.dumps(ping))
+            self.figures.heartbeats += 1
+            await asyncio.sleep(self.heartbeat)
 
     async def _play(self, table: Table, player: Player, end: float) -> None:
         # Players of one table do not all start at the same moment.
@@ -310,26 +418,43 @@ class Bench:
             table.over = True
             self.figures.games_ended += 1
         table.notify()
-        measuring = asyncio.create_task(self._measure_delivery(table, player, version, started))
+        others = [other for other in table.players if other is not player]
+        self._measure(self._measure_delivery(table, others, version, started))
+        if table.watchers:
+            self.figures.watched_moves += 1
+            self.figures.watcher_moves += len(table.watchers)
+            self._measure(self._measure_delivery(table, table.watchers, version, answered))
+
+    def _measure(self, coroutine) -> None:
+        measuring = asyncio.create_task(coroutine)
         self.measuring.add(measuring)
         measuring.add_done_callback(self.measuring.discard)
 
-    async def _measure_delivery(self, table, actor: Player, version: int, started: float):
-        others = [player for player in table.players if player is not actor]
-        deadline = started + DELIVERY_TIMEOUT
-        waiting = list(others)
+    async def _measure_delivery(self, table, pages: list[Player], version: int, since: float):
+        """The time from `since` until each of `pages` received `version` (or a later one)."""
+        deadline = since + DELIVERY_TIMEOUT
+        waiting = list(pages)
+        watchers = bool(waiting) and waiting[0].watching
+        times = self.figures.watcher_deliveries if watchers else self.figures.deliveries
         while waiting:
-            for player in list(waiting):
-                arrived = _first_at_least(player.arrivals, version)
+            for page in list(waiting):
+                arrived = _first_at_least(page.arrivals, version)
                 if arrived is not None:
-                    self.figures.deliveries.append(arrived - started)
-                    waiting.remove(player)
+                    times.append(arrived - since)
+                    waiting.remove(page)
             if not waiting:
                 return
             if time.monotonic() >= deadline:
-                self.figures.undelivered += len(waiting)
+                if watchers:
+                    self.figures.watcher_undelivered += len(waiting)
+                else:
+                    self.figures.undelivered += len(waiting)
                 return
             await table.wait_for_news(max(0.01, deadline - time.monotonic()))
+
+
+def _loopback(host: str) -> bool:
+    return host == "localhost" or host.startswith("127.")
 
 
 def _version_of(headers: dict, content: bytes) -> int | None:

@@ -4,11 +4,13 @@ can print the platform's cost per move against it (issue 21).
 
 `Floor` starts the floor's servers (its launch.py: 2 daphne on one socket and gunicorn with 6
 workers, and nginx in front when the machine has one), on the platform's PostgreSQL server (a
-database of its own) and Redis server (a database number of its own), makes its players and
-games (its floor_fixtures command), and stops what it started. `FloorBench` plays the floor's
-move in every game as the platform's benchmark plays a real one: each player thinks a random
-time around `think`, posts the move over a keep-alive connection, and every other player's
-socket gets the push; with the platform's own small HTTP and websocket client (client.py).
+database of its own) and Redis server (a database number of its own), makes its players, games
+and watchers (its floor_fixtures command), and stops what it started; `html` chooses the floor
+(its FLOOR_HTML: "template", the floor since issue 36, or "fixed", issue 21's). `FloorBench`
+plays the floor's move in every game as the platform's benchmark plays a real one: each player
+thinks a random time around `think`, posts the move over a keep-alive connection, and every
+other player's socket and every watcher's gets the push; with the platform's own small HTTP and
+websocket client (client.py).
 """
 
 import asyncio
@@ -77,8 +79,10 @@ class Floor:
     on `port` and gunicorn on port+1 without nginx), started and stopped by this process."""
 
     def __init__(self, workdir: Path, database: FloorDatabase, redis_url: str, port: int,
-                 *, nginx: bool = True, web: int = 2, http: int = 6):  # fmt: skip
+                 *, nginx: bool = True, web: int = 2, http: int = 6,
+                 html: str = "template"):  # fmt: skip
         self.workdir, self.database, self.redis_url = workdir, database, redis_url
+        self.html = html
         self.nginx_binary = shutil.which("nginx") if nginx else None
         self.port = port
         offset = 1 if self.nginx_binary else 0
@@ -102,14 +106,18 @@ class Floor:
             "FLOOR_HTTP_PORT": str(self.http_port),
             "WEB": str(self.web),
             "HTTP": str(self.http),
+            "FLOOR_HTML": self.html,
         }
 
     def manage(self, *args: str) -> None:
         subprocess.run([sys.executable, "manage.py", *args], cwd=FLOOR_DIR, env=self.env,
                        check=True, stdout=subprocess.DEVNULL)  # fmt: skip
 
-    def prepare(self, games: int, players: int) -> list[dict]:
-        """Make the floor's database (if need be), its tables, and its players and games."""
+    def prepare(
+        self, games: int, players: int, watchers: int = 0, watch_one: int = 0
+    ) -> list[dict]:
+        """Make the floor's database (if need be), its tables, and its players and games, with
+        `watchers` signed-in viewers of each game and `watch_one` more of the first."""
         import psycopg  # the platform's own driver
         from psycopg import sql
 
@@ -126,6 +134,7 @@ class Floor:
         self.workdir.mkdir(parents=True, exist_ok=True)
         out = self.workdir / f"floor-fixtures-{uuid.uuid4().hex[:8]}.json"
         self.manage("floor_fixtures", "--games", str(games), "--players", str(players),
+                    "--watchers", str(watchers), "--watch-one", str(watch_one),
                     "--out", str(out))  # fmt: skip
         tables = json.loads(out.read_text())
         out.unlink()
@@ -164,7 +173,10 @@ class Floor:
         if self.nginx_master is not None:
             prefix = self.workdir / "nginx"
             subprocess.run([self.nginx_binary, "-p", str(prefix), "-c",
-                            str(prefix / "nginx.conf"), "-s", "quit"], check=False)  # fmt: skip
+                            str(prefix / "nginx.conf"), "-s", "quit"], check=False,
+                           stderr=subprocess.DEVNULL)  # fmt: skip
+            with contextlib.suppress(psutil.Error):  # its port free again before a restart
+                self.nginx_master.wait(15)
             self.nginx_master = None
         if self.launcher is not None and self.launcher.poll() is None:
             self.launcher.send_signal(signal.SIGTERM)
@@ -193,56 +205,88 @@ class FloorFigures:
     push_sizes: list[int] = field(default_factory=list)
     errors: int = 0
     undelivered: int = 0
+    watchers: int = 0
+    watched_moves: int = 0
+    watcher_moves: int = 0  # each watched move counted once per watcher of its table
+    watcher_deliveries: list[float] = field(default_factory=list)  # seconds, answer to receipt
+    watcher_undelivered: int = 0
+    watcher_bytes: int = 0
     started: float = 0.0
     finished: float = 0.0
 
 
 class FloorBench:
-    """Play the floor's move in every game for `seconds`, 2 players or more a game."""
+    """Play the floor's move in every game for `seconds`, 2 players or more a game, with the
+    first `watchers` of each table's watchers and `watch_one` more of the first table's."""
 
-    def __init__(self, host: str, port: int, tables: list[dict], *, think: float, seconds: float):
+    def __init__(self, host: str, port: int, tables: list[dict], *, think: float, seconds: float,
+                 watchers: int = 0, watch_one: int = 0, on_play=None):  # fmt: skip
         self.host, self.port, self.origin = host, port, f"http://{host}:{port}"
         self.tables, self.think, self.seconds = tables, think, seconds
+        self.watching = [
+            table.get("watchers", [])[: watchers + (watch_one if number == 0 else 0)]
+            for number, table in enumerate(tables)
+        ]
+        self.on_play = on_play
         self.figures = FloorFigures()
         self.random = random.Random(20261202)
         self.news = asyncio.Condition()
         self.measuring: set[asyncio.Task] = set()
+        self.playing = False
 
     async def run(self) -> FloorFigures:
-        for table in self.tables:
+        pages = []
+        for table, watching in zip(self.tables, self.watching, strict=True):
+            for page in [*table["players"], *watching]:
+                page["page"] = uuid.uuid4().hex[:16]
+                page["arrivals"] = {}
+                path = f"/ws/games/{table['game']}/?page={page['page']}"
+                headers = [("Cookie", page["cookie"]), ("Origin", self.origin)]
+                page["socket"] = await WebSocket.connect(self.host, self.port, path, headers)
+                pages.append(page)
             for player in table["players"]:
-                player["page"] = uuid.uuid4().hex[:16]
-                player["arrivals"] = {}
                 player["http"] = HTTPConnection(self.host, self.port)
-                path = f"/ws/games/{table['game']}/?page={player['page']}"
-                headers = [("Cookie", player["cookie"]), ("Origin", self.origin)]
-                player["socket"] = await WebSocket.connect(self.host, self.port, path, headers)
-        everyone = [(table, player) for table in self.tables for player in table["players"]]
-        listeners = [asyncio.create_task(self.listen(player)) for _, player in everyone]
+        self.figures.watchers = sum(map(len, self.watching))
+        watchers = {id(page) for watching in self.watching for page in watching}
+        listeners = [asyncio.create_task(self.listen(page, id(page) in watchers)) for page in pages]
+        if self.on_play is not None:
+            self.on_play()
+        self.playing = True
         self.figures.started = time.monotonic()
         end = self.figures.started + self.seconds
-        await asyncio.gather(*(self.play(table, player, end) for table, player in everyone))
+        await asyncio.gather(
+            *(
+                self.play(table, player, watching, end)
+                for table, watching in zip(self.tables, self.watching, strict=True)
+                for player in table["players"]
+            )
+        )
         self.figures.finished = time.monotonic()
         if self.measuring:
             await asyncio.wait(list(self.measuring))
+        self.playing = False
         for listener in listeners:
             listener.cancel()
-        for _, player in everyone:
-            player["socket"].close(1001)
-            player["http"].close()
+        for page in pages:
+            page["socket"].close(1001)
+            if "http" in page:
+                page["http"].close()
         return self.figures
 
-    async def listen(self, player: dict) -> None:
-        while (text := await player["socket"].receive()) is not None:
+    async def listen(self, page: dict, watcher: bool) -> None:
+        while (text := await page["socket"].receive()) is not None:
+            if watcher and self.playing:
+                self.figures.watcher_bytes += len(text)
             found = VERSION_IN_PUSH.search(text[:80])
             if not found:
                 continue
-            self.figures.push_sizes.append(len(text))
-            player["arrivals"].setdefault(int(found.group(1)), time.monotonic())
+            if not watcher:
+                self.figures.push_sizes.append(len(text))
+            page["arrivals"].setdefault(int(found.group(1)), time.monotonic())
             async with self.news:
                 self.news.notify_all()
 
-    async def play(self, table: dict, player: dict, end: float) -> None:
+    async def play(self, table: dict, player: dict, watching: list[dict], end: float) -> None:
         await asyncio.sleep(self.random.uniform(0, self.think))
         body = b"tile=R3a&space=7"
         headers = {
@@ -268,25 +312,38 @@ class FloorBench:
             if status != 200 or version is None:
                 self.figures.errors += 1
                 continue
-            self.figures.actions.append(time.monotonic() - started)
+            answered = time.monotonic()
+            self.figures.actions.append(answered - started)
             self.figures.answer_sizes.append(len(content))
             others = [other for other in table["players"] if other is not player]
-            task = asyncio.create_task(self.delivered(others, int(version), started))
-            self.measuring.add(task)
-            task.add_done_callback(self.measuring.discard)
+            self.measure(self.delivered(others, int(version), started))
+            if watching:
+                self.figures.watched_moves += 1
+                self.figures.watcher_moves += len(watching)
+                self.measure(self.delivered(list(watching), int(version), answered, watchers=True))
 
-    async def delivered(self, waiting: list[dict], version: int, started: float) -> None:
-        deadline = started + DELIVERY_TIMEOUT
+    def measure(self, coroutine) -> None:
+        task = asyncio.create_task(coroutine)
+        self.measuring.add(task)
+        task.add_done_callback(self.measuring.discard)
+
+    async def delivered(self, waiting: list[dict], version: int, since: float,
+                        watchers: bool = False) -> None:  # fmt: skip
+        deadline = since + DELIVERY_TIMEOUT
+        times = self.figures.watcher_deliveries if watchers else self.figures.deliveries
         while waiting:
             for other in list(waiting):
                 if version in other["arrivals"]:
-                    self.figures.deliveries.append(other["arrivals"][version] - started)
+                    times.append(other["arrivals"][version] - since)
                     waiting.remove(other)
             left = deadline - time.monotonic()
             if not waiting:
                 return
             if left <= 0:
-                self.figures.undelivered += len(waiting)
+                if watchers:
+                    self.figures.watcher_undelivered += len(waiting)
+                else:
+                    self.figures.undelivered += len(waiting)
                 return
             async with self.news:
                 with contextlib.suppress(TimeoutError):

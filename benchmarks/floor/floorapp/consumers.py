@@ -37,6 +37,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
         if event["page"] and event["page"] == self.page:
             return  # the mover's own page: its HTTP answer drew the move
+        if "text" in event:  # drawn once by the move (FLOOR_HTML=template): forwarded
+            await self.send(text_data=event["text"])
+            return
         version = event["version"]
         await self.send(
             text_data=json.dumps(

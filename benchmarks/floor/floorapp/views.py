@@ -1,5 +1,7 @@
+import json
 import time
 
+from django.conf import settings
 from django.db import transaction
 from django.http import HttpResponse, HttpResponseForbidden, HttpResponseNotAllowed
 
@@ -27,16 +29,23 @@ def move(request, game_id):
         game.save(update_fields=["state", "version"])
         Event.objects.create(game=game, seq=game.version, payload={"seat": seat, "tile": tile})
     version = game.version
-    sender.submit(
-        f"game-{game_id}",
-        {
-            "type": "game.move",
-            "version": version,
-            "seat": seat,
-            "page": request.headers.get("X-Page-Id", ""),
-            "sent": time.time(),
-        },
-    )
-    response = HttpResponse(html.board(seat, version))
+    event = {
+        "type": "game.move",
+        "version": version,
+        "seat": seat,
+        "page": request.headers.get("X-Page-Id", ""),
+        "sent": time.time(),
+    }
+    if settings.FLOOR_HTML == "template":
+        # Drawn once for everyone but the mover, and forwarded by each socket as it is.
+        push = html.table(game.state, seat, version, mine=False)
+        event["text"] = json.dumps(
+            {"type": "push", "version": version, "html": push}, separators=(",", ":")
+        )
+        answer = html.table(game.state, seat, version, mine=True)
+    else:
+        answer = html.board(seat, version)
+    sender.submit(f"game-{game_id}", event)
+    response = HttpResponse(answer)
     response["X-Game-Version"] = str(version)
     return response

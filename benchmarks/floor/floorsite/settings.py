@@ -34,10 +34,23 @@ DATABASES = {
         "CONN_MAX_AGE": 600,  # one persistent connection per gunicorn worker
     }
 }
+# How a move's HTML is made (benchmarks/floor/floorapp/html.py): "template" (the floor since
+# issue 36: drawn by a Django template once per move for the answer and once for the push, which
+# the consumer forwards) or "fixed" (the floor of issue 21: 2 KB made once at start, numbers
+# filled in).
+FLOOR_HTML = os.environ.get("FLOOR_HTML", "template")
+if FLOOR_HTML not in ("template", "fixed"):
+    raise ValueError(f"FLOOR_HTML must be template or fixed, not {FLOOR_HTML!r}")
 REDIS_URL = os.environ.get("FLOOR_REDIS_URL", "redis://127.0.0.1:6379/0")
+# The channel layer: the platform's (publish/subscribe, since issue 20) for the floor of issue
+# 36; the list-based one the floor of issue 21 was measured with. FLOOR_LAYER overrides it.
+FLOOR_LAYER = os.environ.get("FLOOR_LAYER", "pubsub" if FLOOR_HTML == "template" else "core")
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": {
+            "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "core": "channels_redis.core.RedisChannelLayer",
+        }[FLOOR_LAYER],
         "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}], "prefix": "floor:asgi"},
     }
 }
@@ -47,7 +60,15 @@ CACHES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USE_TZ = True
-TEMPLATES = []
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "APP_DIRS": True,
+        # Cached templates, as Django does by default with DEBUG off: the platform's too.
+        "OPTIONS": {"context_processors": []},
+    }
+]
+LANGUAGE_CODE = "en"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
