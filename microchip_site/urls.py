@@ -24,6 +24,8 @@ urlpatterns = [
     path("dashboard/", game_views.dashboard, name="dashboard"),
     path("dashboard/vacation/", game_views.vacation, name="vacation"),
     path("games/", include("games.urls")),
+    # "Play now" as a guest, the guided first game (games/first_visit/).
+    path("", include("games.first_visit.urls")),
     path("leaderboard/", views_history.leaderboard, name="leaderboard"),
     path("players/<name:username>/games/", views_history.archive, name="archive"),
     # allauth's sign-up behind the site's own count per address (accounts/views.py); the rest

@@ -11,7 +11,9 @@ from infra import health as checks
 
 
 def home(request):
-    if request.user.is_authenticated:
+    """A player's home is their dashboard; a visitor's (and a guest's) the game shown
+    (games/first_visit/showcase.py draws its parts)."""
+    if request.user.is_authenticated and not request.user.is_guest:
         return redirect("dashboard")
     return render(request, "home.html")
 
