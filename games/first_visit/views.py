@@ -19,7 +19,7 @@ from games.play.rate_limits import too_many as too_many_games
 from games.state_store import load_state, read_game
 from infra.words import wait_words
 
-from . import guests, tutorial
+from . import guests, showcase, tutorial
 from .models import Guide
 
 
@@ -158,3 +158,15 @@ def no_guide(request):
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = "dashboard"
     return redirect(back or "dashboard")
+
+
+def home_context(request) -> dict:
+    """The home page of a visitor, or of a guest (who has a game to go back to)."""
+    guest_game = None
+    if guest_accounts.is_guest(request.user):
+        guest_game = Game.objects.filter(seats__user=request.user).order_by("-pk").first()
+    return {
+        "showcase": showcase.showcase_html(),
+        "guest_game": guest_game,
+        **showcase.home_lists(),
+    }
