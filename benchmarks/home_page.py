@@ -77,10 +77,11 @@ def with_site_content():
     people = [User.objects.create_user(f"bench-home-{tag}-{n}", password=None) for n in range(4)]
     made = []
     for n, person in enumerate(people[:3]):
-        made.append(actions.create_game(creator=person, player_count=3,
-                                        time_per_move=timedelta(days=1), name=f"Table {n}"))  # fmt: skip
-        playing = actions.create_game(creator=person, player_count=2,
-                                      time_per_move=timedelta(days=1))  # fmt: skip
+        day = timedelta(days=1)
+        made.append(
+            actions.create_game(creator=person, player_count=3, time_per_move=day, name=f"T{n}")
+        )
+        playing = actions.create_game(creator=person, player_count=2, time_per_move=day)
         actions.join_game(game_id=playing.pk, user=people[3])
         made.append(playing)
     return people, made

@@ -1,9 +1,9 @@
 """The home page's parts for a visitor: a computer game replayed, and what is on the site now.
 
 The game is a real one between the site's two computer players (strong and easy), recorded
-once as its actions (showcase_game.json; `record()` records one again, from
-`python3 manage.py shell`) and replayed here through the rules package into a few frames: both boards every few
-turns, and as they finished. The frames are drawn on the server with the site's own tile
+once as its actions (showcase_game.json; `record()` records one again, from `python3
+manage.py shell`) and replayed here through the rules package into a few frames: both boards
+every few turns, and as they finished. The frames are drawn on the server with the site's own tile
 drawing (`<use>` of the page's sprite: some sixty bytes a tile), all in the page; a small
 script (home.js) shows them one after the other, and without it the last frame stands: the
 finished boards with their scores. The drawing depends only on the language: made once per
@@ -84,9 +84,7 @@ def frames() -> tuple[tuple[Frame, ...], tuple[tuple, ...]]:
         if state.drafts != before and state.drafts % FRAME_EVERY == 0:
             taken.append(frame())
     taken.append(frame(ended=True))
-    colours = tuple(
-        tuple(colour.value for colour in board.colours) for board in state.boards
-    )
+    colours = tuple(tuple(colour.value for colour in board.colours) for board in state.boards)
     return tuple(taken), colours
 
 
