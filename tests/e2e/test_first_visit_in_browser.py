@@ -18,7 +18,6 @@ from tests.e2e.helpers import (
     click_and_wait,
     game_state,
     place_where_it_fits,
-    select,
     select_tray_tile,
     serious_violations,
     settled,
@@ -142,7 +141,9 @@ def test_the_guided_game_on_a_phone_points_at_each_step_and_passes_axe(open_page
     click_and_wait(page, f"#my-space-{here}", game_id)
     guided_step(page, "Turn it")
     screenshot(page, "guided-game-phone", full_page=False)
-    select(page, f"my-space-{here}")
+    page.locator(f"#my-space-{here}").tap()  # a placed tile: its menu of three buttons
+    page.wait_for_selector(f"#my-space-{here}[aria-pressed=true]", timeout=TIMEOUT)
+    settled(page)
     click_and_wait(page, "#tile-menu-clockwise", game_id)
     guided_step(page, "Join two paths")
     settled(page)
