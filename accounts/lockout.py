@@ -32,9 +32,9 @@ from django.core import signing
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from infra import rate_limits as limits
 from infra.words import wait_words
 
-from . import limits
 from .models import User
 
 DEVICE_COOKIE = "microchip_device"

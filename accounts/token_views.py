@@ -16,9 +16,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from infra import rate_limits as limits
 from infra.words import wait_words
 
-from . import api_bots, limits, tokens
+from . import api_bots, tokens
 from .forms import BotForm, TokenForm
 from .models import AccessToken
 

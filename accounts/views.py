@@ -9,15 +9,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
+from infra import rate_limits as limits
 from infra.words import wait_words
 
-from . import blocking, guests, limits, lockout
+from . import blocking, guests, lockout
 from .forms import SettingsForm
 from .models import User
 
 
 def signup(request, *args, **kwargs):
-    """allauth's sign-up, each post counted per address (SIGNUP_RATE_LIMIT, accounts/limits.py),
+    """allauth's sign-up, each post counted per address (SIGNUP_RATE_LIMIT, infra/rate_limits.py),
     valid or not: a sign-up sends an email, so the limit also keeps the site from mailing
     strangers in bulk. Past it, 429 with the wait. A guest signs up as a visitor would (allauth
     sends the signed-in away), their account kept for the adapter to fill in

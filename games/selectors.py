@@ -988,7 +988,7 @@ def games_to_watch(user, *, limit=WATCH_LIMIT):
 
 
 def current_rematch(game_id: int) -> Game | None:
-    """The newest rematch of an ended game (games/play/again.py): waiting for its players,
+    """The newest rematch of an ended game (games/play/rematches.py): waiting for its players,
     under way, over, or called off."""
     rematches = Game.objects.filter(rematch_of_id=game_id).select_related("created_by")
     return rematches.order_by("-pk").first()

@@ -6,7 +6,6 @@ SQLite in ``var/``, email printed to the console, and the Redis that the command
 """
 
 import os
-import re
 from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -16,6 +15,7 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from infra.rates import parse_rate, parse_rates
 from microchip_site.secret_key import local_secret_key
 from microchip_site.vapid_keys import local_vapid_keys
 
@@ -264,67 +264,68 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme or "https"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 
-# Rate limits, counted in the shared cache (Redis with REDIS_URL; per process without it). A bad
-# value stops the start here rather than failing every request that would be counted.
-_GAME_RATE = r"\d+/\d*[smhd]"  # games/play/rate_limits.py: 240/m, 20/h, 10/5m (one rate)
-_ACCOUNT_RATE = r"\d+/(\d+(\.\d+)?)?[smhd](/(ip|user|key))?"  # allauth: 20/h/ip, 5/5m/key
+# Rate limits, counted in the shared cache (Redis with REDIS_URL; per process without it) by
+# infra/rate_limits.py, written as infra/rates.py reads them (240/m, 10/5m, 5/5m/key). A bad value
+# stops the start here rather than failing every request that would be counted.
 
 
-def _rate_limit(name: str, default: str, one_rate: str, *, several: bool = True) -> str:
+def _rate_limit(name: str, default: str, *, several: bool = True) -> str:
     value = env.str(name, default=default).replace(" ", "")
-    if not re.fullmatch(f"{one_rate}(,{one_rate})*" if several else one_rate, value):
-        raise ImproperlyConfigured(f"{name}={value!r} is not a rate limit like {default!r}")
+    try:
+        parse_rates(value) if several else parse_rate(value)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a rate limit like {default!r}"
+        ) from None
     return value
 
 
 # Counted per address by allauth (answered 429 with templates/429.html): log-in attempts,
 # password reset emails (also per address email), confirmation emails sent again. Each reset
 # and confirmation sends an email, so those also keep the site from mailing strangers in bulk.
-# Other allauth limits keep allauth's defaults. Counted by the site itself (accounts/limits.py),
+# Other allauth limits keep allauth's defaults. Counted by the site itself (infra/rate_limits.py),
 # whose 429 says how long to wait: sign-ups per address (accounts/views.py), and failed log-ins
 # (accounts/lockout.py) per account (/key, a lock) and per address (/ip, a wait that locks no
 # account); allauth's own `login_failed` limit counts only wrong second-factor codes, per account.
 # "Play now" makes a guest account (accounts/guests.py) per press: counted per address, as
 # sign-ups are. A guest and their games are removed when they log out, or GUEST_DAYS after.
-GUEST_RATE_LIMIT = _rate_limit("GUEST_RATE_LIMIT", "10/h/ip,30/d/ip", _ACCOUNT_RATE)
+GUEST_RATE_LIMIT = _rate_limit("GUEST_RATE_LIMIT", "10/h/ip,30/d/ip")
 GUEST_DAYS = env.int("GUEST_DAYS", default=7)
-SIGNUP_RATE_LIMIT = _rate_limit("SIGNUP_RATE_LIMIT", "20/h/ip,100/d/ip", _ACCOUNT_RATE)
-LOGIN_FAILED_RATE_LIMIT = _rate_limit("LOGIN_FAILED_RATE_LIMIT", "10/m/ip,5/5m/key", _ACCOUNT_RATE)
+SIGNUP_RATE_LIMIT = _rate_limit("SIGNUP_RATE_LIMIT", "20/h/ip,100/d/ip")
+LOGIN_FAILED_RATE_LIMIT = _rate_limit("LOGIN_FAILED_RATE_LIMIT", "10/m/ip,5/5m/key")
 ACCOUNT_RATE_LIMITS = {
     "signup": None,  # SIGNUP_RATE_LIMIT, counted by accounts/views.py
-    "login": _rate_limit("LOGIN_RATE_LIMIT", "30/m/ip", _ACCOUNT_RATE),
+    "login": _rate_limit("LOGIN_RATE_LIMIT", "30/m/ip"),
     "login_failed": ",".join(
         rate for rate in LOGIN_FAILED_RATE_LIMIT.split(",") if rate.endswith("/key")
     ),
-    "reset_password": _rate_limit("PASSWORD_RESET_RATE_LIMIT", "20/m/ip,5/h/key", _ACCOUNT_RATE),
-    "confirm_email": _rate_limit("EMAIL_CONFIRMATION_RATE_LIMIT", "1/3m/key", _ACCOUNT_RATE),
+    "reset_password": _rate_limit("PASSWORD_RESET_RATE_LIMIT", "20/m/ip,5/h/key"),
+    "confirm_email": _rate_limit("EMAIL_CONFIRMATION_RATE_LIMIT", "1/3m/key"),
 }
 # Behind N proxies of your own, the client's address is the Nth from the right in
 # X-Forwarded-For; with 0 (the default) the header is ignored and the peer's address counts.
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # Moves, new games and invitations are counted per signed-in player (never per address: many
-# players may share one), by games/play/rate_limits.py in the cache (one round trip on Redis).
+# players may share one), by games/play/rate_limits.py (one round trip on Redis).
 # Bots move through games/play/actions.py, not these views, and are never counted.
-ACTION_RATE_LIMIT = _rate_limit("ACTION_RATE_LIMIT", "240/m", _GAME_RATE, several=False)
-GAME_CREATE_RATE_LIMIT = _rate_limit("GAME_CREATE_RATE_LIMIT", "20/h", _GAME_RATE, several=False)
-INVITE_RATE_LIMIT = _rate_limit("INVITE_RATE_LIMIT", "60/h", _GAME_RATE, several=False)
+ACTION_RATE_LIMIT = _rate_limit("ACTION_RATE_LIMIT", "240/m", several=False)
+GAME_CREATE_RATE_LIMIT = _rate_limit("GAME_CREATE_RATE_LIMIT", "20/h", several=False)
+INVITE_RATE_LIMIT = _rate_limit("INVITE_RATE_LIMIT", "60/h", several=False)
 # Joining, leaving, starting and cancelling tables: each writes an event and pushes to every
 # waiting room of the table (60 join/leave cycles wrote 121 events in 4 s).
-SEAT_CHANGE_RATE_LIMIT = _rate_limit("SEAT_CHANGE_RATE_LIMIT", "30/10m", _GAME_RATE, several=False)
+SEAT_CHANGE_RATE_LIMIT = _rate_limit("SEAT_CHANGE_RATE_LIMIT", "30/10m", several=False)
 # A player's messages in the table talk (games/chat.py), across their games.
-CHAT_RATE_LIMIT = _rate_limit("CHAT_RATE_LIMIT", "12/m", _GAME_RATE, several=False)
+CHAT_RATE_LIMIT = _rate_limit("CHAT_RATE_LIMIT", "12/m", several=False)
 # Reports of players and messages to the admins (games/play/reports.py).
-REPORT_RATE_LIMIT = _rate_limit("REPORT_RATE_LIMIT", "10/h", _GAME_RATE, several=False)
+REPORT_RATE_LIMIT = _rate_limit("REPORT_RATE_LIMIT", "10/h", several=False)
 # Opening the report form (it names a message's author and game): a player looks one up now
 # and then, a script that walks every message id is stopped.
-REPORT_LOOKUP_RATE_LIMIT = _rate_limit(
-    "REPORT_LOOKUP_RATE_LIMIT", "60/h", _GAME_RATE, several=False
-)
+REPORT_LOOKUP_RATE_LIMIT = _rate_limit("REPORT_LOOKUP_RATE_LIMIT", "60/h", several=False)
 # Following, unfollowing, blocking and unblocking players (games/players/views.py `people_change`).
-PEOPLE_RATE_LIMIT = _rate_limit("PEOPLE_RATE_LIMIT", "60/h", _GAME_RATE, several=False)
+PEOPLE_RATE_LIMIT = _rate_limit("PEOPLE_RATE_LIMIT", "60/h", several=False)
 # Reads through the public API (games/api/), per player: a program polling what it could
 # follow on the stream is told to slow down.
-API_READ_RATE_LIMIT = _rate_limit("API_READ_RATE_LIMIT", "600/m", _GAME_RATE, several=False)
+API_READ_RATE_LIMIT = _rate_limit("API_READ_RATE_LIMIT", "600/m", several=False)
 # The API's stream (games/api/stream.py): an empty line after this many quiet seconds (nginx's
 # proxy_read_timeout must be longer), a look at the player's games and token this often, and at
 # most this many streams open at once per player.

@@ -31,7 +31,7 @@ from games.state_store import lock_game, read_game, seats_in_order
 
 # The cache backends to compare, each where it imports: the code before django-redis had
 # Django's RedisCache with one client per pool and one pool per process, in
-# microchip_site/redis_cache.py and redis_pool.py (run this file in such a checkout for those).
+# the project root's redis_cache.py and redis_pool.py (run this file in such a checkout for those).
 BACKENDS = {
     "django-redis": {"BACKEND": "django_redis.cache.RedisCache"},
     "django + shared client/pool": {

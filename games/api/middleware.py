@@ -10,8 +10,11 @@ of reach: 503 with Retry-After). A client never has to read an HTML page (issue 
 `RateLimitFields`: an answer counted against a rate limit (games/play/rate_limits.py) says the
 limit and what is left of it, in the IETF's RateLimit fields (draft-ietf-httpapi-ratelimit-
 headers): `RateLimit-Policy: "games.act";q=240;w=60` (at most q in windows of w seconds) and
-`RateLimit: "games.act";r=17;t=42` (r left for t more seconds), so that a program paces itself
-rather than find the limit by its 429."""
+`RateLimit: "games.act";r=17;t=42` (r left; in t seconds the oldest request counted stops
+counting: the window slides, infra/rate_limits.py), so that a program paces itself rather than
+find the limit by its 429."""
+
+import math
 
 from django.conf import settings
 from django.http import JsonResponse
@@ -78,10 +81,11 @@ class RateLimitFields:
         response = self.get_response(request)
         used_up = getattr(request, "rate_limits", None)
         if used_up and request.path_info.startswith(PREFIX):
+            limits = used_up.items()
             response["RateLimit-Policy"] = ", ".join(
-                f'"{name}";q={usage.amount};w={usage.period}' for name, usage in used_up.items()
+                f'"{name}";q={usage.amount};w={math.ceil(usage.period)}' for name, usage in limits
             )
             response["RateLimit"] = ", ".join(
-                f'"{name}";r={usage.left};t={usage.reset}' for name, usage in used_up.items()
+                f'"{name}";r={usage.left};t={math.ceil(usage.reset)}' for name, usage in limits
             )
         return response

@@ -10,7 +10,7 @@ from pydantic import BeforeValidator, ConfigDict, Field
 
 from games import rules, selectors
 from games.models import Game, QuickPlaySeek
-from games.play import actions, again, quickplay
+from games.play import actions, quickplay, rematches
 from games.play.errors import ActionRefused, StaleVersion
 from games.play.forms import (
     FISCHER_BANK_CHOICES,
@@ -296,7 +296,7 @@ def invite(request, game_id: int, invited: Invite):
 def rematch(request, game_id: int):
     """Offer (or take up) a rematch of an ended game: a table with the same players."""
     _visible_then_limit(request, game_id, GAME_CREATION)
-    game = _run(game_id, lambda: again.offer_rematch(game_id=game_id, user=request.auth.user))
+    game = _run(game_id, lambda: rematches.offer_rematch(game_id=game_id, user=request.auth.user))
     return _game(game.pk, request)
 
 

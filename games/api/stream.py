@@ -20,7 +20,7 @@ Django's ASGI handler), so an open stream holds no synchronous worker; nginx sen
 `/api/v1/stream` to daphne unbuffered (docs/deploy.md). The stream takes a channel of its own on
 the channel layer and joins its player's group and the group of each of their games, the groups
 the site's pushes go to (games/live/pushes.py). A push only wakes it: it then reads the game's new
-events from the database (games/api/following.py), so what it sends is what was committed, in
+events from the database (games/api/game_events.py), so what it sends is what was committed, in
 order, whatever pushes were lost or doubled. Every CHECK seconds it also reads the versions of
 its games and the player's list of games (a push lost while the channel layer was paused, a
 table joined without one), and whether the token still holds.
@@ -50,7 +50,7 @@ from ninja import Query, Router
 from games.live import pushes
 from games.play import quickplay
 
-from . import following
+from . import game_events
 from .auth import READ
 from .errors import ApiRefusal, Refusal
 
@@ -316,7 +316,7 @@ class Stream:
     def __init__(self, user_id: int, token_id: int, resume: dict[int, int], lifetime, slot):
         self.user_id, self.token_id = user_id, token_id
         self.resume, self.lifetime, self.slot = resume, lifetime, slot
-        self.followed: dict[int, following.Followed] = {}
+        self.followed: dict[int, game_events.Followed] = {}
         self.invited: set[int] = set()  # tables the player is invited to, not seated at
         self.groups: set[str] = set()
         self.layer = None
@@ -350,7 +350,7 @@ class Stream:
                     return
                 if now >= next_check:
                     next_check = now + check_seconds()
-                    if not await _read(following.token_active)(self.token_id):
+                    if not await _read(game_events.token_active)(self.token_id):
                         return
                     await self.slot.keep()
                     await _read(quickplay.keep_held)(user_id=self.user_id, held_for=SEEK_HELD)
@@ -421,14 +421,14 @@ class Stream:
         other game of the player's, an `invitation` line for each table they are invited to.
         The groups are joined before the reads, so a change made meanwhile is read, or wakes
         the stream, or both (reading twice sends nothing twice)."""
-        games = await _read(following.games_of)(self.user_id)
+        games = await _read(game_events.games_of)(self.user_id)
         out = []
         for game_id, version in self.resume.items():
             await self._join(pushes.game_group(game_id))
-            out += await self._catch_up(game_id, following.Followed(version))
+            out += await self._catch_up(game_id, game_events.Followed(version))
         for game_id in sorted(games.seated - set(self.resume)):
             await self._join(pushes.game_group(game_id))
-            caught = await _read(following.look)(game_id, self.user_id)
+            caught = await _read(game_events.look)(game_id, self.user_id)
             out += caught.lines
             await self._follow(game_id, caught)
         out += await self._invitations(games)
@@ -439,7 +439,7 @@ class Stream:
         changed): read what changed."""
         out = []
         if None in game_ids or game_ids & self.invited:
-            out += await self._new_games(await _read(following.games_of)(self.user_id))
+            out += await self._new_games(await _read(game_events.games_of)(self.user_id))
         for game_id in sorted(game_id for game_id in game_ids if game_id in self.followed):
             out += await self._catch_up(game_id, self.followed[game_id])
         return out
@@ -450,7 +450,7 @@ class Stream:
         out = []
         for event in said:
             if event.get("game") in self.followed:
-                line = await _read(following.chat_line)(self.user_id, event)
+                line = await _read(game_events.chat_line)(self.user_id, event)
                 if line is not None:
                     out.append(line)
         return out
@@ -458,16 +458,16 @@ class Stream:
     async def _check(self) -> list[dict]:
         """The periodic check: any game whose version moved past what was sent (its push was
         lost), and games the player sat down at without a push to their group."""
-        now = await _read(following.versions)(list(self.followed))
+        now = await _read(game_events.versions)(list(self.followed))
         out = []
         for game_id, version in sorted(now.items()):
             followed = self.followed.get(game_id)
             if followed is not None and version > followed.sent:
                 out += await self._catch_up(game_id, followed)
-        out += await self._new_games(await _read(following.games_of)(self.user_id))
+        out += await self._new_games(await _read(game_events.games_of)(self.user_id))
         return out
 
-    async def _new_games(self, games: following.Games) -> list[dict]:
+    async def _new_games(self, games: game_events.Games) -> list[dict]:
         """Games the player now sits at that the stream did not follow (they joined or opened a
         table, or were seated by quick play): sent from their first event, so the stream says
         everything of them, the start included."""
@@ -475,11 +475,11 @@ class Stream:
         for game_id in sorted(games.seated - set(self.followed)):
             await self._join(pushes.game_group(game_id))
             self.invited.discard(game_id)
-            out += await self._catch_up(game_id, following.Followed(0))
+            out += await self._catch_up(game_id, game_events.Followed(0))
         out += await self._invitations(games)
         return out
 
-    async def _invitations(self, games: following.Games) -> list[dict]:
+    async def _invitations(self, games: game_events.Games) -> list[dict]:
         """An `invitation` line for each new invitation; the tables of invitations that went
         (declined, cancelled, started without them) are left."""
         out = []
@@ -495,10 +495,10 @@ class Stream:
                 await self._leave(pushes.game_group(game_id))
         return out
 
-    async def _catch_up(self, game_id: int, followed: following.Followed) -> list[dict]:
+    async def _catch_up(self, game_id: int, followed: game_events.Followed) -> list[dict]:
         out = []
         while True:
-            caught = await _read(following.catch_up)(game_id, self.user_id, followed)
+            caught = await _read(game_events.catch_up)(game_id, self.user_id, followed)
             out += caught.lines
             if not caught.more:
                 break
@@ -506,7 +506,7 @@ class Stream:
         await self._follow(game_id, caught)
         return out
 
-    async def _follow(self, game_id: int, caught: following.Caught) -> None:
+    async def _follow(self, game_id: int, caught: game_events.Caught) -> None:
         """Follow the game from where `caught` left it, or no longer (it is over, or the player
         has no seat at it): then its group is left."""
         if caught.followed is not None:

@@ -11,12 +11,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import guests as guest_accounts
-from accounts import limits, lockout
+from accounts import lockout
 from games.models import Game
 from games.play.errors import ActionRefused
 from games.play.rate_limits import GAME_CREATION, seconds_to_wait
 from games.play.rate_limits import too_many as too_many_games
 from games.state_store import load_state, read_game
+from infra import rate_limits as limits
 from infra.words import wait_words
 
 from . import guests, showcase, tutorial

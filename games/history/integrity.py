@@ -161,18 +161,16 @@ class _NotAllowed(Exception):
 
 
 def _replay(start: dict, moves: list[tuple]) -> rules.GameState:
+    """The state the log leaves, by the rules' one fold (games/rules/replay.py), each refusal
+    named by the event that the fold stopped at."""
+    folded = rules.states_from(start, [(seat, action) for _, _, seat, action in moves])
     try:
-        state = rules.new_game(
-            start["players"],
-            start["seed"],
-            start["first_seat"],
-            strict_finish=start.get("strict_finish", False),
-        )
+        state = next(folded)
     except (rules.RuleError, KeyError, TypeError) as error:
         raise _NotAllowed(f"its start event cannot deal the game ({error})") from None
-    for number, kind, seat, action in moves:
+    for number, kind, seat, _ in moves:
         try:
-            state = state.apply(action, seat)
+            state = next(folded)
         except (rules.RuleError, KeyError, TypeError, ValueError) as error:
             raise _NotAllowed(f"event {number} ({kind} by seat {seat}) is not allowed where "
                               f"the log before it leaves the game: {error}") from None  # fmt: skip

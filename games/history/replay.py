@@ -35,15 +35,8 @@ def rules_events(game: Game) -> tuple[dict, list[Event]]:
 
 
 def fold(start: dict, events: list[Event]) -> rules.Replay:
-    """The rules engine's one fold of a stored log (games/rules/replay.py)."""
-    log = [(event.seat, event.action) for event in events]
-    return rules.Replay(
-        start["players"],
-        start["seed"],
-        log,
-        start["first_seat"],
-        strict_finish=start.get("strict_finish", False),
-    )
+    """The rules engine's one fold of a stored log."""
+    return rules.Replay.from_start(start, [(event.seat, event.action) for event in events])
 
 
 def rebuild_state(game: Game, upto: int | None = None) -> rules.GameState:
@@ -55,10 +48,11 @@ def rebuild_state(game: Game, upto: int | None = None) -> rules.GameState:
     return fold(start, events).final
 
 
-class Replay:
-    """A finished game as a sequence of steps: step 0 is the deal, step n the state after the
-    n-th rules event of the log. Loads the game's seats and events once (2 queries) and folds
-    them once."""
+class ReplayPage:
+    """A finished game as the replay page shows it, step by step: step 0 is the deal, step n
+    the state after the n-th rules event of the log, each with its words, its turn and its
+    view. Loads the game's seats and events once (2 queries) and folds them once, with the rules'
+    `Replay`."""
 
     def __init__(self, game: Game):
         self.game = game

@@ -23,7 +23,7 @@ from games.history.archive import (
     leaderboard_page,
     paginate,
 )
-from games.history.replay import Replay
+from games.history.replay import ReplayPage
 from games.models import Game
 
 
@@ -129,20 +129,20 @@ def replay(request, game_id):
         if game.is_playing:
             return redirect("games:game", game.pk)
         raise Http404("Only finished games have a replay.")
-    moves = Replay(game)
+    page = ReplayPage(game)
     if "turn" in request.GET:
-        step = moves.step_of_turn(request.GET["turn"])
-        step = moves.last_step if step is None else step
+        step = page.step_of_turn(request.GET["turn"])
+        step = page.last_step if step is None else step
     else:
-        step = moves.clamp(request.GET.get("step", moves.last_step))
+        step = page.clamp(request.GET.get("step", page.last_step))
     context = {
-        "view": moves.view_at(step),
-        "replay": moves,
+        "view": page.view_at(step),
+        "replay": page,
         "step": step,
-        "turn": moves.turn_at(step),
-        "description": moves.describe(step),
+        "turn": page.turn_at(step),
+        "description": page.describe(step),
         "replaying": True,
-        "chat": chat.panel(game, request.user, moves.seats, versions=moves.versions_at(step)),
+        "chat": chat.panel(game, request.user, page.seats, versions=page.versions_at(step)),
     }
     url = f"{reverse('games:replay', args=[game.pk])}?step={step}"
     if request.htmx:

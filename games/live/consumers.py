@@ -1,6 +1,6 @@
 """The websocket of every open page: live game updates, presence, the player's own notices.
 
-One connection per page (games/routing.py). ``ws/games/<id>/?v=<version>`` from a game page
+One connection per page (games/live/routing.py). ``ws/games/<id>/?v=<version>`` from a game page
 joins the game's group and, for a signed-in user, the user's own group; ``ws/live/`` from any
 other page of a signed-in user joins their own group only. The consumer never changes a game: it
 reads and draws (games/live/drawing.py), and sends what its own viewer should see.

@@ -257,7 +257,7 @@ def draw_chat(message: dict, viewer, game_id: int) -> str:
 
 def draw_rematch(game_id: int, viewer) -> str:
     """The rematch box of an ended game for `viewer`, as its results draw it (its offer changed:
-    games/play/again.py)."""
+    games/play/rematches.py)."""
     return _render("rematch", {"rematch": selectors.rematch_view(game_id, viewer)})
 
 

@@ -11,7 +11,9 @@ form) says what it is, as the pages and the computer players send it.
 """
 
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -48,7 +50,7 @@ from games.play.applying import (
     wake_bots,
 )
 from games.play.errors import ActionRefused, StaleVersion
-from games.rules import Conclude, ConfirmDraft, Draft, Resign, RuleError, ahead
+from games.rules import Conclude, ConfirmDraft, Resign, RuleError, ahead
 from games.rules.bots import LEVELS as BOT_LEVELS
 from games.state_store import SEAT_STATE_FIELDS, load_state, store_state
 
@@ -85,12 +87,12 @@ def create_game(
     *,
     creator: User,
     player_count: int,
-    time_per_move=None,
+    time_per_move: timedelta | None = None,
     clock: str = Game.Clock.PER_MOVE,
-    fischer_bank=None,
-    fischer_increment=None,
-    fischer_cap=None,
-    finishing_time=None,
+    fischer_bank: timedelta | None = None,
+    fischer_increment: timedelta | None = None,
+    fischer_cap: timedelta | None = None,
+    finishing_time: timedelta | None = None,
     weekends_off: bool = False,
     rated: bool = True,
     strict_finish: bool = False,
@@ -259,7 +261,7 @@ def cancel_game(*, game_id: int, user: User) -> Game:
 
 def decline_invitation(*, game_id: int, user: User) -> Game:
     """Say no to an invitation to a table still waiting for players: it no longer counts for
-    `user`. A rematch (games/play/again.py) is for the same players or not at all: one player
+    `user`. A rematch (games/play/rematches.py) is for the same players or not at all: one player
     declining calls it off."""
     with changing(game_id) as table:
         game = table.game
@@ -375,7 +377,7 @@ def queue_drafts(
     *,
     game_id: int,
     user: User,
-    tiles,
+    tiles: Iterable[int],
     confirm: bool,
     seen_version: int | None,
     answered_page: str = "",
@@ -441,15 +443,15 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
             return _played(table, seat, [event])
         if _recounted_for_vacations(table, [seat]) and table.game.deadline > timezone.now():
             return None
-        action = rules.timeout_action(state, seat.number)
         events = []
-        if isinstance(action, Draft):
-            what = {"tile": action.tile_id, "confirmed": False}
-            events.append(apply_action(table, seat, action, actor=None, cause=Event.Cause.TIMEOUT))
-            action = ConfirmDraft()
+        if state.pending is None:  # a draft chosen for them (rules.timeout_action), confirmed
+            draft = rules.choose_draft(state, seat.number)
+            what = {"tile": draft.tile_id, "confirmed": False}
+            events.append(apply_action(table, seat, draft, actor=None, cause=Event.Cause.TIMEOUT))
         else:  # their own pending draft, confirmed for them
             what = {"tile": state.pending.tile_id, "confirmed": True}
-        events.append(apply_action(table, seat, action, actor=None, cause=Event.Cause.TIMEOUT))
+        confirm = ConfirmDraft()
+        events.append(apply_action(table, seat, confirm, actor=None, cause=Event.Cause.TIMEOUT))
         # Counted, and told; too many, and the seat is handed to the server.
         events += leaving.timed_out(table, seat, what)
     return _played(table, seat, events)
@@ -491,8 +493,10 @@ def remind_players(*, game_id: int) -> list[int]:
     Not a move: no event is recorded and the version stays, so nobody's page goes stale.
     """
     with changing(game_id, missing_ok=True) as table:
-        game = table.game if table is not None else None
-        set_for = game.remind_at if game is not None and game.is_playing else None
+        if table is None:
+            return []
+        game = table.game
+        set_for = game.remind_at if game.is_playing else None
         now = timezone.now()
         if set_for is None or set_for > now:
             return []
@@ -525,7 +529,7 @@ def resign(*, game_id: int, user: User) -> Played:
     return _played(table, seat, events)
 
 
-def vote_to_expel(*, game_id: int, user: User, seat_number) -> Played:
+def vote_to_expel(*, game_id: int, user: User, seat_number: object) -> Played:
     """The player votes to hand the seat `seat_number` to the server, whose player has timed
     out twice in a row or more; a strict majority of the other people still playing hands it
     over (games/play/leaving.py)."""
@@ -651,7 +655,7 @@ def _require_staying(seat: Seat) -> None:
         )
 
 
-def _seat_numbered(table: Table, number) -> Seat:
+def _seat_numbered(table: Table, number: object) -> Seat:
     if not isinstance(number, int) or isinstance(number, bool):
         raise ActionRefused(_("Say which seat, by its number."), code="bad_request")
     if not 0 <= number < len(table.seats):
@@ -661,7 +665,7 @@ def _seat_numbered(table: Table, number) -> Seat:
     return table.seats[number]
 
 
-def _check_abandonment(in_row, in_all) -> None:
+def _check_abandonment(in_row: object, in_all: object) -> None:
     (low_row, high_row), (low_all, high_all) = ABANDON_ROW_RANGE, ABANDON_TOTAL_RANGE
     if not (isinstance(in_row, int) and low_row <= in_row <= high_row):
         raise ActionRefused(
@@ -700,8 +704,15 @@ def _recounted_for_vacations(table: Table, seats: list[Seat]) -> bool:
     return True
 
 
-def _time_control(clock_kind, per_move, bank, increment, cap, finishing) -> dict:
-    """The time control's fields of a new game, checked (games/models.py has the ranges)."""
+def _time_control(
+    clock_kind: str,
+    per_move: timedelta | None,
+    bank: timedelta | None,
+    increment: timedelta | None,
+    cap: timedelta | None,
+    finishing: timedelta | None,
+) -> dict:
+    """The time control's fields of a new game, checked (games/models/game.py has the ranges)."""
     if finishing is not None and not (
         models.MIN_FINISHING_TIME <= finishing <= models.MAX_FINISHING_TIME
     ):
@@ -709,7 +720,7 @@ def _time_control(clock_kind, per_move, bank, increment, cap, finishing) -> dict
             _("The finishing time must be from 1 hour to 14 days."), code="bad_time"
         )
     if clock_kind == Game.Clock.FISCHER:
-        if None in (bank, increment, cap):
+        if bank is None or increment is None or cap is None:
             raise ActionRefused(
                 _("A Fischer clock needs a starting bank, an increment and a cap."), code="bad_time"
             )
@@ -809,7 +820,14 @@ def _start(table: Table) -> None:
     for number, seat in enumerate(order):
         seat.number = number
     game.player_count = len(order)
-    state = rules.new_game(game.player_count, game.seed, strict_finish=game.strict_finish)
+    # The deal is made from what the start event records, as every reader of the past remakes it.
+    start = {
+        "seed": game.seed,
+        "players": game.player_count,
+        "first_seat": 0,
+        "strict_finish": game.strict_finish,
+    }
+    state = rules.state_at_start(start)
     store_state(game, order, state)
     for seat in order:  # a Fischer clock: everyone starts with the same bank
         seat.bank = game.fischer_bank if game.fischer else None
@@ -821,13 +839,7 @@ def _start(table: Table) -> None:
     record(
         game,
         "started",
-        data={
-            "seed": game.seed,
-            "players": game.player_count,
-            "first_seat": 0,
-            "seats": [seat.user_id for seat in order],
-            "strict_finish": game.strict_finish,
-        },
+        data={**start, "seats": [seat.user_id for seat in order]},
     )
     game.pool_version = game.version
     table.seats = order

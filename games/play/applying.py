@@ -10,8 +10,10 @@ notices, and the work it hands on (a forced take, computer players to wake, the 
 """
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal, overload
 
 from django.db import transaction
 from django.utils import timezone
@@ -74,25 +76,40 @@ class Table:
     def seat_of(self, user: User) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user.pk), None)
 
-    def watching(self, game_id: int, user_ids) -> set[int]:
+    def watching(self, game_id: int, user_ids: Iterable[int]) -> set[int]:
         """presence.watching, read for every seat of this game at once and then kept."""
-        user_ids, seated = set(user_ids), {seat.user_id for seat in self.seats}
-        if game_id != self.game.pk or not user_ids <= seated:
-            return presence.watching(game_id, user_ids)
+        wanted, seated = set(user_ids), {seat.user_id for seat in self.seats}
+        if game_id != self.game.pk or not wanted <= seated:
+            return presence.watching(game_id, wanted)
         if self.online is None:
             self.online = frozenset(presence.watching(game_id, seated))
-        return user_ids & self.online
+        return wanted & self.online
 
     @property
     def users(self) -> dict[int, User]:
         return {seat.user_id: seat.user for seat in self.seats}
 
 
-@contextlib.contextmanager
-def changing(game_id, *, missing_ok: bool = False) -> Iterator[Table | None]:
+@overload
+def changing(
+    game_id: object, *, missing_ok: Literal[False] = False
+) -> contextlib.AbstractContextManager[Table]: ...
+@overload
+def changing(
+    game_id: object, *, missing_ok: bool
+) -> contextlib.AbstractContextManager[Table | None]: ...
+def changing(
+    game_id: object, *, missing_ok: bool = False
+) -> contextlib.AbstractContextManager[Table | None]:
     """Open a change of the game: a transaction with the game locked. Its effects are sent on
     after the commit. A game that does not exist is refused, or with `missing_ok` (the server's
-    own work, queued before the game was deleted) given as None."""
+    own work, queued before the game was deleted) given as None. `game_id` is what the caller
+    was given: what is not an id is no game."""
+    return _changing(game_id, missing_ok=missing_ok)
+
+
+@contextlib.contextmanager
+def _changing(game_id: object, *, missing_ok: bool) -> Iterator[Table | None]:
     with transaction.atomic():
         try:
             game, seats = lock_game_and_seats(game_id)
@@ -120,8 +137,16 @@ def send_after_commit(table: Table) -> None:
     effects.after_commit(table.effects)
 
 
-def record(game: Game, kind: str, *, seat=None, actor=None, cause=Event.Cause.PLAYER,
-           action=None, data=None) -> Event:  # fmt: skip
+def record(
+    game: Game,
+    kind: str,
+    *,
+    seat: int | None = None,
+    actor: User | None = None,
+    cause: str = Event.Cause.PLAYER,
+    action: dict | None = None,
+    data: dict | None = None,
+) -> Event:
     """Append the next event and bump the version (the caller saves the game)."""
     game.version += 1
     return Event.objects.create(
@@ -153,7 +178,13 @@ def notify(table: Table, notices: list[Notice], users: dict[int, User] | None = 
 
 
 def apply_action(
-    table: Table, seat: Seat, action: rules.Action, *, actor, cause, answered_page: str = ""
+    table: Table,
+    seat: Seat,
+    action: rules.Action,
+    *,
+    actor: User | None,
+    cause: str,
+    answered_page: str = "",
 ) -> Event | None:
     """Apply a checked-in action of `seat` to the locked game: the rules, persistence, the
     clock, the notices and the work it hands on. Only what the action changed is written: a
@@ -193,16 +224,28 @@ def apply_action(
 
     table.effects.events.append(event)
     table.effects.changes.append(
-        _change(table, seat, action, after, moved, changed, answered_page, cause, clocked)
+        _change(
+            table,
+            seat=seat,
+            action=action,
+            cause=cause,
+            after=after,
+            moved=moved,
+            changed=changed,
+            clocked=clocked,
+            answered_page=answered_page,
+        )
     )
     notify(table, _notices(table, moved))
     table.effects.tasks += _handed_on(table, seat, action, moved)
-    if moved.new_turn:
+    if moved.new_turn and moved.current is not None:
         _draft_ahead(table, seats[moved.current], after, answered_page)
     return event
 
 
-def _save(game, seats, unsaved: dict, changed: dict[int, list[str]], *, ended: bool) -> None:
+def _save(
+    game: Game, seats: list[Seat], unsaved: dict, changed: dict[int, list[str]], *, ended: bool
+) -> None:
     """Write what the action changed: the game's changed columns, and each changed board and
     tray (with its board version), or at the end every seat with its result."""
     for seat in seats:
@@ -232,7 +275,7 @@ def _back_in_time(seat: Seat) -> None:
     ExpelVote.objects.filter(seat_id=seat.pk).delete()
 
 
-def save_clocks(seats: list[Seat], numbers) -> None:
+def save_clocks(seats: list[Seat], numbers: Collection[int]) -> None:
     """Write the clocks of the seats `numbers`: one UPDATE for one seat (a Fischer bank after a
     draft), one for several (the finishing phase begins)."""
     chosen = [seat for seat in seats if seat.number in numbers]
@@ -245,7 +288,7 @@ def save_clocks(seats: list[Seat], numbers) -> None:
         Seat.objects.bulk_update(chosen, list(CLOCK_FIELDS))
 
 
-def _end(game: Game, seats: list[Seat], state: rules.GameState, now) -> None:
+def _end(game: Game, seats: list[Seat], state: rules.GameState, now: datetime) -> None:
     """Give every seat its result and rate the game (the caller saves them)."""
     for result in state.results():
         seat = seats[result.seat]
@@ -260,15 +303,28 @@ def _end(game: Game, seats: list[Seat], state: rules.GameState, now) -> None:
     ratings.rate_game(game=game, seats=seats)
 
 
-def _change(table, seat, action, after, moved, changed, answered_page, cause, clocked) -> Change:
-    """What the new version touched on anyone's page (games/live/changes.py): the boards and
-    trays it changed, and the seats whose heads alone changed: the clocks it started or
-    stopped, the turn's marker."""
+def _change(
+    table: Table,
+    *,
+    seat: Seat,
+    action: rules.Action,
+    cause: str,
+    after: rules.GameState,
+    moved: rules.Transition,
+    changed: dict[int, list[str]],
+    clocked: set[int],
+    answered_page: str,
+) -> Change:
+    """What `seat`'s `action` (made by `cause`) touched on anyone's page (games/live/changes.py),
+    from the state it left (`after`), the transition it made, the seats whose rows it `changed`
+    and those whose clocks it started or stopped (`clocked`): the boards and trays to redraw,
+    and the seats whose heads alone changed (a clock, the turn's marker)."""
     redrawn, heads = set(changed), set(clocked)
     drafting = isinstance(action, DRAFTING_ACTIONS)
     if drafting:  # the drafter's pending tile, and the turn's marker on the next one's head
         redrawn.add(seat.number)
-        heads |= {after.current} - {None}
+        if after.current is not None:
+            heads.add(after.current)
     if moved.ended:
         redrawn = {s.number for s in table.seats}
     user_of = [s.user_id for s in table.seats]
@@ -299,11 +355,12 @@ def _notices(table: Table, moved: rules.Transition) -> list[Notice]:
     game, user_of = table.game, [s.user_id for s in table.seats]
     playing = {s.number for s in table.seats if not s.left}
     if moved.new_turn and not moved.forced_take_due:
-        if moved.current not in playing:
+        drafter = moved.current
+        if drafter is None or drafter not in playing:
             return []
-        if table.seats[moved.current].queue.tiles:
+        if table.seats[drafter].queue.tiles:
             return []  # their queued draft is taken now, and they are told what it did
-        return [Notice(YOUR_TURN, game.pk, (user_of[moved.current],), game.version)]
+        return [Notice(YOUR_TURN, game.pk, (user_of[drafter],), game.version)]
     if moved.finishing_began:
         unfinished = tuple(user_of[number] for number in sorted(moved.waiting & playing))
         return [Notice(FINISH, game.pk, unfinished, game.version)]
@@ -312,7 +369,9 @@ def _notices(table: Table, moved: rules.Transition) -> list[Notice]:
     return []
 
 
-def _handed_on(table: Table, seat: Seat, action, moved: rules.Transition) -> list[Task]:
+def _handed_on(
+    table: Table, seat: Seat, action: rules.Action, moved: rules.Transition
+) -> list[Task]:
     """The work the change hands on: the forced take now due, the post-game analysis, and the
     moves of the computer players it gives something to do."""
     game = table.game
@@ -364,7 +423,7 @@ def _draft_ahead(table: Table, seat: Seat, state: rules.GameState, answered_page
     notify(table, [Notice(YOUR_TURN, game.pk, (seat.user_id,), game.version, what)])
 
 
-def wake_bots(table: Table, numbers) -> list[Task]:
+def wake_bots(table: Table, numbers: Collection[int]) -> list[Task]:
     """The moves to queue of the computer players among the seats `numbers`, and of the
     server's stand-in for the seats among them whose players left (games/play/leaving.py)."""
     game = table.game

@@ -40,7 +40,7 @@ from django.db.models import Q
 
 from accounts.models import User
 from games.models import Game, Seat, waiting_for_move, waiting_for_stand_in
-from games.rules import DRAFTING, FINISHING, ConfirmDraft, Transition
+from games.rules import DRAFTING, FINISHING, Action, ConfirmDraft, Transition
 
 SWEEP_BATCH = 200
 # The analysis task is queued when a game ends; the sweep queues it again after this long.
@@ -73,7 +73,9 @@ def reminder_lead(game: Game, amount: timedelta, phase: str) -> timedelta:
     return lead
 
 
-def seat_clock(game: Game, seat: Seat, phase: str, *, remind: bool = True):
+def seat_clock(
+    game: Game, seat: Seat, phase: str, *, remind: bool = True
+) -> tuple[datetime, datetime | None]:
     """Return (deadline, reminder time) of `seat`'s clock, counted from the turn's start on its
     player's calendar; no reminder unless `remind` (one was sent already this turn)."""
     calendar = game.calendar(seat.user)
@@ -84,7 +86,9 @@ def seat_clock(game: Game, seat: Seat, phase: str, *, remind: bool = True):
     return deadline, remind_at
 
 
-def open_turn(game: Game, seats: list[Seat], now: datetime, *, forced_take_due=False) -> None:
+def open_turn(
+    game: Game, seats: list[Seat], now: datetime, *, forced_take_due: bool = False
+) -> None:
     """Start the time of a drafting turn for the game's current seat; the caller saves the game.
 
     A turn that begins with a forced take is due at once, with no reminder: the server takes
@@ -97,7 +101,9 @@ def open_turn(game: Game, seats: list[Seat], now: datetime, *, forced_take_due=F
         game.deadline, game.remind_at = seat_clock(game, seats[game.current_seat], DRAFTING)
 
 
-def follow(game: Game, seats: list[Seat], mover: Seat, action, moved: Transition, now) -> set:
+def follow(
+    game: Game, seats: list[Seat], mover: Seat, action: Action, moved: Transition, now: datetime
+) -> set[int]:
     """Set the clocks as `mover`'s `action` leaves the game (the rules' transition `moved`): a
     completed draft adds a Fischer increment to what is left of the bank; a new turn starts its
     time; the finishing phase starts every player's finishing time; a finished board stops its

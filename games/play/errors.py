@@ -1,5 +1,7 @@
 """Why the platform refused a request, in words a player can read beside what caused it."""
 
+from typing import Self
+
 from django.utils.translation import gettext, ngettext
 
 from games.rules import RuleError
@@ -10,7 +12,14 @@ class ActionRefused(Exception):
 
     code = "refused"
 
-    def __init__(self, message, *, code=None, space=None, tile=None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        space: int | None = None,
+        tile: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         if code:
@@ -19,7 +28,7 @@ class ActionRefused(Exception):
         self.tile = tile
 
     @classmethod
-    def from_rule_error(cls, error: RuleError):
+    def from_rule_error(cls, error: RuleError) -> Self:
         """The rules' refusal in the reader's language: its template translated, and its
         parameters that are words (a tile's name, a space's) too (games/rules/i18n.py)."""
         message = error.words.say(gettext, ngettext)
@@ -31,7 +40,7 @@ class StaleVersion(ActionRefused):
 
     code = "stale"
 
-    def __init__(self, message=None):
+    def __init__(self, message: str | None = None) -> None:
         super().__init__(
             message or gettext("The game has moved on since your page was drawn; here it is now.")
         )

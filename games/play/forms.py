@@ -35,7 +35,7 @@ TIME_PER_MOVE_CHOICES = [
     ("14d", _days(14), timedelta(days=14)),
 ]
 TIME_PER_MOVE = {key: value for key, _label, value in TIME_PER_MOVE_CHOICES}
-# A Fischer clock's choices (games/models.py has the ranges the action checks).
+# A Fischer clock's choices (games/models/game.py has the ranges the action checks).
 FISCHER_BANK_CHOICES = ["12h", "1d", "2d", "3d", "5d", "7d", "14d"]
 FISCHER_INCREMENT_CHOICES = ["1h", "3h", "12h", "1d", "2d", "3d"]
 FISCHER_CAP_CHOICES = ["1d", "3d", "5d", "7d", "14d", "21d", "30d"]

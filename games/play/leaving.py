@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games import rules
 from games.live.changes import Change
 from games.models import Event, ExpelVote, Seat, electorate, votes_needed
@@ -40,7 +41,7 @@ CAUSE = {
 }
 
 
-def hand_over(table: Table, seat: Seat, reason: str, *, actor=None) -> list:
+def hand_over(table: Table, seat: Seat, reason: str, *, actor: User | None = None) -> list[Event]:
     """The seat leaves the game for `reason` (a `Seat.Left`): the rules' Resign, recorded with
     that cause; the stand-in is woken for it, or the game ends if it was the last person
     playing. Return the events. The caller has checked who may do it."""

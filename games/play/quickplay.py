@@ -11,6 +11,7 @@ starts it (the usual "the game started" notices, emails and pushes; the first se
 move")."""
 
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -99,7 +100,9 @@ def window(seek: QuickPlaySeek, now: datetime) -> float:
     return RATING_WINDOW + WIDENING * waited.total_seconds() / 60
 
 
-def groups(seeks: list[QuickPlaySeek], now: datetime, blocked: set[frozenset[int]]):
+def groups(
+    seeks: list[QuickPlaySeek], now: datetime, blocked: set[frozenset[int]]
+) -> Iterator[list[QuickPlaySeek]]:
     """The tables to open from `seeks` (oldest first): lists of seeks of one kind, each
     within the others' windows, nobody blocking anybody. A pure choice, for the tests."""
     taken: set[int] = set()

@@ -1,70 +1,31 @@
-"""Rate limits on what a player does through the site: moves, new games, invitations, and seat
-changes (join, leave, start, cancel: each writes an event).
+"""Rate limits on what a player does through the site: moves, new games, invitations, seat
+changes (join, leave, start, cancel: each writes an event), talk, reports, follows and API reads.
 
-Each limited view counts its POST requests per signed-in player (never per address: many players
-may share one) in Django's cache: Redis when REDIS_URL is set, so every process shares the
-counters. On Redis a count is one round trip (a MULTI/EXEC of SET NX EX and INCR, through
-django-redis's public get_redis_connection): every move is counted, and django-ratelimit, which
-counted them before, made two (its cache.add, then cache.incr; issue 21). The rate is read from
-settings at each request (ACTION_RATE_LIMIT, GAME_CREATE_RATE_LIMIT, INVITE_RATE_LIMIT,
-SEAT_CHANGE_RATE_LIMIT), one rate each. New games count only when one
-is made: a form sent back with its errors costs nothing. Counting is in fixed windows, so a
-player who is over the limit knows exactly when the window ends; the request past the limit is
-answered with HTTP 429 before the view runs, so it changes nothing. Bots play through
-games/play/actions.py, not these views, and are never counted. If the cache cannot count, the
-request goes through.
+Each limited view counts its requests per signed-in player (never per address: many players may
+share one) with the site's one limiter (infra/rate_limits.py: a sliding window in the shared
+cache, one Redis round trip per counted request). The rate is read from settings at each request
+(ACTION_RATE_LIMIT, GAME_CREATE_RATE_LIMIT, ...), one rate each. New games count only when one
+is made: a form sent back with its errors costs nothing. The request past the limit is answered
+with HTTP 429 before the view runs, so it changes nothing, and says exactly how long to wait.
+Bots play through games/play/actions.py, not these views, and are never counted. If the cache
+cannot count, the request goes through.
 """
 
-import logging
-import re
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
-from django.core.cache import caches
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext_lazy
-from django_redis import get_redis_connection
-from django_redis.cache import RedisCache
+from django.utils.translation import gettext_lazy
 
+from infra import rate_limits
+from infra.rates import parse_rate
 from infra.words import wait_words
-
-log = logging.getLogger(__name__)
-
-PER_PERIOD = {
-    # Translators: a rate limit, "240 a minute": at most %(count)s requests in that time.
-    "s": gettext_lazy("%(count)s a second"),
-    "m": gettext_lazy("%(count)s a minute"),
-    "h": gettext_lazy("%(count)s an hour"),
-    "d": gettext_lazy("%(count)s a day"),
-}
-EVERY_PERIODS = {
-    "s": ngettext_lazy(
-        # Translators: a rate limit, "10 every 5 minutes": at most %(count)s requests in that
-        # time.
-        "%(count)s every %(multiple)s second",
-        "%(count)s every %(multiple)s seconds",
-        "multiple",
-    ),
-    "m": ngettext_lazy(
-        "%(count)s every %(multiple)s minute", "%(count)s every %(multiple)s minutes", "multiple"
-    ),
-    "h": ngettext_lazy(
-        "%(count)s every %(multiple)s hour", "%(count)s every %(multiple)s hours", "multiple"
-    ),
-    "d": ngettext_lazy(
-        "%(count)s every %(multiple)s day", "%(count)s every %(multiple)s days", "multiple"
-    ),
-}
-UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-ONE_RATE = r"(\d+)/(\d*)([smhd])"  # 240/m, 20/h, 10/5m
-# A counter outlives its window by this much: a request at the window's last second still
-# finds it (the key names the window, so a late one never counts in the next).
-KEPT_AFTER_WINDOW = 5
 
 
 @dataclass(frozen=True)
@@ -157,18 +118,12 @@ API_READS = Limit(
 )
 
 
-@dataclass(frozen=True)
-class Usage:
-    """A limit as one request left it: `amount` in windows of `period` seconds, `left` of
-    them in this window, which ends in `reset` seconds."""
-
-    amount: int
-    period: int
-    left: int
-    reset: int
+View = Callable[..., HttpResponse]
 
 
-def per_player(limit: Limit, *, counts=None):
+def per_player(
+    limit: Limit, *, counts: Callable[[HttpResponse], bool] | None = None
+) -> Callable[[View], View]:
     """Answer a signed-in player's POST with 429 once they pass `limit` in its window.
 
     Every POST counts; with `counts`, only those whose response `counts(response)` says did
@@ -177,9 +132,9 @@ def per_player(limit: Limit, *, counts=None):
     are counted.
     """
 
-    def decorator(view):
+    def decorator(view: View) -> View:
         @wraps(view)
-        def limited_view(request, *args, **kwargs):
+        def limited_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             wait = seconds_to_wait(request, limit, count=counts is None)
             if wait is not None:
                 return too_many(request, limit, wait, game_id=kwargs.get("game_id"))
@@ -193,65 +148,36 @@ def per_player(limit: Limit, *, counts=None):
     return decorator
 
 
-def seconds_to_wait(request, limit: Limit, *, count: bool = True) -> int | None:
+def seconds_to_wait(request: HttpRequest, limit: Limit, *, count: bool = True) -> int | None:
     """Count this request (unless not `count`: then only look whether one more may be made);
-    return how long the player must wait if it is over the limit."""
+    return how long the player must wait if it is over the limit (whole seconds)."""
     if not limit.every_method and request.method != "POST":
         return None
     if not request.user.is_authenticated:
         return None
-    try:
-        amount, period = parse_rate(limit.rate)
-        now = int(time.time())
-        window = now - now % period  # fixed windows: the wait is exact, to the second
-        key = f"rate-limit:{limit.group}:{request.user.pk}:{period}:{window}"
-        timeout = period + KEPT_AFTER_WINDOW
-        used = _count(key, timeout) if count else _read(key)
-    except Exception:  # the cache is down: playing matters more than counting
-        log.warning("rate limit %s not counted: the cache failed", limit.group, exc_info=True)
-        return None
-    reset = window + period - now  # the next window counts afresh
+    rate = parse_rate(limit.rate)
+    key = str(request.user.pk)
+    if count:
+        usage = rate_limits.hit(limit.group, rate, key)
+    else:
+        usage = rate_limits.peek(limit.group, rate, key)
     # What is left, for the answer's RateLimit fields (games/api/middleware.py).
     used_up = getattr(request, "rate_limits", {})
-    used_up[limit.group] = Usage(amount, period, max(0, amount - used), reset)
+    used_up[limit.group] = usage
     request.rate_limits = used_up
-    over = used > amount if count else used >= amount
-    return reset if over else None
-
-
-def parse_rate(rate: str) -> tuple[int, int]:
-    """'240/m' -> (240, 60), '10/5m' -> (10, 300): the amount and the window in seconds."""
-    match = re.fullmatch(ONE_RATE, rate)
-    if not match:
-        raise ValueError(f"{rate!r} is not a rate like 240/m")
-    count, multiple, unit = match.groups()
-    return int(count), int(multiple or 1) * UNIT_SECONDS[unit]
-
-
-def _count(key: str, timeout: int) -> int:
-    """Add one to the counter `key` (made with `timeout` if new); return its count."""
-    backend = caches["default"]
-    if isinstance(backend, RedisCache):
-        # One round trip, atomic: the counter always has its expiry.
-        pipe = get_redis_connection("default").pipeline(transaction=True)
-        full = backend.make_key(key)
-        pipe.set(full, 0, ex=timeout, nx=True)
-        pipe.incr(full)
-        return pipe.execute()[1]
-    backend.add(key, 0, timeout)  # the per-process cache of a bare `manage.py`
-    return backend.incr(key)
-
-
-def _read(key: str) -> int:
-    return int(caches["default"].get(key) or 0)
+    refused = not usage.allowed if count else usage.wait > 0
+    return int(rate_limits.retry_after(usage.wait)) if refused else None
 
 
 def refusal_words(limit: Limit, wait: int) -> str:
     """Why the request past `limit` was refused, and when to come back, in the reader's words."""
-    return str(limit.refusal) % {"rate": rate_in_words(limit.rate), "wait": wait_words(wait)}
+    rate = parse_rate(limit.rate).in_words()
+    return str(limit.refusal) % {"rate": rate, "wait": wait_words(wait)}
 
 
-def too_many(request, limit: Limit, wait: int, game_id=None):
+def too_many(
+    request: HttpRequest, limit: Limit, wait: int, game_id: int | None = None
+) -> HttpResponse:
     """The 429 answer: a line for the game page's htmx, else a page that says when to retry."""
     message = refusal_words(limit, wait)
     if request.htmx and limit in (CHAT, PEOPLE):
@@ -268,18 +194,6 @@ def too_many(request, limit: Limit, wait: int, game_id=None):
             back, back_label = reverse("games:game", args=[game_id]), _("Back to the game")
         else:
             back, back_label = reverse("dashboard"), _("Back to your dashboard")
-        context = {"message": message, "back_url": back, "back_label": back_label}
-        response = render(request, "429.html", context, status=429)
-    response["Retry-After"] = str(wait)
+        return rate_limits.too_many(request, wait, message, back_url=back, back_label=back_label)
+    response["Retry-After"] = rate_limits.retry_after(wait)
     return response
-
-
-def rate_in_words(rate: str) -> str:
-    """'240/m' -> '240 a minute', '10/5m' -> '10 every 5 minutes'."""
-    match = re.fullmatch(ONE_RATE, rate)
-    if not match:
-        return rate
-    count, multiple, unit = match.groups()
-    if multiple and int(multiple) != 1:
-        return EVERY_PERIODS[unit] % {"count": count, "multiple": int(multiple)}
-    return PER_PERIOD[unit] % {"count": count}

@@ -13,7 +13,7 @@ A vacation ends by itself (the sweep, games/play/clock.py `vacations_over`), whe
 ends it, or when they make a move in any game (games/play/actions.py `play`).
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -93,7 +93,9 @@ def _in_every_game(user: User, kind: str, *, actor: User | None) -> None:
         _in_game(game_id, user.pk, kind, actor, until)
 
 
-def _in_game(game_id: int, user_id: int, kind: str, actor, until) -> None:
+def _in_game(
+    game_id: int, user_id: int, kind: str, actor: User | None, until: datetime | None
+) -> None:
     """Count the game's clocks again and record the vacation's start or end: one change."""
     with changing(game_id, missing_ok=True) as table:
         if table is None or not table.game.is_playing:

@@ -30,7 +30,7 @@ from games.live.looks import (
 )
 from games.live.pieces import status_piece
 from games.models import Game, QuickPlaySeek
-from games.play import actions, again, quickplay, vacations
+from games.play import actions, quickplay, rematches, vacations
 from games.play.errors import ActionRefused, StaleVersion
 from games.play.forms import (
     ActionForm,
@@ -497,7 +497,7 @@ def rematch(request, game_id):
     """Ask for a rematch of an ended game: to the rematch's table (the one already asked for,
     if another player was first)."""
     try:
-        offered = again.offer_rematch(game_id=game_id, user=request.user)
+        offered = rematches.offer_rematch(game_id=game_id, user=request.user)
     except ActionRefused as refusal:
         messages.error(request, refusal.message)
         offered = None

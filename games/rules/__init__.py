@@ -46,7 +46,7 @@ from .errors import ERRORS, RuleError
 from .greedy import choose_draft, timeout_action
 from .i18n import Words
 from .ranking import places
-from .replay import Replay, Turn, replay, states
+from .replay import Replay, Turn, replay, state_at_start, states, states_from
 from .solver import BestResult, best_arrangement, best_score, draft_values
 from .state import (
     DRAFTING,
@@ -141,7 +141,9 @@ __all__ = [
     "space_name",
     "space_of",
     "space_words",
+    "state_at_start",
     "states",
+    "states_from",
     "structures",
     "tile_name",
     "timeout_action",

@@ -13,6 +13,7 @@ choose, and no queue for it is accepted.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import errors as err
@@ -37,7 +38,7 @@ class Queue:
         return {"tiles": list(self.tiles), "confirm": self.confirm}
 
     @classmethod
-    def from_json(cls, data) -> Queue:
+    def from_json(cls, data: object) -> Queue:
         """The queue saved by `to_json` (an empty one for None or what is not a queue)."""
         if not isinstance(data, dict):
             return cls()
@@ -82,16 +83,17 @@ def next_turn(state: GameState, seat: int) -> NextTurn | None:
     return None
 
 
-def check_queue(state: GameState, seat: int, tiles) -> NextTurn | None:
-    """Raise a RuleError unless `seat` may queue `tiles` (tile ids, best first) for its next
+def check_queue(state: GameState, seat: int, queued: Iterable[object]) -> NextTurn | None:
+    """Raise a RuleError unless `seat` may queue `queued` (tile ids, best first) for its next
     turn; return that turn (None for an empty queue, which clears it and is always allowed)."""
-    tiles = list(tiles)
-    for tile in tiles:
+    tiles: list[int] = []
+    for tile in queued:
         if not isinstance(tile, int) or isinstance(tile, bool) or not 0 <= tile < TILE_COUNT:
             raise err.BadAction(
                 gettext_noop("There is no tile %(tile)s: tiles are 0 to %(last)d."),
                 {"tile": repr(tile), "last": TILE_COUNT - 1},
             )
+        tiles.append(tile)
     if not tiles:
         return None
     if state.phase != DRAFTING:
@@ -144,7 +146,7 @@ def check_queue(state: GameState, seat: int, tiles) -> NextTurn | None:
     return turn
 
 
-def queued_draft(state: GameState, seat: int, tiles) -> int | None:
+def queued_draft(state: GameState, seat: int, tiles: Iterable[int]) -> int | None:
     """Return the tile to draft for `seat` as its turn begins: the first of `tiles` still in
     the draw column. None if none is, or if the turn is not the seat's to choose now (not its
     turn, a draft pending, a forced take due)."""

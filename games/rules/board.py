@@ -78,6 +78,14 @@ class Board:
 
     colours: tuple[Colour, ...]
     cells: tuple[Cell, ...]
+    # Bit sets over the 25 spaces (bit i is space i): the occupied ones, those whose tile has a
+    # path to the north, east, south or west side, and those whose tile is not of their colour.
+    occ: int
+    n: int
+    e: int
+    s: int
+    w: int
+    wrong: int
 
     def __init__(self, colours: Sequence[Colour], cells: Iterable[Cell] | None = None) -> None:
         colours = tuple(colours)
@@ -114,7 +122,7 @@ class Board:
             set_(self, name, value)
         set_(self, "wrong", wrong)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Board is immutable")
 
     def with_cells(self, changes: dict[int, Cell]) -> Board:

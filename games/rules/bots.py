@@ -29,22 +29,30 @@ Levels:
   tile would add to the next player's best score (what taking it denies them), ties broken by
   the greedy player's preference; it keeps its board as the solver's best arrangement of the
   tiles it owns, and submits that at the end.
+- `expert` drafts by the engine's search over all the drafts to come (engine.py: a tree search
+  whose playouts judge each seat's final tiles by the solver's bound, calibrated against the
+  solver's exact scores with more than two players), within budgets counted in work, not
+  time: the same state, budget and seed give the same decision on any machine. It arranges
+  like the strong bot but under a node budget, and submits the proved best board.
 """
 
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from .actions import Action, Clear, ConfirmDraft, Draft, Place, Return
-from .board import Board
+from .board import Board, Placed
+from .engine import Budget, Position, search
 from .greedy import arrange, best_placement, choose_draft
 from .solver import BestResult, best_arrangement
 from .state import DRAFTING, FINISHING, GameState, auto_finish_actions
-from .tiles import TILE_PATHS, TILES
+from .tiles import TILE_PATHS, TILES, Colour
 
-LEVELS = ("easy", "strong")
+LEVELS = ("easy", "strong", "expert")
 
 
 class Bot:
@@ -148,6 +156,8 @@ class StrongBot(Bot):
             key = (worth, greedy, TILES[tile].value)
             if best_key is None or key > best_key:
                 best_tile, best_key = tile, key
+        if best_tile is None:
+            raise ValueError("there is no tile to draft")
         return Draft(best_tile)
 
     def arrangement_actions(self, state: GameState, seat: int) -> list[Action]:
@@ -155,6 +165,51 @@ class StrongBot(Bot):
         if state.phase == FINISHING:
             return towards_best(state, seat, self.finish_time, reuse=False)
         return towards_best(state, seat, self.arrange_time, reuse=True)
+
+
+@dataclass
+class ExpertBot(Bot):
+    """Drafts by the engine's search over the drafts to come (engine.py); keeps its board as
+    the solver's best arrangement found within a budget of search nodes; submits the proved
+    best board at the end.
+
+    Every budget counts work, not time, so its decisions depend only on the state, its budgets
+    and `seed`, on any machine however busy: `iterations`, `samples`, `calibrate` and
+    `solver_nodes` are the search's (engine.Budget); `samples` None calibrates only with more
+    than two players (with two, each ends with 25 tiles, where the bound is close enough that
+    calibrating did not win more games: docs/engine.md); `arrange_nodes` bounds the solver's
+    search for the board kept while drafting; `finish_nodes` the final one (None: to the proof).
+    `time_cap` (seconds of CPU per search) is a safety net that the budgets should never reach.
+    """
+
+    iterations: int = 3000
+    samples: int | None = None
+    calibrate: int = 3
+    solver_nodes: int | None = 10_000
+    seed: int = 0
+    arrange_nodes: int = 5000
+    finish_nodes: int | None = None
+    time_cap: float = 10.0
+    options: dict = field(default_factory=dict)
+    level = "expert"
+
+    def budget(self, players: int) -> Budget:
+        """The search's budget at a table of `players`."""
+        samples = self.samples if self.samples is not None else (0 if players == 2 else 2)
+        return Budget(self.iterations, samples, self.calibrate, self.solver_nodes, self.time_cap)
+
+    def choose_draft(self, state: GameState, seat: int) -> Draft:
+        budget = self.budget(state.players)
+        result = search(Position.of(state), budget, seed=self.seed, **self.options)
+        return Draft(result.best.tile)
+
+    def arrangement_actions(self, state: GameState, seat: int) -> list[Action]:
+        nodes = self.finish_nodes if state.phase == FINISHING else self.arrange_nodes
+        board = state.boards[seat]
+        target = solve_nodes(board.colours, owned_tiles(state, seat), nodes)
+        if target.score <= state.score(seat).score and not _illegal(board):
+            return []  # what it has is as good as what it found
+        return actions_to(board, state.trays[seat], target.board)
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -169,7 +224,13 @@ _CACHE: OrderedDict[tuple, tuple[BestResult, float]] = OrderedDict()
 _CACHE_SIZE = 2048
 
 
-def solve(colours, tiles, time_limit: float | None, *, reuse: bool = False) -> BestResult:
+def solve(
+    colours: Sequence[Colour],
+    tiles: Iterable[int],
+    time_limit: float | None,
+    *,
+    reuse: bool = False,
+) -> BestResult:
     """Return `best_arrangement(colours, tiles)` under `time_limit`, remembering the answers
     (a bot asks again about the same tiles on each call: drafts, then arranging). With `reuse`,
     any answer already known for these tiles will do, however long its search was."""
@@ -191,6 +252,25 @@ def solve(colours, tiles, time_limit: float | None, *, reuse: bool = False) -> B
     return result
 
 
+_NODES_CACHE: OrderedDict[tuple, BestResult] = OrderedDict()
+
+
+def solve_nodes(
+    colours: Sequence[Colour | str], tiles: Iterable[int], max_nodes: int | None
+) -> BestResult:
+    """Return `best_arrangement(colours, tiles, max_nodes=max_nodes)`, remembered: the answer
+    depends only on the question (no clock), so a remembered one is as good as a new one."""
+    key = (tuple(colours), tuple(sorted(tiles)), max_nodes)
+    found = _NODES_CACHE.get(key)
+    if found is None:
+        found = best_arrangement(colours, key[1], max_nodes=max_nodes)
+        _NODES_CACHE[key] = found
+        while len(_NODES_CACHE) > _CACHE_SIZE:
+            _NODES_CACHE.popitem(last=False)
+    _NODES_CACHE.move_to_end(key)
+    return found
+
+
 def towards_best(state: GameState, seat: int, time_limit: float, *, reuse: bool) -> list[Action]:
     """Return the actions that turn the seat's board into the best arrangement the solver finds
     for the tiles it owns within `time_limit` (none if what it has is as good, and legal)."""
@@ -201,7 +281,9 @@ def towards_best(state: GameState, seat: int, time_limit: float, *, reuse: bool)
     return actions_to(board, state.trays[seat], target.board)
 
 
-def _values(state: GameState, seat: int, tiles: list[int], share) -> dict[int, int]:
+def _values(
+    state: GameState, seat: int, tiles: list[int], share: Callable[[], float | None]
+) -> dict[int, int]:
     """Return what each tile would add to the best score of the seat's tiles (at least -2)."""
     colours = state.boards[seat].colours
     owned = owned_tiles(state, seat)
@@ -213,6 +295,13 @@ def _illegal(board: Board) -> bool:
     from .analysis import illegal_mask
 
     return bool(illegal_mask(board))
+
+
+def _occupied(board: Board, space: int) -> Placed:
+    cell = board.cells[space]
+    if cell is None:
+        raise ValueError(f"space {space} is empty")
+    return cell
 
 
 def _look(board: Board, space: int) -> tuple | None:
@@ -239,14 +328,14 @@ def actions_to(board: Board, tray: tuple[int, ...], target: Board) -> list[Actio
     to_place = [s for s in range(25) if target.cells[s] is not None]
     if placed and 1 + len(to_place) < len(wrong) + len(missing):
         actions: list[Action] = [Clear()]
-        free = list(tray) + [board.cells[s].tile for s in placed]
+        free = list(tray) + [_occupied(board, s).tile for s in placed]
         spaces = to_place
     else:
         actions = [Return(s) for s in wrong]
-        free = list(tray) + [board.cells[s].tile for s in wrong]
+        free = list(tray) + [_occupied(board, s).tile for s in wrong]
         spaces = missing
     for space in spaces:
-        cell = target.cells[space]
+        cell = _occupied(target, space)
         want = (TILES[cell.tile].kind, TILES[cell.tile].colour)
         tile = next(t for t in free if (TILES[t].kind, TILES[t].colour) == want)
         free.remove(tile)
@@ -260,13 +349,15 @@ def apply_all(state: GameState, seat: int, actions: list[Action]) -> GameState:
     return state
 
 
-def make_bot(level: str, **options) -> Bot:
-    """Return a bot of this level ("easy" or "strong"); options go to the strong bot, and the
-    easy bot takes its `finish_time`."""
+def make_bot(level: str, **options: Any) -> Bot:
+    """Return a bot of this level ("easy", "strong" or "expert"); options go to the strong or
+    the expert bot, and the easy bot takes its `finish_time`."""
     if level == "easy":
         return EasyBot(**{k: v for k, v in options.items() if k == "finish_time"})
     if level == "strong":
         return StrongBot(**options)
+    if level == "expert":
+        return ExpertBot(**options)
     raise ValueError(f"unknown bot level {level!r}")
 
 
@@ -274,11 +365,13 @@ __all__ = [
     "LEVELS",
     "Bot",
     "EasyBot",
+    "ExpertBot",
     "StrongBot",
     "actions_to",
     "apply_all",
     "make_bot",
     "owned_tiles",
     "solve",
+    "solve_nodes",
     "towards_best",
 ]

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from games.rules.analysis import diagnose, legal_spots, markers, score, structures
 from games.rules.board import Board, Placed, bits
@@ -36,7 +36,7 @@ class InputError(Exception):
     """Bad input for a sub-command; the message is shown to the user."""
 
 
-def _colour(name: object, where: str) -> Colour:
+def _colour(name: Any, where: str) -> Colour:
     try:
         return Colour(name)
     except ValueError:
@@ -44,7 +44,7 @@ def _colour(name: object, where: str) -> Colour:
         raise InputError(f"{where}: unknown colour {name!r} (colours are {known})") from None
 
 
-def _kind(name: object, where: str) -> Kind:
+def _kind(name: Any, where: str) -> Kind:
     try:
         return Kind(name)
     except ValueError:
@@ -139,11 +139,11 @@ def analyse(board: Board, tray: list[int]) -> dict:
 
     spaces = []
     for r in range(5):
-        row = []
+        row: list[dict | None] = []
         for c in range(5):
             i = r * 5 + c
             cell, status = board.cells[i], statuses[i]
-            if cell is None:
+            if cell is None or status is None:  # diagnose gives a status to every tile
                 row.append(None)
             else:
                 row.append(

@@ -88,9 +88,11 @@ def next_action(state: GameState) -> tuple[int, Action] | None:
             if found is not None:
                 return seat, found[1]
     if state.phase == DRAFTING:
+        drafter = state.current
+        assert drafter is not None  # while drafting, someone is to draft
         if state.pending is not None:
-            return state.current, ConfirmDraft()
-        return state.current, choose_draft(state, state.current)
+            return drafter, ConfirmDraft()
+        return drafter, choose_draft(state, drafter)
     for seat in range(state.players):
         if not state.finished[seat]:
             return seat, Finish()
@@ -106,6 +108,8 @@ def choose_draft(state: GameState, seat: int) -> Draft:
         key = (1, *found[0]) if found else (0, TILES[tile].value, 0, 0)
         if best_key is None or key > best_key:
             best_tile, best_key = tile, key
+    if best_tile is None:
+        raise ValueError("there is no tile to draft")
     return Draft(best_tile)
 
 

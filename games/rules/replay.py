@@ -1,21 +1,52 @@
 """Replay: a game's states folded from its start and its event log, once.
 
 Like scalachess's `Replay`, every reader of the past uses this one fold: the platform's replay
-page, the rebuilding of a stored game from its events, the checks of the tests. An event is a
-(seat, action) pair, the action a rules `Action` or its JSON form.
+page, the move log, the integrity check of a restored database, the checks of the tests. An
+event is a (seat, action) pair, the action a rules `Action` or its JSON form. A game's start is
+rebuilt here alone (`state_at_start`), from what its start records: the number of players, the
+seed, the first seat and the table's strict-finish option.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from .actions import Action
 from .state import DRAFTING, GameState, new_game
 
-Event = tuple[int, Action | dict]
+Event = tuple[int, Action | dict[str, Any]]
+
+
+def start_arguments(start: Mapping[str, Any]) -> dict[str, Any]:
+    """`new_game`'s arguments from what a game's start records (the JSON of the platform's
+    "started" event): `players`, `seed`, `first_seat` (0 if absent) and `strict_finish` (off if
+    absent); KeyError if one it needs is missing."""
+    return {
+        "players": start["players"],
+        "seed": start["seed"],
+        "first_seat": start.get("first_seat", 0),
+        "strict_finish": bool(start.get("strict_finish", False)),
+    }
+
+
+def state_at_start(start: Mapping[str, Any]) -> GameState:
+    """The state at a game's start from what its start records (`start_arguments`); RuleError,
+    KeyError or TypeError if it deals no game."""
+    return new_game(**start_arguments(start))
+
+
+def fold(first: GameState, events: Iterable[Event]) -> Iterator[GameState]:
+    """Yield `first`, then the state after each event in order (RuleError if one is not allowed
+    where it stands: the fold stops there)."""
+    state = first
+    yield state
+    for seat, action in events:
+        state = state.apply(action, seat)
+        yield state
 
 
 def states(
@@ -28,11 +59,13 @@ def states(
 ) -> Iterator[GameState]:
     """Yield the state at the start, then after each event in order (RuleError if one is not
     allowed where it stands). `strict_finish` is the table's option, as at the start."""
-    state = new_game(players, seed, first_seat, strict_finish=strict_finish)
-    yield state
-    for seat, action in events:
-        state = state.apply(action, seat)
-        yield state
+    yield from fold(new_game(players, seed, first_seat, strict_finish=strict_finish), events)
+
+
+def states_from(start: Mapping[str, Any], events: Iterable[Event]) -> Iterator[GameState]:
+    """`states` from what a game's start records (`state_at_start`): the deal is made when the
+    first state is asked for, so a start that deals no game raises there."""
+    yield from fold(state_at_start(start), events)
 
 
 def replay(
@@ -77,10 +110,15 @@ class Replay:
         first_seat: int = 0,
         *,
         strict_finish: bool = False,
-    ):
+    ) -> None:
         self.states: tuple[GameState, ...] = tuple(
             states(players, seed, events, first_seat, strict_finish=strict_finish)
         )
+
+    @classmethod
+    def from_start(cls, start: Mapping[str, Any], events: Iterable[Event]) -> Replay:
+        """The replay of a game from what its start records (`state_at_start`) and its events."""
+        return cls(events=events, **start_arguments(start))
 
     @property
     def final(self) -> GameState:

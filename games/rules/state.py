@@ -10,7 +10,9 @@ game ended early: at most one seat had not left it, or the platform concluded it
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from . import errors as err
 from .actions import (
@@ -172,7 +174,7 @@ class GameState:
     def waits_for(self, seat: int) -> bool:
         """Return whether the game waits for `seat` to move: it is their turn to draft (a forced
         take due for them included: the server makes it), or the pool is empty and they have
-        not finished. games/models.py `waiting_for_move` is the same rule as a query."""
+        not finished. games/models/game.py `waiting_for_move` is the same rule as a query."""
         if self.phase == DRAFTING:
             return seat == self.current
         return self.phase == FINISHING and not self.finished[seat]
@@ -371,12 +373,12 @@ class GameState:
                 {"seat": repr(seat), "players": self.players},
             )
 
-    def _next_turn(self, **changes) -> GameState:
+    def _next_turn(self, **changes: Any) -> GameState:
         """Return the state after a completed draft: the turn passes or drafting ends."""
         state = replace(self, pending=None, drafts=self.drafts + 1, **changes)
         if state.draw_column() is None:
             return replace(state, phase=FINISHING, current=None)
-        return replace(state, current=(self.current + 1) % self.players)
+        return replace(state, current=(_drafter(self) + 1) % self.players)
 
     def _draft(self, action: Draft, seat: int) -> GameState:
         if self.phase != DRAFTING:
@@ -387,7 +389,7 @@ class GameState:
             raise err.NotYourTurn()
         if self.pending is not None:
             raise err.DraftPending()
-        col = self.draw_column()
+        col = _draw_column(self)
         column = self.columns[col]
         if action.tile_id not in column:
             raise err.NotInDrawColumn(tile=action.tile_id)
@@ -422,7 +424,10 @@ class GameState:
             trays = _set(trays, seat, tuple(t for t in trays[seat] if t != tile))
         else:
             board = boards[seat]
-            boards = _set(boards, seat, board.with_cells({board.space_of_tile(tile): None}))
+            space = board.space_of_tile(tile)
+            if space is None:
+                raise _damaged("the pending draft is neither in the tray nor on the board")
+            boards = _set(boards, seat, board.with_cells({space: None}))
         column = self.columns[pending.column]
         column = (*column[: pending.index], tile, *column[pending.index :])
         return replace(
@@ -448,7 +453,7 @@ class GameState:
                 gettext_noop("That is not the last tile of the draw column."),
                 tile=action.tile_id,
             )
-        col = self.draw_column()
+        col = _draw_column(self)
         return self._next_turn(
             columns=_set(self.columns, col, ()),
             trays=_set(self.trays, seat, self.trays[seat] + (forced.tile_id,)),
@@ -645,7 +650,7 @@ class GameState:
             if data.get("format") != FORMAT:
                 raise ValueError(f"unknown format {data.get('format')!r}")
             pending = data["pending"]
-            nobody = [[]] * data["players"]
+            nobody: list[list[str]] = [[]] * data["players"]
             state = cls(
                 players=data["players"],
                 seed=data["seed"],
@@ -809,8 +814,26 @@ def transition(before: GameState, after: GameState) -> Transition:
     )
 
 
-def _set(items: tuple, index: int, value) -> tuple:
+T = TypeVar("T")
+
+
+def _set(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*items[:index], value, *items[index + 1 :])
+
+
+def _drafter(state: GameState) -> int:
+    """The seat to draft (while drafting there always is one)."""
+    if state.current is None:
+        raise _damaged("no seat to draft while drafting")
+    return state.current
+
+
+def _draw_column(state: GameState) -> int:
+    """The column drafted from (while drafting the pool always has one)."""
+    column = state.draw_column()
+    if column is None:
+        raise _damaged("no draw column while drafting")
+    return column
 
 
 def _space(space: object) -> int:
@@ -833,18 +856,18 @@ def _damaged(why: str) -> err.BadState:
     return err.BadState(gettext_noop("The saved game state is damaged: %(why)s."), {"why": why})
 
 
-def _histories(data) -> tuple[tuple[str, ...], ...]:
+def _histories(data: Iterable[Iterable[str]]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(seat) for seat in data)
 
 
-def _ints(items) -> list[int]:
+def _ints(items: Iterable[Any]) -> list[int]:
     out = list(items)
     if not all(isinstance(x, int) and not isinstance(x, bool) for x in out):
         raise ValueError("tile ids must be whole numbers")
     return out
 
 
-def _cell(cell) -> Placed | None:
+def _cell(cell: Sequence[int] | None) -> Placed | None:
     if cell is None:
         return None
     tile, rotation = cell
@@ -853,7 +876,7 @@ def _cell(cell) -> Placed | None:
     return Placed(tile, rotation)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type[Action], Callable[[GameState, Any, int], GameState]] = {
     Draft: GameState._draft,
     ConfirmDraft: GameState._confirm,
     UndoDraft: GameState._undo,

@@ -186,7 +186,7 @@ class Tile:
 
 
 def _make_tiles() -> tuple[Tile, ...]:
-    tiles = []
+    tiles: list[Tile] = []
     for colour in COLOURS:
         for kind in KINDS:
             for _ in range(COPIES[kind]):

@@ -15,9 +15,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import limits, token_views, tokens
+from accounts import token_views, tokens
 from accounts.models import AccessToken
 from games.models import Event, Game
+from infra.rates import parse_rates
 from tests.api.conftest import make_token_on_the_page, secret_in, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -225,7 +226,7 @@ def test_the_cap_is_said_on_the_page(ada, monkeypatch):
 
 
 def test_making_tokens_is_rate_limited(ada, monkeypatch):
-    monkeypatch.setattr(token_views, "MADE_RATES", limits.parse_rates("2/h/key"))
+    monkeypatch.setattr(token_views, "MADE_RATES", parse_rates("2/h/key"))
     client = signed_in(ada)
     for n in range(2):
         assert make_token_on_the_page(client, ada, name=f"t{n}").status_code == 200

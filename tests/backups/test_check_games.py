@@ -82,6 +82,14 @@ def draft_another_tile(games):
     return game, f"event {event.number} (draft by seat {event.seat}) is not allowed"
 
 
+def lose_the_deals_seed(games):
+    game = games["ended"]
+    event = Event.objects.get(game=game, kind="started")
+    event.data = {key: value for key, value in event.data.items() if key != "seed"}
+    event.save(update_fields=["data"])
+    return game, "its start event cannot deal the game ('seed')"
+
+
 def bring_back_a_resigned_player(games):
     Seat.objects.filter(game=games["playing"], number=2).update(left="", left_turn=None)
     return games["playing"], "seat 2's leaving (resigned, abandoned or expelled) is not what"
@@ -103,6 +111,7 @@ TAMPERS = [
     change_a_score,
     pass_the_turn,
     draft_another_tile,
+    lose_the_deals_seed,
     bring_back_a_resigned_player,
     lose_a_rating_change,
     reopen_an_ended_game,

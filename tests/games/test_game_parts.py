@@ -1,5 +1,5 @@
 """The spaces, tray tiles and pool tiles of a game page, each drawn once per process and reused
-(games/templatetags/pieces.py): what each draws, and that a cached drawing never shows a
+(games/live/pieces.py): what each draws, and that a cached drawing never shows a
 stale version, another game's links or another viewer's controls."""
 
 import json

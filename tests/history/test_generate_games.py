@@ -21,7 +21,7 @@ def test_generate_games_makes_finished_games_that_replay_to_their_results(capsys
     for game in games:
         numbers = list(game.events.order_by("number").values_list("number", flat=True))
         assert numbers == list(range(1, game.version + 1))
-        final = history.Replay(game).state_at(history.Replay(game).last_step)
+        final = history.ReplayPage(game).state_at(history.ReplayPage(game).last_step)
         assert final.is_terminal()
         seats = {seat.number: seat for seat in game.seats.all()}
         assert len(seats) == game.player_count

@@ -30,7 +30,7 @@ def test_the_replay_of_a_recorded_game_reproduces_every_state_and_the_final_scor
     game.refresh_from_db()
     assert game.status == Game.Status.ENDED
 
-    replay = history.Replay(game)
+    replay = history.ReplayPage(game)
     numbers = [event.number for event in replay.events]
     assert numbers == sorted(recorded)  # every rules event was recorded, and only those
     states = replay.moves.states
@@ -59,7 +59,7 @@ def test_the_replay_page_steps_forward_through_every_event_and_back(start_game):
     recorded = play_recorded(game)
     game.refresh_from_db()
     client = Client()  # finished games are public: no log-in
-    replay = history.Replay(game)
+    replay = history.ReplayPage(game)
 
     response = client.get(replay_url(game, step=0))
     assert response.status_code == 200
@@ -108,7 +108,7 @@ def test_the_last_step_shows_the_final_boards_and_each_score_breakdown(start_gam
     page = response.content.decode()
     view = response.context["view"]
 
-    assert response.context["step"] == history.Replay(game).last_step
+    assert response.context["step"] == history.ReplayPage(game).last_step
     results = page[page.index('aria-label="Results"') :]
     for seat in game.seats.select_related("user"):
         assert seat.user.username in results
@@ -138,7 +138,7 @@ def test_jump_to_a_turn_shows_the_position_when_it_began(start_game):
     game = start_game(2)
     recorded = play_recorded(game)
     game.refresh_from_db()
-    replay = history.Replay(game)
+    replay = history.ReplayPage(game)
 
     response = Client().get(replay_url(game, turn=5))
     step = response.context["step"]

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from benchmarks.simulate import play_game
-from games.rules import Draft, GameState, Place, RuleError, new_game, replay
+from games.rules import Draft, GameState, Place, Replay, RuleError, new_game, replay, states_from
 
 
 def test_new_game_round_trips_through_json_text():
@@ -28,6 +28,20 @@ def test_final_state_round_trips_and_replays():
     assert GameState.from_json(json.loads(json.dumps(final.to_json()))) == final
     log = [(seat, action.to_json()) for seat, action in events]
     assert replay(5, 8, json.loads(json.dumps(log))) == final
+
+
+def test_a_game_is_rebuilt_from_what_its_start_records():
+    final, events = play_game(3, 9, 2)
+    log = json.loads(json.dumps([(seat, action.to_json()) for seat, action in events]))
+    start = {"players": 3, "seed": 9, "first_seat": 2, "seats": [7, 8, 9]}  # as recorded
+    assert Replay.from_start(start, log).final == final == replay(3, 9, log, 2)
+    assert list(states_from(start, log)) == list(Replay.from_start(start, log).states)
+    # An older start without the first seat or the strict-finish option: seat 0, not strict.
+    assert Replay.from_start({"players": 2, "seed": 4}, []).final == new_game(2, 4)
+    strict = Replay.from_start({"players": 2, "seed": 4, "strict_finish": True}, []).final
+    assert strict == new_game(2, 4, strict_finish=True) != new_game(2, 4)
+    with pytest.raises(KeyError):
+        next(states_from({"players": 2}, []))
 
 
 def _damaged(mutate):

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.history.replay import Replay
+from games.history.replay import ReplayPage
 from games.models import ChatMessage, Game
 from games.play import chat as talk
 from tests.games.playing import play_to_the_end
@@ -41,7 +41,7 @@ def test_each_step_shows_the_talk_written_by_then_and_marks_what_was_written_at_
     talk.send_message(game_id=game.pk, user=game.seats.get(number=1).user, text="good luck")
     play_to_the_end_talking(game, game.version + 10, "nice draft")
     said = ChatMessage.objects.get(text="nice draft")
-    replay = Replay(game)
+    replay = ReplayPage(game)
     step = next(
         n
         for n in range(1, replay.last_step + 1)
@@ -65,7 +65,7 @@ def test_a_table_that_keeps_its_talk_shows_none_in_the_replay_but_to_its_players
     player = game.seats.get(number=0).user
     talk.send_message(game_id=game.pk, user=player, text="between us")
     play_to_the_end(game)
-    last = Replay(game).last_step
+    last = ReplayPage(game).last_step
 
     assert "between us" not in replay_page(Client(), game, last)
     client = Client()

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from accounts.bots import new_bot
 from games.models import Game, Invitation
-from games.play import actions, again
+from games.play import actions, rematches
 from games.play.errors import ActionRefused
 from tests.live.conftest import login as client_of
 
@@ -63,25 +63,25 @@ def test_a_rematch_invites_the_same_players_with_the_same_table_settings(start_g
 def test_a_second_ask_even_by_another_player_is_the_same_rematch(start_game):
     game = ended(start_game, 2)
     first, second = users_of(game)
-    offered = again.offer_rematch(game_id=game.pk, user=first)
-    assert again.offer_rematch(game_id=game.pk, user=second).pk == offered.pk
+    offered = rematches.offer_rematch(game_id=game.pk, user=first)
+    assert rematches.offer_rematch(game_id=game.pk, user=second).pk == offered.pk
     assert Game.objects.filter(rematch_of=game).count() == 1
 
 
 def test_only_the_players_of_an_ended_game_ask_for_a_rematch(start_game, make_player):
     playing = start_game(2)
     with pytest.raises(ActionRefused, match="once the game is over"):
-        again.offer_rematch(game_id=playing.pk, user=users_of(playing)[0])
+        rematches.offer_rematch(game_id=playing.pk, user=users_of(playing)[0])
     game = ended(start_game, 2)
     with pytest.raises(ActionRefused, match="Only the game's players"):
-        again.offer_rematch(game_id=game.pk, user=make_player("watcher"))
+        rematches.offer_rematch(game_id=game.pk, user=make_player("watcher"))
     assert not Game.objects.filter(rematch_of__isnull=False).exists()
 
 
 def test_one_player_declining_calls_the_rematch_off_and_another_can_be_asked(start_game, committed):
     game = ended(start_game, 3)
     asker, joiner, decliner = users_of(game)
-    rematch = again.offer_rematch(game_id=game.pk, user=asker)
+    rematch = rematches.offer_rematch(game_id=game.pk, user=asker)
     committed(actions.join_game, game_id=rematch.pk, user=joiner)
 
     response = client_of(decliner).post(reverse("games:decline", args=[rematch.pk]))
@@ -92,7 +92,7 @@ def test_one_player_declining_calls_the_rematch_off_and_another_can_be_asked(sta
     page = client_of(asker).get(reverse("games:game", args=[game.pk])).content.decode()
     assert "The rematch was called off." in page
     assert f'action="{reverse("games:rematch", args=[game.pk])}"' in page
-    again_offered = again.offer_rematch(game_id=game.pk, user=joiner)
+    again_offered = rematches.offer_rematch(game_id=game.pk, user=joiner)
     assert again_offered.pk != rematch.pk and again_offered.is_waiting
 
 
@@ -101,7 +101,7 @@ def test_the_ended_game_s_page_shows_the_rematch_to_players_and_watchers(start_g
     asker, other = users_of(game)
     before = client_of(other).get(reverse("games:game", args=[game.pk])).content.decode()
     assert ">Rematch</button>" in before
-    rematch = again.offer_rematch(game_id=game.pk, user=asker)
+    rematch = rematches.offer_rematch(game_id=game.pk, user=asker)
 
     page = client_of(other).get(reverse("games:game", args=[game.pk])).content.decode()
     assert f"<strong>{asker.username}</strong> asks for a rematch" in page
@@ -123,7 +123,7 @@ def test_computer_players_sit_down_at_once_in_a_rematch(start_game, players):
         creator=players[0], player_count=2, time_per_move=timedelta(days=1), bots=("easy",)
     )
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ENDED)
-    rematch = again.offer_rematch(game_id=game.pk, user=players[0])
+    rematch = rematches.offer_rematch(game_id=game.pk, user=players[0])
     rematch.refresh_from_db()
     assert rematch.is_playing  # everyone (the person asking and the computer) is seated
     seated = sorted(

@@ -4,7 +4,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games.models import Game
-from games.play import actions, again
+from games.play import actions, rematches
 from tests.live.conftest import connect, game_path, login, messages, next_of
 from tests.live.test_pushes import seated
 
@@ -25,7 +25,7 @@ async def test_the_offer_and_its_calling_off_reach_the_ended_game_s_pages(start_
     for socket in (other, watcher):
         await messages(socket)
 
-    rematch = await sync_to_async(again.offer_rematch)(game_id=game.pk, user=seats[0].user)
+    rematch = await sync_to_async(rematches.offer_rematch)(game_id=game.pk, user=seats[0].user)
 
     offered = await next_of(other, "rematch")
     assert 'id="rematch"' in offered["html"]

@@ -15,7 +15,7 @@
 
   var UNITS = [["day", 86400], ["hour", 3600], ["minute", 60]];
 
-  // As microchip_site/words.py _count: each unit's own call, so that makemessages finds them.
+  // As infra/words.py _count: each unit's own call, so that makemessages finds them.
   function count(number, unit) {
     var words;
     if (unit === "day") {
@@ -30,7 +30,7 @@
     return interpolate(words, { number: number }, true);
   }
 
-  // As microchip_site/words.py duration_words: the two largest units, to the minute.
+  // As infra/words.py duration_words: the two largest units, to the minute.
   function words(seconds) {
     seconds = Math.max(0, Math.floor(seconds));
     if (seconds < 60) return count(seconds, "second");

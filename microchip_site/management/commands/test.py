@@ -1,4 +1,4 @@
-"""Run the whole check: ruff (lint and format), import-linter (the layers), then pytest.
+"""Run the whole check: ruff (lint and format), import-linter (the layers), mypy, then pytest.
 
 Replaces Django's own `test` command so that `manage.py test` is the one test command for people
 and CI alike. Any arguments are passed to pytest (e.g. `manage.py test tests/rules -x`), except:
@@ -30,7 +30,9 @@ from infra.services import pid_alive, private_redis, redis_for_this_run
 
 
 class Command(BaseCommand):
-    help = "Lint with ruff, then run the pytest suite (arguments go to pytest; --fast, -n N)."
+    help = (
+        "Lint with ruff, check types with mypy, then pytest (arguments go to pytest; --fast, -n N)."
+    )
 
     def run_from_argv(self, argv):
         sys.exit(self.run_checks(argv[2:]))
@@ -46,6 +48,12 @@ class Command(BaseCommand):
         print("$ lint-imports", flush=True)
         lint_imports = str(Path(python).parent / "lint-imports")
         if subprocess.run([lint_imports, "--no-cache", "--no-logo"], cwd=base).returncode:
+            return 1
+        # The types of the rules, the state changes and the effects (pyproject.toml's [tool.mypy];
+        # its cache in the var directory keeps a run after a small change under a second).
+        print("$ mypy", flush=True)
+        cache = Path(settings.VAR_DIR) / "mypy-cache"
+        if subprocess.run([python, "-m", "mypy", "--cache-dir", str(cache)], cwd=base).returncode:
             return 1
         if not (shutil.which("chromium") or os.path.exists("/usr/bin/chromium")):
             print(

@@ -1,11 +1,5 @@
-"""The game as rows: a Game with its pool, a Seat per player with board and tray, and the
-append-only Event log from which every state can be rebuilt (games/state_store.py,
-games/history/replay.py); the players' ratings; the browsers subscribed to Web Push. (The
-outbox of emails is below the games: infra/models.py.)
-
-The site changes them only through games/play/actions.py; the tools that make test data
-(benchmarks/generate.py) write finished games directly.
-"""
+"""A game and its seats: the table's settings, the pool, whose turn it is and the clocks (Game);
+each player's board, tray, clock and result (Seat); which seats a game waits for."""
 
 import secrets
 from datetime import timedelta
@@ -14,7 +8,6 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -37,6 +30,9 @@ MIN_FISCHER_BANK, MAX_FISCHER_BANK = timedelta(hours=1), timedelta(days=30)
 MIN_FISCHER_INCREMENT, MAX_FISCHER_INCREMENT = timedelta(hours=1), timedelta(days=7)
 # The finishing phase's time, when the table chooses one.
 MIN_FINISHING_TIME, MAX_FINISHING_TIME = timedelta(hours=1), timedelta(days=14)
+# The vote on a player's seat (games/models/votes.py ExpelVote) opens at this many timeouts in a
+# row (Board Game Arena's).
+VOTE_OPENS_AFTER = 2
 
 
 def new_invite_token():
@@ -88,7 +84,7 @@ class Game(models.Model):
     strict_finish = models.BooleanField(default=False)
     # The table talk (games/chat.py) is its players'; whether people watching may read it too.
     spectators_read_chat = models.BooleanField(default=True)
-    # The ended game whose players this table is a rematch of (games/play/again.py).
+    # The ended game whose players this table is a rematch of (games/play/rematches.py).
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
@@ -347,8 +343,8 @@ class Seat(models.Model):
     @property
     def may_be_voted_out(self) -> bool:
         """Whether the others may vote to hand this seat to the server now: its player, a
-        person still playing, has timed out at least ExpelVote.AFTER times in a row."""
-        return self.timeouts_in_row >= ExpelVote.AFTER and not self.left and not self.user.is_bot
+        person still playing, has timed out at least VOTE_OPENS_AFTER times in a row."""
+        return self.timeouts_in_row >= VOTE_OPENS_AFTER and not self.left and not self.user.is_bot
 
     @property
     def queue(self) -> Queue:
@@ -383,269 +379,3 @@ def _waits() -> Q:
         Q(game__phase=DRAFTING, game__current_seat=F("number"))
         | Q(game__phase=FINISHING, finished=False)
     )
-
-
-class Event(models.Model):
-    """One accepted change to a game. Never updated or deleted: the game's history."""
-
-    class Cause(models.TextChoices):
-        PLAYER = "player", gettext_lazy("by the player")
-        FORCED_TAKE = "forced_take", gettext_lazy("last tile of the column")
-        TIMEOUT = "timeout", gettext_lazy("time ran out")
-        DEADLINE = "deadline", gettext_lazy("finishing time ran out")
-        # Leaving (games/play/leaving.py): a resignation is the player's own (PLAYER).
-        ABANDONED = "abandoned", gettext_lazy("timed out too often")
-        EXPELLED = "expelled", gettext_lazy("the others voted")
-        STAND_IN = "stand_in", gettext_lazy("played by the server for a player who left")
-        ALL_LEFT = "all_left", gettext_lazy("no player left")
-        QUEUED = "queued", gettext_lazy("drafted ahead by the player")
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
-    number = models.PositiveIntegerField()  # the game's version after this event
-    kind = models.CharField(max_length=20)  # a rules action type, or created/joined/left/started
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    cause = models.CharField(max_length=12, choices=Cause.choices, default=Cause.PLAYER)
-    action = models.JSONField(null=True, blank=True)  # the rules action, for replay
-    data = models.JSONField(default=dict, blank=True)  # lobby details (e.g. the start's seed)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["game", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="games_event_unique_number"),
-        ]
-
-    def __str__(self):
-        return f"{self.game} #{self.number} {self.kind}"
-
-
-class ChatMessage(models.Model):
-    """A line of a game's table talk (games/chat.py), plain text as its author wrote it. One its
-    author deletes (within CHAT_DELETE_MINUTES) is shown to nobody from then on, but kept for
-    the admin: a report may be about it."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages"
-    )
-    text = models.CharField(max_length=500)
-    # The game's version when it was written: where the replay shows it.
-    version = models.PositiveIntegerField()
-    created_at = models.DateTimeField(default=timezone.now)
-    deleted_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        indexes = [models.Index(fields=["game", "id"], name="games_chat_by_game")]
-
-    def __str__(self):
-        return f"{self.game} chat #{self.pk} by {self.author_id}"
-
-
-class QuickPlaySeek(models.Model):
-    """A player asking for a game by quick play (games/play/quickplay.py): how many players, the
-    time per move, rated or not. At most one a player; it goes when they are paired (their game
-    starts) or cancel."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quick_play_seek"
-    )
-    player_count = models.PositiveSmallIntegerField(
-        validators=[MinValueValidator(2), MaxValueValidator(5)]
-    )
-    time_per_move = models.DurationField()
-    rated = models.BooleanField(default=True)
-    rating = models.IntegerField()  # the player's displayed rating when they asked
-    created_at = models.DateTimeField(default=timezone.now)
-    # A seek made through the API while the player held a stream open lasts while they hold
-    # one: each stream's check renews it, the last stream to close cancels it, and one not
-    # renewed in time (its process died) is never paired. None: until paired or cancelled.
-    held_until = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        indexes = [models.Index(fields=["created_at"], name="games_seek_oldest_first")]
-
-    def __str__(self):
-        return f"{self.user_id} seeks {self.player_count} at {self.time_per_move}"
-
-
-class Report(models.Model):
-    """A player's report of another player, or of one of their table-talk messages, for the
-    admin to look into (games/play/reports.py; the admin shows it with the game, its talk and
-    its moves)."""
-
-    class Reason(models.TextChoices):
-        ABUSE = "abuse", gettext_lazy("Abuse or harassment")
-        SPAM = "spam", gettext_lazy("Spam or advertising")
-        CHEATING = "cheating", gettext_lazy("Cheating or playing unfairly")
-        NAME = "name", gettext_lazy("An offensive name")
-        OTHER = "other", gettext_lazy("Something else")
-
-    reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
-    )
-    reported = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_about"
-    )
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL)
-    message = models.ForeignKey(
-        ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="reports"
-    )
-    reason = models.CharField(max_length=12, choices=Reason.choices)
-    details = models.TextField(max_length=1000, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    resolved_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        indexes = [models.Index(fields=["resolved_at", "-created_at"], name="games_report_queue")]
-
-    def __str__(self):
-        return f"Report #{self.pk} of {self.reported_id} by {self.reporter_id}"
-
-
-class ExpelVote(models.Model):
-    """One player's vote to hand another's seat to the server after that player's timeouts in
-    a row (games/play/leaving.py). Gone when that player moves again or leaves."""
-
-    # The vote on a player's seat opens at this many timeouts in a row (Board Game Arena's).
-    AFTER = 2
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="expel_votes")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="expel_votes")
-    voter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["seat", "voter"], name="games_expel_vote_once"),
-        ]
-
-    def __str__(self):
-        return f"{self.voter} votes to expel {self.seat}"
-
-
-def electorate(seats, target: Seat) -> list[Seat]:
-    """Who votes on `target`'s seat: the other people still playing (no computer player)."""
-    return [s for s in seats if s.pk != target.pk and not s.left and not s.user.is_bot]
-
-
-def votes_needed(voters: int) -> int:
-    """A strict majority of `voters`."""
-    return voters // 2 + 1
-
-
-class Invitation(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
-    )
-    invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "user"], name="games_invitation_once"),
-        ]
-
-    def __str__(self):
-        return f"{self.user} invited to {self.game}"
-
-
-class Rating(models.Model):
-    """A player's current OpenSkill rating (games/history/ratings.py writes it when a rated game
-    ends).
-
-    `mu` and `sigma` are the model's belief about the player's skill; `display` is the
-    conservative figure shown on pages, kept here so the leaderboard can sort on an index.
-    """
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="rating"
-    )
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    display = models.IntegerField()
-    games = models.PositiveIntegerField(default=0)  # rated games played
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        indexes = [models.Index(fields=["-display", "games"], name="games_rating_board")]
-
-    def __str__(self):
-        return f"{self.user}: {self.display}"
-
-    @property
-    def provisional(self):
-        return self.games < PROVISIONAL_GAMES
-
-
-class RatingChange(models.Model):
-    """One player's rating before and after one rated game: the history the charts draw.
-
-    Unique per (game, user): a game's ending can be processed twice, it is rated once.
-    """
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
-    )
-    place = models.PositiveSmallIntegerField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    display_before = models.IntegerField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    display = models.IntegerField()
-    games = models.PositiveIntegerField()  # the player's rated games, this one included
-    created_at = models.DateTimeField()  # when the game ended
-
-    class Meta:
-        ordering = ["user", "created_at", "id"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "user"], name="games_rating_change_once"),
-        ]
-        indexes = [models.Index(fields=["user", "created_at"], name="games_rating_change_user")]
-
-    def __str__(self):
-        return f"{self.user} {self.display_before} -> {self.display} after {self.game}"
-
-    @property
-    def delta(self):
-        return self.display - self.display_before
-
-
-class PushSubscription(models.Model):
-    """One browser that asked for Web Push messages (the settings page, on that device): where its
-    push service takes them (`endpoint`) and the keys to encrypt them for it (RFC 8291). A push
-    service that answers 404 or 410 for it has forgotten it, and so does the site
-    (games/notices/webpush.py)."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
-    )
-    # One an account and endpoint: another account that posts the same endpoint gets one of its
-    # own, never this one (issue 34: it was found by its endpoint alone, and taken over).
-    endpoint = models.URLField(max_length=1000)
-    p256dh = models.CharField(max_length=200)  # the browser's public key, base64url
-    auth = models.CharField(max_length=100)  # the shared authentication secret, base64url
-    created = models.DateTimeField(auto_now_add=True)
-    last_used = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["user", "endpoint"], name="games_pushsubscription_one_per_account"
-            )
-        ]
-
-    def __str__(self):
-        return f"push subscription {self.pk} of user {self.user_id}"
-
-    @property
-    def info(self) -> dict:
-        """The subscription as the Push API's PushSubscription.toJSON() says it (pywebpush)."""
-        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
