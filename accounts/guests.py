@@ -4,7 +4,7 @@ A guest is a User with `is_guest`: no email, no password, every notification off
 by the request that made it. What a guest may do is a short list of pages (`GUEST_PAGES`: their
 own games, the help, sign-up, leaving); `GuestFence` answers 403 for every other page and API
 endpoint of the site, so a page added later is closed to guests until it is put on the list
-(tests/accounts/test_guest_fence.py walks every URL pattern). Elsewhere a guest is left out:
+(tests/first_visit/test_guest_fence.py walks every URL pattern). Elsewhere a guest is left out:
 never invited (accounts/privacy.py), no profile or archive (games/players/views.py,
 games/history/views.py), no table talk (games/chat.py), never rated (their games are unrated).
 
