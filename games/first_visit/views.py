@@ -127,15 +127,20 @@ def leave(request):
 
 def first_steps_context(request, game: Game) -> dict:
     """What the game page shows above the game for a newcomer: a guest's "Sign up to keep this
-    game", and the guide of a guided game (or the offer of one to a new player)."""
+    game", the guide of a guided game, and to a guest who has had none the offer of one. A
+    player's page of any other game reads nothing more (a guided game is known by its seed:
+    the page's cost per load is held, tests/games/test_query_counts.py); their offer is on the
+    dashboard (`guide_offer`)."""
     user = request.user
-    context = {"guest": guest_accounts.is_guest(user), "guest_days": settings.GUEST_DAYS}
+    guest = guest_accounts.is_guest(user)
+    context = {"guest": guest, "guest_days": settings.GUEST_DAYS}
     if not user.is_authenticated:
         return context
-    found = Guide.objects.filter(game=game, player=user).first()
-    if found is not None:
-        context.update(guide_context(found))
-    elif offers_guide(user):
+    if game.seed == tutorial.TUTORIAL_SEED:
+        found = Guide.objects.filter(game=game, player=user).first()
+        if found is not None:
+            return {**context, **guide_context(found)}
+    if guest and not Guide.objects.filter(player=user).exists():
         context["offer_guide"] = True
     return context
 

@@ -2,7 +2,6 @@
 are ticked by the game's real state, whichever way the player did them."""
 
 import re
-from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -132,16 +131,13 @@ def test_someone_else_s_guide_is_not_found(make_player):
     assert response.status_code == 404
 
 
-def test_a_new_player_is_offered_the_guided_game_until_they_say_no(make_player):
-    ada = make_player("ada")
+def test_a_guest_is_offered_the_guided_game_until_they_say_no():
     client = Client()
-    client.force_login(ada)
-    day = timedelta(days=1)
-    game = actions.create_game(creator=ada, player_count=2, time_per_move=day, bots=("easy",))
-    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    response = client.post(reverse("first_visit:play_now"))
+    page = client.get(response.url).content.decode()
     assert "Start the guided game" in page
     client.post(reverse("first_visit:no_guide"), {"next": "https://elsewhere.example/"})
-    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    page = client.get(response.url).content.decode()
     assert "Start the guided game" not in page
 
 
@@ -153,3 +149,11 @@ def test_the_help_shows_the_tiles_the_structures_and_the_guided_game():
     assert "Closed: 2 points" in help_part and "Open: no chip" in help_part
     assert "2 - 6 = -4" in help_part
     assert "Learn by playing: a guided game" in help_part
+
+
+def test_a_new_player_s_dashboard_offers_the_guided_game(make_player):
+    client = Client()
+    client.force_login(make_player("ada"))
+    assert "Start the guided game" in client.get(reverse("dashboard")).content.decode()
+    client.post(reverse("first_visit:no_guide"), {"next": reverse("dashboard")})
+    assert "Start the guided game" not in client.get(reverse("dashboard")).content.decode()
