@@ -140,6 +140,7 @@ def test_the_guided_game_on_a_phone_points_at_each_step_and_passes_axe(open_page
     select_tray_tile(page, first)
     click_and_wait(page, f"#my-space-{here}", game_id)
     guided_step(page, "Turn it")
+    page.evaluate("window.scrollTo(0, 0)")  # the guide, then the pool under it
     screenshot(page, "guided-game-phone", full_page=False)
     page.locator(f"#my-space-{here}").tap()  # a placed tile: its menu of three buttons
     page.wait_for_selector(f"#my-space-{here}[aria-pressed=true]", timeout=TIMEOUT)
