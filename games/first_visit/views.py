@@ -167,10 +167,14 @@ def no_guide(request):
 
 
 def home_context(request) -> dict:
-    """The home page of a visitor, or of a guest (who has a game to go back to)."""
+    """The home page of a visitor, or of a guest (who may have a game to go back to)."""
     guest_game = None
     if guest_accounts.is_guest(request.user):
-        guest_game = Game.objects.filter(seats__user=request.user).order_by("-pk").first()
+        guest_game = (
+            Game.objects.filter(seats__user=request.user, status=Game.Status.PLAYING)
+            .order_by("-pk")
+            .first()
+        )
     return {
         "showcase": showcase.showcase_html(),
         "guest_game": guest_game,

@@ -171,3 +171,16 @@ def test_a_player_may_press_play_now_too(client, make_player):
     game = guest_game(client)
     assert game.created_by_id == ada.pk and not game.rated and not game.private
     assert not User.objects.filter(is_guest=True).exists()
+
+
+def test_a_guest_s_ended_game_offers_sign_up_and_another_game_not_a_rematch():
+    client = Client()
+    game = guest_game(client)
+    guest = User.objects.get(is_guest=True)
+    actions.resign(game_id=game.pk, user=guest)  # a two-player game ends at once
+    html = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    results = html.split('id="results"')[1]
+    assert "Sign up to keep this game and its replay" in results
+    assert reverse("games:rematch", args=[game.pk]) not in html
+    home = client.get(reverse("home")).content.decode()
+    assert "Play now against the computer" in home  # the ended game is not "continued"
