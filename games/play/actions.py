@@ -445,7 +445,9 @@ def time_out_turn(*, game_id: int, expected_version: int | None) -> Played | Non
             return None
         events = []
         if state.pending is None:  # a draft chosen for them (rules.timeout_action), confirmed
-            draft = rules.choose_draft(state, seat.number)
+            # The rules' one timeout pick (with nothing forced nor pending: a draft).
+            draft = rules.timeout_action(state, seat.number)
+            assert isinstance(draft, rules.Draft), draft
             what = {"tile": draft.tile_id, "confirmed": False}
             events.append(apply_action(table, seat, draft, actor=None, cause=Event.Cause.TIMEOUT))
         else:  # their own pending draft, confirmed for them
