@@ -11,7 +11,8 @@ after the commit, at least once and with one Message-ID.
 
 It also runs the log-in's own limits (accounts/lockout.py: a lock per account, a limit per
 address, the browsers an account trusts) in place of allauth's `login_failed` limit, and refuses
-usernames that look like an existing player's (accounts/names.py).
+usernames that look like an existing player's (accounts/names.py) or a guest's. A guest's
+sign-up fills in the guest's own row (accounts/guests.py): their games stay theirs.
 """
 
 from contextlib import nullcontext
@@ -20,13 +21,14 @@ from urllib.parse import urlsplit
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
 from django.conf import settings
+from django.contrib.auth import logout
 from django.contrib.sites.models import Site
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from infra import outbox
 
-from . import lockout, names
+from . import guests, lockout, names
 from .models import looks_taken
 
 
@@ -83,9 +85,29 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def clean_username(self, username, shallow=False):
         username = super().clean_username(username, shallow=shallow)
+        if guests.looks_like_a_guest_name(username):
+            raise ValidationError(names.MESSAGE, code="username_looks_taken")
         if not shallow and looks_taken(username):
             raise ValidationError(names.MESSAGE, code="username_looks_taken")
         return username
+
+    # A guest's sign-up (accounts/views.py `signup` keeps the guest on the request): the same
+    # row becomes the player, so its seats, events and replays need no moving.
+    def new_user(self, request):
+        guest = getattr(request, "guest_signing_up", None)
+        return guest if guest is not None else super().new_user(request)
+
+    def save_user(self, request, user, form, commit=True):
+        converting = guests.is_guest(user)
+        if converting:
+            user.is_guest = False
+            user.first_name = user.last_name = ""
+        user = super().save_user(request, user, form, commit=commit)
+        if converting:
+            # Signed in as the guest until now: from here the usual sign-up goes on (the
+            # email's confirmation signs the player in), as for anyone who signs up.
+            logout(request)
+        return user
 
 
 def _language_of(user):

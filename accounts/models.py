@@ -74,6 +74,12 @@ class User(AbstractUser):
         verbose_name=_("bot account run by"),
     )
 
+    # A guest (accounts/guests.py): a temporary account made by "Play now" for a visitor,
+    # signed in at once, unrated and unlisted, fenced off from everything but their own games;
+    # sign-up turns it into a player (the same row, so its games stay), else it is removed when
+    # the guest logs out or after GUEST_DAYS (games/first_visit/guests.py).
+    is_guest = models.BooleanField(default=False, editable=False)
+
     time_zone = models.CharField(
         _("time zone"), max_length=64, default="UTC", choices=time_zone_choices
     )
@@ -197,6 +203,12 @@ class User(AbstractUser):
                 fields=["vacation_until"],
                 condition=Q(vacation_until__isnull=False),
                 name="accounts_user_on_vacation",
+            ),
+            # The guests' sweep (games/first_visit/guests.py), without reading every account.
+            models.Index(
+                fields=["date_joined"],
+                condition=Q(is_guest=True),
+                name="accounts_user_guests",
             ),
             # The sweep's computer players (games/play/clock.py), without reading every account.
             models.Index(

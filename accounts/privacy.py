@@ -22,7 +22,10 @@ REFUSES_INVITATION = _("{name} does not accept invitations from you.")
 
 
 def accepts_invitation_from(invitee: User, inviter: User) -> bool:
-    """Whether `inviter` may invite `invitee` by name (one or two small queries)."""
+    """Whether `inviter` may invite `invitee` by name (one or two small queries). Nobody
+    invites a guest (accounts/guests.py)."""
+    if invitee.is_guest:
+        return False
     if blocking.blocked_either_way(invitee.pk, inviter.pk):
         return False
     if invitee.invitations_from == User.InvitationsFrom.FOLLOWED:

@@ -3,6 +3,7 @@ from allauth.mfa.models import Authenticator
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -11,7 +12,7 @@ from django.views.i18n import set_language
 from infra import rate_limits as limits
 from infra.words import wait_words
 
-from . import blocking, lockout
+from . import blocking, guests, lockout
 from .forms import SettingsForm
 from .models import User
 
@@ -19,7 +20,12 @@ from .models import User
 def signup(request, *args, **kwargs):
     """allauth's sign-up, each post counted per address (SIGNUP_RATE_LIMIT, infra/rate_limits.py),
     valid or not: a sign-up sends an email, so the limit also keeps the site from mailing
-    strangers in bulk. Past it, 429 with the wait."""
+    strangers in bulk. Past it, 429 with the wait. A guest signs up as a visitor would (allauth
+    sends the signed-in away), their account kept for the adapter to fill in
+    (accounts/adapter.py)."""
+    if guests.is_guest(request.user):
+        request.guest_signing_up = request.user
+        request.user = AnonymousUser()
     if request.method == "POST":
         rates = limits.parse_rates(settings.SIGNUP_RATE_LIMIT)
         address = lockout.client_address(request)

@@ -75,9 +75,10 @@ def may_read(game: Game, user, seats) -> bool:
 
 
 def may_write(game: Game, user, seats) -> bool:
-    """Whether `user` may write in the talk now: a player of a started game."""
+    """Whether `user` may write in the talk now: a player of a started game, not a guest
+    (accounts/guests.py)."""
     started = game.status in (Game.Status.PLAYING, Game.Status.ENDED)
-    return started and is_player(user, seats)
+    return started and is_player(user, seats) and not getattr(user, "is_guest", False)
 
 
 def newest_messages(

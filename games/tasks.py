@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from games import rules
 from games.bots import turns
+from games.first_visit import guests
 from games.history import analysis
 from games.notices import delivery, digest
 from games.play import actions, clock, quickplay, vacations
@@ -116,6 +117,12 @@ def send_daily_digests() -> int:
     for email_id in delivery.add_digests(readers):
         send_email.delay(email_id)
     return len(readers)
+
+
+@shared_task(name="games.sweep_guests", time_limit=300, soft_time_limit=280)
+def sweep_guests() -> int:
+    """Remove the guests older than GUEST_DAYS with their games (run hourly); how many."""
+    return guests.sweep_guests()
 
 
 @shared_task(name="games.sweep", time_limit=60, soft_time_limit=50)

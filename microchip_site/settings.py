@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "games.review",  # the engine's review of finished games (issue 38)
     "games.puzzles",  # puzzles cut from them
     "games.tournaments",  # label "tournaments": its rows, pages and tasks
+    "games.first_visit.apps.FirstVisitConfig",  # the home page, guests, the guided game
     "daphne",
     "accounts.admin_app.StaffAdminConfig",  # django.contrib.admin behind the site's log-in
     "django.contrib.auth",
@@ -85,6 +86,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
     "accounts.middleware.PlayerLanguageMiddleware",  # a signed-in player's own language first
+    "accounts.guests.GuestFence",  # a guest reaches their own games and little else
 ]
 
 ROOT_URLCONF = "microchip_site.urls"
@@ -231,6 +233,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(GAMES_SWEEP_SECONDS),
         "options": {"expires": GAMES_SWEEP_SECONDS},
     },
+    # Guests older than GUEST_DAYS go, with their games (games/first_visit/guests.py).
+    "games-sweep-guests": {
+        "task": "games.sweep_guests",
+        "schedule": 3600.0,
+        "options": {"expires": 30 * 60},
+    },
     "games-daily-digests": {
         "task": "games.send_daily_digests",
         "schedule": crontab(minute=5),  # hourly: each reader gets theirs in their own morning
@@ -293,6 +301,10 @@ def _rate_limit(name: str, default: str, *, several: bool = True) -> str:
 # whose 429 says how long to wait: sign-ups per address (accounts/views.py), and failed log-ins
 # (accounts/lockout.py) per account (/key, a lock) and per address (/ip, a wait that locks no
 # account); allauth's own `login_failed` limit counts only wrong second-factor codes, per account.
+# "Play now" makes a guest account (accounts/guests.py) per press: counted per address, as
+# sign-ups are. A guest and their games are removed when they log out, or GUEST_DAYS after.
+GUEST_RATE_LIMIT = _rate_limit("GUEST_RATE_LIMIT", "10/h/ip,30/d/ip")
+GUEST_DAYS = env.int("GUEST_DAYS", default=7)
 SIGNUP_RATE_LIMIT = _rate_limit("SIGNUP_RATE_LIMIT", "20/h/ip,100/d/ip")
 LOGIN_FAILED_RATE_LIMIT = _rate_limit("LOGIN_FAILED_RATE_LIMIT", "10/m/ip,5/5m/key")
 ACCOUNT_RATE_LIMITS = {

@@ -26,6 +26,8 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("puzzles/", include("games.puzzles.urls")),
     path("tournaments/", include("games.tournaments.urls")),
+    # "Play now" as a guest, the guided first game (games/first_visit/).
+    path("", include("games.first_visit.urls")),
     path("leaderboard/", views_history.leaderboard, name="leaderboard"),
     path("players/<name:username>/games/", views_history.archive, name="archive"),
     # allauth's sign-up behind the site's own count per address (accounts/views.py); the rest

@@ -7,13 +7,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
+from games.first_visit import views as first_visit
 from infra import health as checks
 
 
 def home(request):
-    if request.user.is_authenticated:
+    """A player's home is their dashboard; a visitor's (and a guest's) the game shown
+    (games/first_visit/showcase.py draws its parts)."""
+    if request.user.is_authenticated and not request.user.is_guest:
         return redirect("dashboard")
-    return render(request, "home.html")
+    return render(request, "home.html", first_visit.home_context(request))
 
 
 @require_GET

@@ -66,6 +66,11 @@ COMMANDS = {
         django=True,
         options=False,
     ),
+    "home": Command(
+        "benchmarks.home_page",
+        "CPU and size of the home page a visitor meets, in one process",
+        django=True,
+    ),
     "rules": Command(
         "benchmarks.bench_rules", "boards scored and games played per second (the rules engine)"
     ),

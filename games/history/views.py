@@ -70,7 +70,7 @@ class ArchiveFilterForm(forms.Form):
 
 @require_GET
 def archive(request, username):
-    player = get_object_or_404(User.objects.named(username), is_active=True)
+    player = get_object_or_404(User.objects.named(username), is_active=True, is_guest=False)
     if not privacy.shows_games_to(player, request.user):
         context = {"player": player, "games_hidden": True, "is_me": False}
         if request.htmx and request.htmx.target == "archive":

@@ -842,7 +842,8 @@ def _invite(table: Table, inviter: User, username: str) -> Invitation:
 def _start(table: Table) -> None:
     """Deal, draw the seat order, and open the first turn (the caller saves the game)."""
     game = table.game
-    game.seed = secrets.randbits(62)
+    if game.seed is None:  # else chosen before the start: the guided game's (games/first_visit)
+        game.seed = secrets.randbits(62)
     # Who sits where is the rules' draw from the game's seed, so the start can be replayed.
     joined = table.seats
     order = [joined[index] for index in rules.seat_order(len(joined), game.seed)]

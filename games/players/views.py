@@ -29,7 +29,7 @@ def profile(request, username):
     it runs (accounts/api_bots.py), and for a signed-in visitor the buttons to follow or block
     the player."""
     player = get_object_or_404(
-        User.objects.named(username).select_related("bot_owner"), is_active=True
+        User.objects.named(username).select_related("bot_owner"), is_active=True, is_guest=False
     )
     context = {
         "player": player,
@@ -89,7 +89,7 @@ def people_change(request, username, change):
     """Follow, unfollow, block or unblock a player (a POST with its CSRF token, as every form
     of the site). htmx gets the profile's buttons drawn again; a plain form goes back to the
     profile, or to the settings page when it came from there (`back=settings`)."""
-    player = get_object_or_404(User.objects.named(username), is_active=True)
+    player = get_object_or_404(User.objects.named(username), is_active=True, is_guest=False)
     make, said = PEOPLE_CHANGES[change]
     refusal = ""
     try:

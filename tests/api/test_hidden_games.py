@@ -56,8 +56,16 @@ SITE_POSTS = [
     ("games:chat", {"text": "hello"}),
     ("games:chat_read", {"up_to": "1"}),
     ("games:chat_delete", {}),
+    ("first_visit:guide_step", {"do": "skip"}),
 ]
-SITE_GETS = ["games:game", "games:fragment", "games:log", "games:replay", "games:chat"]
+SITE_GETS = [
+    "games:game",
+    "games:fragment",
+    "games:log",
+    "games:replay",
+    "games:chat",
+    "first_visit:guide",
+]
 
 
 @pytest.fixture

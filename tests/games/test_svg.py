@@ -89,7 +89,8 @@ def sprite_part(href):
     return found
 
 
-def test_the_sprite_is_drawn_once_a_page_and_has_every_tiles_paths(client):
+def test_the_sprite_is_drawn_once_a_page_and_has_every_tiles_paths(client, db):
+    # The home page: a visitor's, which lists what is on the site (the database).
     page = client.get("/").content.decode()
     assert page.count('class="tile-sprite"') == 1
     masks = {mask for kind in KINDS for mask in KIND_PATHS[kind]}
