@@ -297,6 +297,11 @@ class Launcher:
                 python, "-m", "celery", "-A", platform.celery, "worker",
                 "--loglevel=INFO", "--concurrency=2", "--hostname", f"worker{n}@%h",
             ]  # fmt: skip
+        # The engine's queue (settings.ENGINE_QUEUE): one process, apart from the games' tasks.
+        commands["engine worker"] = [
+            python, "-m", "celery", "-A", platform.celery, "worker", "--queues", "engine",
+            "--loglevel=INFO", "--concurrency=1", "--hostname", "engine@%h",
+        ]  # fmt: skip
         commands["beat"] = [python, "-m", "celery", "-A", platform.celery, "beat",
                             "--loglevel=INFO", "--schedule", beat_schedule]  # fmt: skip
         # From here a stop signal no longer raises: the watch loop sees it and stops them all.

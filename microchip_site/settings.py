@@ -203,6 +203,14 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 60
+# The engine's work (a finished game's review, its puzzles: seconds to minutes of CPU) has a
+# queue and a worker of its own (`up` starts it: infra/launcher.py), so that it never holds the
+# slots of the games' own tasks (a forced take, a bot's move, a timeout).
+ENGINE_QUEUE = "engine"
+CELERY_TASK_ROUTES = {
+    "games.review_game": {"queue": ENGINE_QUEUE},
+    "games.cut_puzzles": {"queue": ENGINE_QUEUE},
+}
 CELERY_TASK_SOFT_TIME_LIMIT = 50
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The engine's review of a finished game (games/review/compute.py, docs/engine.md): its CPU

@@ -83,7 +83,7 @@ def server(django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
          "microchip_site.asgi:application"],
         [sys.executable, "-m", "celery", "-A", "microchip_site", "worker", "--pool=threads",
-         "--concurrency=2", "--loglevel=WARNING"],
+         "--concurrency=2", "--loglevel=WARNING", "--queues", "celery,engine"],
     ]  # fmt: skip
     processes = [
         subprocess.Popen(command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=log)
