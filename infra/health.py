@@ -73,8 +73,12 @@ def sweep_max_age() -> float:
     return SWEEP_INTERVALS_ALLOWED * float(settings.GAMES_SWEEP_SECONDS)
 
 
-def ping_workers(app, timeout: float = 2.0) -> list[str]:
-    """Return the names of the workers of the Celery `app` that answered a ping within `timeout`
-    seconds."""
-    replies = app.control.ping(timeout=timeout) or []
-    return sorted(name for reply in replies for name in reply)
+def workers_by_queue(app, timeout: float = 2.0) -> dict[str, list[str]]:
+    """Return, for each queue, the names of the workers of the Celery `app` that answered within
+    `timeout` seconds and consume from it (a worker may serve several queues)."""
+    replies = app.control.inspect(timeout=timeout).active_queues() or {}
+    serving: dict[str, list[str]] = {}
+    for name, queues in sorted(replies.items()):
+        for queue in queues or []:
+            serving.setdefault(queue["name"], []).append(name)
+    return serving

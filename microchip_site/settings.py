@@ -206,6 +206,7 @@ CELERY_TASK_TIME_LIMIT = 60
 # The engine's work (a finished game's review, its puzzles: seconds to minutes of CPU) has a
 # queue and a worker of its own (`up` starts it: infra/launcher.py), so that it never holds the
 # slots of the games' own tasks (a forced take, a bot's move, a timeout).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
 ENGINE_QUEUE = "engine"
 CELERY_TASK_ROUTES = {
     "games.review_game": {"queue": ENGINE_QUEUE},

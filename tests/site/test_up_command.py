@@ -227,6 +227,9 @@ def test_up_runs_several_web_processes_behind_one_port_gunicorn_and_several_work
         workers = answers[-1]
         assert "worker: ok (2 answered" in workers.stdout
         assert "worker1@" in workers.stdout and "worker2@" in workers.stdout
+        # The engine's reviews have a worker of their own, apart from the games' two.
+        engine = run_health(health_env, "--engine")
+        assert "engine: ok (1 answered" in engine.stdout and "engine@" in engine.stdout, engine
         # Beat's sweep, run by a worker, stamps the clock within a few seconds.
         wait_for(lambda: run_health(health_env, "--beat").returncode == 0, 60, "the first sweep")
     finally:
@@ -514,6 +517,7 @@ def test_up_starts_a_killed_web_process_or_worker_again_and_keeps_serving(tmp_pa
         wait_for(both_answer, 60, "both web processes to answer on the one port")
 
         (worker,) = [pid for pid in descendants(up) if " worker " in command_of(pid)
+                     and "--queues engine" not in command_of(pid)
                      and parent_of(pid) == up]  # fmt: skip
         os.kill(worker, signal.SIGKILL)
         wait_for(lambda: "The worker 1 process exited (-9)" in log_path.read_text(), 30, "restart")

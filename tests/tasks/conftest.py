@@ -82,10 +82,11 @@ class Worker:
 def celery_worker_process(transactional_db, redis_url, tmp_path):
     """Start `celery -A microchip_site worker --pool=solo` on the test database and the run's
     Redis; yield a function that starts it with extra environment (e.g. EMAIL_URL), on its own
-    database of that Redis or on `redis_db` (the one of web processes whose tasks it runs)."""
+    database of that Redis or on `redis_db` (the one of web processes whose tasks it runs), for
+    the games' queue or for `queues` ("celery,engine")."""
     started = []
 
-    def start(redis_db: int = WORKER_REDIS_DB, **extra_env) -> Worker:
+    def start(redis_db: int = WORKER_REDIS_DB, queues: str = "", **extra_env) -> Worker:
         broker = with_database(redis_url, redis_db)
         log_path = tmp_path / "worker.log"
         env = {
@@ -104,6 +105,8 @@ def celery_worker_process(transactional_db, redis_url, tmp_path):
             "--pool=solo", "--loglevel=INFO", "--without-heartbeat", "--without-mingle",
             "--without-gossip", "--hostname", f"test-{uuid.uuid4().hex[:8]}@%h",
         ]  # fmt: skip
+        if queues:  # else the games' queue only, as `up`'s game workers
+            command += ["--queues", queues]
         with open(log_path, "w") as log:
             process = subprocess.Popen(
                 command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
