@@ -54,6 +54,7 @@ CARRIES_VERSION = re.compile(r'"type":\s*"(push|resync)"')
 CHANGES_POOL = re.compile(r' id="pool[-"]')
 DELIVERY_TIMEOUT = 5.0
 HEARTBEAT = 25.0  # seconds between a visible page's pings (live.js)
+LOOKS_EVERY = 1.0  # seconds: a page tells its socket its looks at most this often (live.js)
 PAGE_LOADS_AT_ONCE = 4  # watchers' page loads in flight at once, before the play
 # How long a player waits for the server to take a column's last tile before reading the game.
 FORCED_TAKE_WAIT = 10.0
@@ -71,6 +72,8 @@ class Player:
     page: str = field(default_factory=lambda: uuid.uuid4().hex[:16])  # as live.js names it
     arrivals: dict = field(default_factory=dict)  # version -> when it first arrived
     looks: PageLooks = field(default_factory=PageLooks)  # what the page shows, piece by piece
+    looks_told: float = 0.0  # when the page last told its socket its looks
+    looks_due: asyncio.TimerHandle | None = None  # a report put off until a second has passed
     watching: bool = False  # a watcher's page: it never moves
 
 
@@ -266,7 +269,7 @@ class Bench:
                 if version >= page.shown:  # else older than what the page shows: dropped
                     page.looks.load(json.loads(text)["html"])
                     page.shown = version
-                    self._report_looks(page, version)
+                    self._report_looks(page)
             elif version == page.shown + 1:
                 page.looks.swap(json.loads(text)["html"])
                 page.shown = version
@@ -356,11 +359,24 @@ class Bench:
         if status == 200:
             player.looks.load(content.decode())
 
-    def _report_looks(self, player: Player, version: int) -> None:
+    def _report_looks(self, player: Player) -> None:
         """Tell the page's socket what it shows, as live.js does after a resync and after an
-        answer that changed the pool (games/live/consumers.py)."""
-        message = {"type": "looks", "version": version, "looks": player.looks.header()}
+        answer that changed the pool (games/live/consumers.py): at most once every LOOKS_EVERY
+        seconds, with what the page shows by then (the socket's allowance counts each message)."""
+        if player.looks_due is not None:
+            return  # the report on its way says what the page shows by then
+        wait = player.looks_told + LOOKS_EVERY - time.monotonic()
+        if wait > 0:
+            player.looks_due = asyncio.get_running_loop().call_later(wait, self._looks_due, player)
+            return
+        player.looks_told = time.monotonic()
+        message = {"type": "looks", "version": player.shown, "looks": player.looks.header()}
         player.socket.send(json.dumps(message))
+
+    def _looks_due(self, player: Player) -> None:
+        player.looks_due = None
+        if self.playing:
+            self._report_looks(player)
 
     async def _move(self, table: Table, player: Player, action: rules.Action) -> None:
         body = urlencode({**action.to_json(), "version": table.newest_seen}).encode()
@@ -408,7 +424,7 @@ class Bench:
                 player.looks.load(html)
             player.shown = version
             if CHANGES_POOL.search(html):
-                self._report_looks(player, version)
+                self._report_looks(player)
         try:
             table.state = table.state.apply(action, player.seat)
         except rules.RuleError:

@@ -274,8 +274,25 @@
   }
   // The socket keeps what the page shows, so that a push brings only what looks different:
   // after a move's answer that changed the pool (its own pushes skip this page), or a resync,
-  // the page tells it (games/live/consumers.py).
+  // the page tells it (games/live/consumers.py). At most once a second, with what the page
+  // shows by then: each message counts against the socket's allowance (a burst of 20, then 2 a
+  // second, for all the page sends), which quick moves in a row, each telling its looks, used to
+  // exhaust, and the socket was closed for flooding. Looks told late only make the next push
+  // bring more than it needs.
+  var LOOKS_EVERY = 1000; // ms
+  var looksSentAt = 0;
+  var looksTimer = null;
   function reportLooks() {
+    if (looksTimer !== null) return; // the report on its way will say what is shown by then
+    var wait = looksSentAt + LOOKS_EVERY - Date.now();
+    if (wait > 0) {
+      looksTimer = setTimeout(function () {
+        looksTimer = null;
+        reportLooks();
+      }, wait);
+      return;
+    }
+    looksSentAt = Date.now();
     var version = shownVersion();
     if (version !== null) send({ type: "looks", version: version, looks: pageLooks() });
   }
