@@ -3,10 +3,10 @@
 Once either of two players has blocked the other (a `Block` row, whichever way):
 
 - neither may invite the other by name (accounts/privacy.py `accepts_invitation_from`, asked by
-  games/play/actions.py `_invite`), refused in the same words as the "only players I follow"
+  games/play/actions/tables.py `_invite`), refused in the same words as the "only players I follow"
   setting, so the refusal does not tell a block;
 - neither sees the other's tables waiting for players in the lobby (games/lobby.py
-  `open_games`), nor may take a seat where the other sits (games/play/actions.py `join_game`,
+  `open_games`), nor may take a seat where the other sits (games/play/actions/tables.py `join_game`,
   with words that name no block);
 - neither reads the other's table talk, on the page (games/chat.py) or pushed
   (games/live/consumers.py `game_chat`);

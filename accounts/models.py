@@ -149,7 +149,7 @@ class User(AbstractUser):
         ANYONE = "anyone", _("anyone")
         FOLLOWED = "followed", _("only players I follow")
 
-    # Who may invite the player to a table by name (games/play/actions.py `_invite`, through
+    # Who may invite the player to a table by name (games/play/actions/tables.py `_invite`, through
     # accounts/privacy.py); a blocked player never may, whatever this says (accounts/blocking.py).
     invitations_from = models.CharField(
         _("who may invite me by name"),

@@ -16,7 +16,7 @@ from . import blocking
 from .models import Follow, User
 
 # The inviter's refusal, whatever the reason: the setting or a block. Lazy, and with a brace
-# placeholder: its caller (games/play/actions.py) fills it in with str.format(name=...).
+# placeholder: its caller (games/play/actions/tables.py) fills it in with str.format(name=...).
 # Translators: {name} is the player who was to be invited.
 REFUSES_INVITATION = _("{name} does not accept invitations from you.")
 

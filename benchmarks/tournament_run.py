@@ -3,7 +3,7 @@ standings (`python -m benchmarks tournament`; its short run is a test).
 
 Every change is the platform's own: the tournament opened and entered through
 games/tournaments/actions.py, each round's games opened, seated and started in the round's one
-transaction, every move played through games/play/actions.py by a greedy computer player
+transaction, every move played through games/play/actions/ by a greedy computer player
 (games/rules/greedy.py: each arranges its tiles for the most points after each draft), each
 game's end queueing `tournaments.game_ended` by name, which pairs the next round when the last
 game of one ends. Tasks run in-process, at once (eager), as in the tests; the post-game solver is

@@ -1,6 +1,6 @@
 """The one way a change's side effects leave: after its commit, each on its own.
 
-A state change (games/play/actions.py) records what it caused in an `Effects` while it runs,
+A state change (games/play/actions/) records what it caused in an `Effects` while it runs,
 inside its transaction: live events as plain data, each `push(group, event)` (its kinds and
 groups: games/live/changes.py), and the Celery tasks to queue (the forced take, the computer
 players' moves, the post-game analysis, the emails of the outbox). `after_commit` hands them to

@@ -1,5 +1,5 @@
 """Celery tasks: thin, by id, named, time-limited; each calls the functions the views and the
-computer players call (games/play/actions.py, games/bots/turns.py). The outbox's own task,
+computer players call (games/play/actions/, games/bots/turns.py). The outbox's own task,
 `infra.send_email`, is infra/tasks.py; the sweep queues it for the rows still due.
 
 Every task is safe to run twice, late, or after the player has moved: the game-changing ones

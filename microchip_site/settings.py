@@ -330,7 +330,7 @@ ACCOUNT_RATE_LIMITS = {
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # Moves, new games and invitations are counted per signed-in player (never per address: many
 # players may share one), by games/play/rate_limits.py (one round trip on Redis).
-# Bots move through games/play/actions.py, not these views, and are never counted.
+# Bots move through games/play/actions/, not these views, and are never counted.
 ACTION_RATE_LIMIT = _rate_limit("ACTION_RATE_LIMIT", "240/m", several=False)
 GAME_CREATE_RATE_LIMIT = _rate_limit("GAME_CREATE_RATE_LIMIT", "20/h", several=False)
 INVITE_RATE_LIMIT = _rate_limit("INVITE_RATE_LIMIT", "60/h", several=False)

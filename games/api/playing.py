@@ -1,5 +1,5 @@
 """The play endpoints: every change the site's pages make, through the same actions
-(games/play/actions.py) and the same rate limits, answered in JSON. A play token is needed."""
+(games/play/actions/) and the same rate limits, answered in JSON. A play token is needed."""
 
 from datetime import datetime
 from typing import Annotated, Any, Literal

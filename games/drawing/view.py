@@ -334,7 +334,7 @@ def game_view(
     """Return what `viewer` sees of a started game, as of one moment.
 
     Pass `seats` only with the game they were read with by `state_store.read_game`, or as the
-    transaction that changed both left them (games/play/actions.py `Played`, whose new events
+    transaction that changed both left them (games/play/actions/common.py `Played`, whose new events
     are `known_events`: the move log need not read them, and whose `online` is who was
     watching, if it read that already); otherwise both are read again together, whatever the
     caller loaded before.

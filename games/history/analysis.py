@@ -3,7 +3,7 @@
 When a game ends, the task `games.analyse_game` asks `best_arrangements`: for every seat, the
 solver (games/rules/solver.py) arranges all the tiles the player finished with (board and
 tray) on their board's colours, under a time limit per seat (ANALYSIS_TIME_LIMIT; most deals
-are proved optimal in well under a second). games/play/actions.py `record_analysis` stores the
+are proved optimal in well under a second). games/play/actions/ending.py `record_analysis` stores the
 score, the board and whether it is proved optimal on the seat, and open pages redraw the
 results with it. The results and replay pages draw it beside what the player built
 (`analysis_rows`, partials/analysis.html).
@@ -37,7 +37,7 @@ def best_for_seat(seat: Seat, time_limit: float | None) -> dict:
 def best_arrangements(*, game_id: int) -> dict[int, dict] | None:
     """Compute the analysis of every seat of a finished game, by seat number (None if it has
     not ended or is analysed already). Reads only: the solver runs outside any transaction, and
-    games/play/actions.py `record_analysis` stores what it found."""
+    games/play/actions/ending.py `record_analysis` stores what it found."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.ENDED).first()
     if game is None:
         return None

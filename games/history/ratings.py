@@ -6,7 +6,7 @@ the conservative figure `display_rating(mu, sigma)`: mu - 3 sigma, scaled so tha
 starts at 1000 and a strong one with a settled rating reaches about 2000. A player with fewer
 than PROVISIONAL_GAMES rated games is provisional, and stays off the leaderboard.
 
-`rate_game` is called by games/play/actions.py inside the transaction that ends a game; it rates a
+`rate_game` is called by games/play/applying.py inside the transaction that ends a game; it rates a
 game once, however many times the ending is processed.
 """
 

@@ -1,6 +1,6 @@
 """Live updates: hand every committed change's events to the channel layer, for every open page.
 
-After every accepted move (games/play/actions.py records its events, games/effects.py sends
+After every accepted move (games/play/actions/ records its events, games/effects.py sends
 them after the commit):
 
 1. `send` runs in the process that made the move, with the transaction's events in order

@@ -1,6 +1,6 @@
 """Who is told what: the notices a change makes, and who may get each as an email.
 
-A state change (games/play/actions.py) says what happened as `Notice`s. Each is pushed to its
+A state change (games/play/actions/) says what happened as `Notice`s. Each is pushed to its
 recipients' open pages (games/live/pushes.py), and becomes an email, a row of the outbox
 (infra/outbox.py; games/notices/delivery.py writes it) in the same transaction, for each
 recipient who may get it:

@@ -1,6 +1,7 @@
 """Leaving a game that goes on: resigning, abandonment after timeouts, the vote to expel, and
 the end when no person is left playing. The state changes that use these are in
-games/play/actions.py (`resign`, `vote_to_expel`, `time_out_turn`, `play_stand_in`).
+games/play/actions/: ending.py (`resign`, `vote_to_expel`), timeouts.py (`time_out_turn`),
+moves.py (`play_stand_in`).
 
 A seat that leaves stays its player's (their history, their rating): the rules mark it left in
 the turn it left (`rules.Resign`; docs/rules.md, "Leaving a game"), which ranks it after every

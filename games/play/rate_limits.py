@@ -7,7 +7,7 @@ cache, one Redis round trip per counted request). The rate is read from settings
 (ACTION_RATE_LIMIT, GAME_CREATE_RATE_LIMIT, ...), one rate each. New games count only when one
 is made: a form sent back with its errors costs nothing. The request past the limit is answered
 with HTTP 429 before the view runs, so it changes nothing, and says exactly how long to wait.
-Bots play through games/play/actions.py, not these views, and are never counted. If the cache
+Bots play through games/play/actions/, not these views, and are never counted. If the cache
 cannot count, the request goes through.
 """
 

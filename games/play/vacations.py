@@ -10,7 +10,7 @@ without it) and their clock. The player's row first: a move made meanwhile in on
 reads the new calendar, and the game's own change after it counts the clocks again anyway.
 
 A vacation ends by itself (the sweep, games/play/clock.py `vacations_over`), when the player
-ends it, or when they make a move in any game (games/play/actions.py `play`).
+ends it, or when they make a move in any game (games/play/actions/moves.py `play`).
 """
 
 from datetime import datetime, timedelta

@@ -1,4 +1,4 @@
-"""Game pages. Each view is thin: it parses the request, calls one function of games/play/actions.py
+"""Game pages. Each view is thin: it parses the request, calls one function of games/play/actions/
 or games/drawing/, and renders the same partials as every other way of drawing the game."""
 
 import re

@@ -1,5 +1,5 @@
 """Every change a player makes to their puzzles, one function each, in the style of
-games/play/actions.py: one transaction that locks the rows it changes (select_for_update),
+games/play/actions/: one transaction that locks the rows it changes (select_for_update),
 checks the request (with the rules package), writes, and returns what it did. Two requests that
 race (two tabs, a double click) queue on the attempt's row: a change made against a version the
 attempt has left is refused as stale, and an attempt is submitted, and rated, once.

@@ -1,5 +1,5 @@
 """Storing a game's review: the one state change of games/review/, in the style of
-games/play/actions.py. The engine's slow work is done before, outside any lock
+games/play/actions/. The engine's slow work is done before, outside any lock
 (games/review/compute.py); this locks the game row, checks, and writes the review once.
 
 Two workers that reviewed the same game at once both arrive here: the second finds the first's

@@ -1,6 +1,6 @@
 """The API's stream, `GET /api/v1/stream`: newline-delimited JSON of the caller's games, driven
 in-process through the ASGI application daphne serves (microchip_site/asgi.py), on the real
-Redis channel layer, with moves made through games/play/actions.py as the site makes them."""
+Redis channel layer, with moves made through games/play/actions/ as the site makes them."""
 
 import asyncio
 import gc

@@ -1,4 +1,4 @@
-"""Games of every kind a database holds, played through games/play/actions.py."""
+"""Games of every kind a database holds, played through games/play/actions/."""
 
 from datetime import timedelta
 

@@ -8,7 +8,7 @@ tests/faults/hooks.py, which keeps a journal of the tasks they run and can hold 
 test wants to kill it.
 
 This process plays Celery beat: `Beat` runs the sweep (games.tasks.sweep) every interval, and the
-sweep's tasks go to the test's Redis. It also makes the games (through games/play/actions.py) and
+sweep's tasks go to the test's Redis. It also makes the games (through games/play/actions/) and
 checks every result against the rules engine (tests/faults/checks.py).
 """
 

@@ -1,4 +1,4 @@
-"""Drafting ahead: a waiting player queues their next draft (games/play/actions.py
+"""Drafting ahead: a waiting player queues their next draft (games/play/actions/moves.py
 `queue_drafts`), and the server drafts it for them when their turn begins
 (games/play/applying.py `_draft_ahead`), in the transaction that began it."""
 

@@ -184,7 +184,7 @@ def test_selecting_a_tray_tile_lights_the_spaces_where_it_fits(players, monkeypa
         return {space for space, _ in legal_spots(state.boards[0], tile)}
 
     seed = next(seed for seed in range(1000) if fitting_spaces(seed))
-    monkeypatch.setattr(actions.secrets, "randbits", lambda bits: seed)
+    monkeypatch.setattr(actions.tables.secrets, "randbits", lambda bits: seed)
     game = create_and_fill(players, 2)
     first = client_for(game.seats.get(number=0).user)
     tile = game.pool["columns"][-1][0]

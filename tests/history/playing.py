@@ -1,4 +1,4 @@
-"""Play a whole game through games/play/actions.py, recording the state after every event."""
+"""Play a whole game through games/play/actions/, recording the state after every event."""
 
 from games.models import Game
 from games.play import actions

@@ -93,7 +93,7 @@ def ended_game(users, name: str, seed: int = 7) -> Game:
     """A rated game between `users` (in seat order) played to its end by the rules engine's
     greedy players, stored as the platform stores one (the rows at the end and the whole event
     log, so it can be replayed) by the generated data's own builders (benchmarks/generate.py),
-    and rated. Much quicker than playing it move by move through games/play/actions.py."""
+    and rated. Much quicker than playing it move by move through games/play/actions/."""
     rng = random.Random(seed)
     final, log = play_game(len(users), seed)
     played = Played(len(users), seed, [(seat, action.to_json()) for seat, action in log], final)

@@ -76,7 +76,7 @@ def test_the_sensible_draft_is_not_blindly_the_top_tile(clock, start_game, commi
         return choose_draft(state, 0).tile_id != state.draw_tiles()[0]
 
     seed = next(seed for seed in range(1000) if greedy_differs(seed))
-    monkeypatch.setattr(actions.secrets, "randbits", lambda bits: seed)
+    monkeypatch.setattr(actions.tables.secrets, "randbits", lambda bits: seed)
     game = start_game(2, time_per_move=HOUR)
     state = current_state(game)
     clock.advance(HOUR * 2)

@@ -23,7 +23,9 @@ MADRID, NEW_YORK = ZoneInfo("Europe/Madrid"), ZoneInfo("America/New_York")
 @pytest.fixture
 def in_join_order(monkeypatch):
     """The players sit in the order they joined (seat 0: the creator), not in a drawn order."""
-    monkeypatch.setattr(actions.rules, "seat_order", lambda players, seed: tuple(range(players)))
+    monkeypatch.setattr(
+        actions.tables.rules, "seat_order", lambda players, seed: tuple(range(players))
+    )
 
 
 def banks(game) -> list:

@@ -24,7 +24,9 @@ HOUR, DAY = timedelta(hours=1), timedelta(days=1)
 @pytest.fixture
 def in_join_order(monkeypatch):
     """The players sit in the order they joined (seat 0: the creator), not in a drawn order."""
-    monkeypatch.setattr(actions.rules, "seat_order", lambda players, seed: tuple(range(players)))
+    monkeypatch.setattr(
+        actions.tables.rules, "seat_order", lambda players, seed: tuple(range(players))
+    )
 
 
 @pytest.fixture
