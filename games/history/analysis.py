@@ -3,9 +3,9 @@
 When a game ends, the task `games.analyse_game` asks `best_arrangements`: for every seat, the
 solver (games/rules/solver.py) arranges all the tiles the player finished with (board and
 tray) on their board's colours, under a time limit per seat (ANALYSIS_TIME_LIMIT; most deals
-are proved optimal in well under a second). games/play/actions/ending.py `record_analysis` stores the
-score, the board and whether it is proved optimal on the seat, and open pages redraw the
-results with it. The results and replay pages draw it beside what the player built
+are proved optimal in well under a second). games/play/actions/ending.py `record_analysis`
+stores the score, the board and whether it is proved optimal on the seat, and open pages
+redraw the results with it. The results and replay pages draw it beside what the player built
 (`analysis_rows`, partials/analysis.html).
 """
 

@@ -5,8 +5,9 @@ A rematch is a new table by invitation with the old one's players and settings (
 first player drawn anew at its start, as for every game): the player who offers it takes the
 first seat, every other person is invited at once (the usual invitation notices and emails),
 computer players sit down at once, and it starts when the last invitee accepts (joins). One
-invitee declining calls it off (games/play/actions/tables.py `decline_invitation`). An ended game has at
-most one rematch waiting or under way: a second offer, even at the same moment, is the first.
+invitee declining calls it off (games/play/actions/tables.py `decline_invitation`). An ended
+game has at most one rematch waiting or under way: a second offer, even at the same moment, is
+the first.
 """
 
 from django.db import transaction

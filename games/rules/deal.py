@@ -7,8 +7,8 @@ Two independent streams of the one seed, so that neither tells anything about th
   top to bottom; then one board per seat, seat 0 first;
 - the seat order (who sits where, so who drafts first), from `random.Random(f"seats {seed}")`.
 
-The platform draws the seed (games/play/actions/tables.py) and keeps it with the game, so both can be
-drawn again from it.
+The platform draws the seed (games/play/actions/tables.py) and keeps it with the game, so both
+can be drawn again from it.
 """
 
 from __future__ import annotations

@@ -183,7 +183,8 @@ class Tournament(models.Model):
         return self.clock == "fischer"
 
     def game_settings(self) -> dict:
-        """The settings of each of its games, as games/play/actions/tables.py `create_game` takes them."""
+        """The settings of each of its games, as games/play/actions/tables.py `create_game`
+        takes them."""
         return {
             "clock": self.clock,
             "time_per_move": self.time_per_move,
