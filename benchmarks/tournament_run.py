@@ -2,7 +2,7 @@
 standings (`python -m benchmarks tournament`; its short run is a test).
 
 Every change is the platform's own: the tournament opened and entered through
-games/tournaments/actions.py, each round's games opened, seated and started in the round's one
+games/tournaments/actions/, each round's games opened, seated and started in the round's one
 transaction, every move played through games/play/actions/ by a greedy computer player
 (games/rules/greedy.py: each arranges its tiles for the most points after each draft), each
 game's end queueing `tournaments.game_ended` by name, which pairs the next round when the last
@@ -87,7 +87,7 @@ def run(players: int, rounds: int, table_size: int, *, withdrawing: int = 4, out
     """Play the whole tournament on the current database; raise CheckFailed if a check fails."""
     report = Report(players, rounds, table_size)
     started_wall, started_cpu = time.perf_counter(), time.process_time()
-    real_apply, real_pair = effects.Task.apply_async, actions._pair_next_round
+    real_apply, real_pair = effects.Task.apply_async, actions.rounds.pair_next_round
 
     def apply_async(task):
         if task.name not in SKIPPED_TASKS:
@@ -104,12 +104,12 @@ def run(players: int, rounds: int, table_size: int, *, withdrawing: int = 4, out
                 out(f"  round {tournament.round} made")
         return made
 
-    effects.Task.apply_async, actions._pair_next_round = apply_async, timed_pair
+    effects.Task.apply_async, actions.rounds.pair_next_round = apply_async, timed_pair
     try:
         tournament = _open(players, rounds, table_size)
         _play(tournament, report, withdrawing)
     finally:
-        effects.Task.apply_async, actions._pair_next_round = real_apply, real_pair
+        effects.Task.apply_async, actions.rounds.pair_next_round = real_apply, real_pair
     report.wall = time.perf_counter() - started_wall
     report.cpu = time.process_time() - started_cpu
     _check(tournament, report)

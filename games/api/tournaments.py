@@ -1,5 +1,5 @@
 """The tournaments' endpoints: list and read tournaments (a read token), join and withdraw (a
-play token), through the same changes as the site's pages (games/tournaments/actions.py) and
+play token), through the same changes as the site's pages (games/tournaments/actions/) and
 the same rate limit. A tournament's games are ordinary games: `GET /games/{id}` reads them, the
 stream announces each as it starts."""
 

@@ -1,5 +1,5 @@
 """The admin's view of tournaments: read-only, as every change goes through
-games/tournaments/actions.py (an organiser's cancel is the way to call one off)."""
+games/tournaments/actions/ (an organiser's cancel is the way to call one off)."""
 
 from django.contrib import admin
 

@@ -1,4 +1,4 @@
-"""The organiser's form: a tournament's settings, as games/tournaments/actions.py
+"""The organiser's form: a tournament's settings, as games/tournaments/actions/opening.py
 `create_tournament` takes them (which checks them all again, whoever calls)."""
 
 from datetime import timedelta

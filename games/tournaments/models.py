@@ -3,7 +3,7 @@ player, the Rounds, and each player's Pairing in a round (their game, or a bye).
 are ordinary games (games.models.Game) that say which round they belong to
 (`Game.tournament_round`).
 
-Only games/tournaments/actions.py changes them. The pairing, the schedules and the standings
+Only games/tournaments/actions/ changes them. The pairing, the schedules and the standings
 are the pure modules beside this one (docs/tournaments.md).
 """
 

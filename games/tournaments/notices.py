@@ -1,5 +1,5 @@
 """The tournaments' notices: rows of the site's outbox (infra/outbox.py), written in the
-transaction of the change that caused them (games/tournaments/actions.py), sent by its task.
+transaction of the change that caused them (games/tournaments/actions/), sent by its task.
 
 Kinds: invited, registered, starts soon, a new round (your table, your opponents: every game of
 a round robin's section at once), over (your place), cancelled. Each goes to a player whose

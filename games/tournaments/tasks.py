@@ -1,5 +1,5 @@
 """The tournaments' Celery tasks: thin, by id, named, time-limited; each calls the changes of
-games/tournaments/actions.py, which decide under the tournament's lock, so a task run twice, at
+games/tournaments/actions/, which decide under the tournament's lock, so a task run twice, at
 once or late does no harm.
 
 - `tournaments.game_ended`: queued by name when a tournament's game ends (games/effects.py):

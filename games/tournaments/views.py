@@ -1,5 +1,5 @@
 """The tournaments' pages. Each view is thin: it reads through games/tournaments/reading.py or
-makes one change of games/tournaments/actions.py, and draws the same partials as the live
+makes one change of games/tournaments/actions/, and draws the same partials as the live
 update (`fragment`)."""
 
 from django.contrib import messages

@@ -66,8 +66,8 @@ def create_game(
     `abandon_after_row` timeouts in a row, or `abandon_after_total` in all, a player's seat is
     handed to the server's stand-in (games/play/leaving.py). `spectators_read_chat`: whether
     people watching may read the players' table talk (games/chat.py). `tournament_round`: the
-    round of a tournament this table is one of (games/tournaments/actions.py seats its players
-    through `join_game` at once)."""
+    round of a tournament this table is one of (games/tournaments/actions/rounds.py seats its
+    players through `join_game` at once)."""
     name = (name or "").strip()
     if not 2 <= player_count <= 5:
         raise ActionRefused(_("A game has 2 to 5 players."), code="bad_player_count")
