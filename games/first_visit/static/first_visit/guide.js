@@ -1,17 +1,64 @@
 /* The guided game's guide (templates/first_visit/guide.html): asked again from the server
  * whenever the game's version changes (a move's answer, a live push, a resync), since each step
  * is read from the game's real state there; and its pointer, the outline on the part of the
- * page the step is about (#guide[data-point]), put back after every redraw of the game. */
+ * page the step is about (#guide[data-point]), put back after every redraw of the game.
+ *
+ * While a step is to do, the guide floats over the bottom of the window: its height goes into
+ * --guide-height (the page's room below its end and its scroll padding, first_visit.css), and
+ * when a new step's part of the page is off screen (or under the guide), it is scrolled into
+ * view, once per step: a player who scrolls away is not pulled back by the next push. */
 (function () {
   "use strict";
   var shown = null;
   var asking = false;
+  var pointedAt = null; // the step whose part of the page was last brought into view
+  var sizes = window.ResizeObserver ? new ResizeObserver(measure) : null;
 
   function guide() { return document.getElementById("guide"); }
 
   function version() {
     var game = document.getElementById("game");
     return game ? game.getAttribute("data-version") : null;
+  }
+
+  function measure() {
+    var panel = guide();
+    var floating = panel && panel.classList.contains("floating");
+    document.documentElement.style.setProperty(
+      "--guide-height", floating ? Math.ceil(panel.getBoundingClientRect().height) + "px" : "0px");
+  }
+
+  function watchSize() {
+    var panel = guide();
+    if (sizes) {
+      sizes.disconnect();
+      if (panel) sizes.observe(panel);
+    }
+    measure();
+  }
+
+  /* Whether `target` lies outside the part of the window that the guide (and a phone's turn
+   * bar) leaves clear. */
+  function offScreen(target) {
+    var box = target.getBoundingClientRect();
+    var style = getComputedStyle(document.documentElement);
+    var covered = (parseFloat(style.getPropertyValue("--guide-height")) || 0) +
+      (parseFloat(style.getPropertyValue("--action-bar-height")) || 0);
+    var panel = guide();
+    if (panel && panel.classList.contains("floating")) {
+      var over = panel.getBoundingClientRect();
+      // Only where the guide covers it: beside it, the target's bottom is clear to the window's.
+      if (box.right <= over.left || box.left >= over.right) covered = 0;
+    }
+    return box.top < 0 || box.bottom > window.innerHeight - covered;
+  }
+
+  function bringIntoView(target, step) {
+    if (step === pointedAt) return;
+    pointedAt = step;
+    if (!offScreen(target)) return;
+    var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    target.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
   }
 
   function point() {
@@ -22,7 +69,10 @@
     var selector = panel && panel.getAttribute("data-point");
     if (!selector) return;
     var target = document.querySelector(selector);
-    if (target) target.classList.add("guide-target");
+    if (!target) return;
+    target.classList.add("guide-target");
+    var title = panel.querySelector(".guide-head");
+    bringIntoView(target, selector + "|" + (title ? title.textContent : ""));
   }
 
   function ask() {
@@ -30,7 +80,7 @@
     if (!panel || asking || !window.htmx) return;
     asking = true;
     htmx.ajax("GET", panel.getAttribute("data-url"), { target: "#guide", swap: "outerHTML" })
-      .then(function () { asking = false; point(); }, function () { asking = false; });
+      .then(function () { asking = false; watchSize(); point(); }, function () { asking = false; });
   }
 
   function check() {
@@ -45,10 +95,13 @@
 
   function start() {
     shown = version();
+    watchSize();
     point();
     new MutationObserver(check).observe(document.getElementById("main") || document.body, {
       subtree: true, childList: true, attributes: true, attributeFilter: ["data-version"],
     });
+    // The guide's own buttons (skip, show again, "I see my score") swap it without a move.
+    document.body.addEventListener("htmx:afterSettle", function () { watchSize(); point(); });
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
