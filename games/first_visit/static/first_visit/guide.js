@@ -37,28 +37,34 @@
     measure();
   }
 
-  /* Whether `target` lies outside the part of the window that the guide (and a phone's turn
-   * bar) leaves clear. */
-  function offScreen(target) {
+  /* How far to scroll so that `target` lies in the part of the window that the guide (and a
+   * phone's turn bar) leaves clear: 0 when it is there already. */
+  function distance(target) {
     var box = target.getBoundingClientRect();
-    var style = getComputedStyle(document.documentElement);
-    var covered = (parseFloat(style.getPropertyValue("--guide-height")) || 0) +
-      (parseFloat(style.getPropertyValue("--action-bar-height")) || 0);
+    var bottom = window.innerHeight - (parseFloat(getComputedStyle(document.documentElement)
+      .getPropertyValue("--action-bar-height")) || 0);
     var panel = guide();
     if (panel && panel.classList.contains("floating")) {
       var over = panel.getBoundingClientRect();
-      // Only where the guide covers it: beside it, the target's bottom is clear to the window's.
-      if (box.right <= over.left || box.left >= over.right) covered = 0;
+      // Only where the guide covers it: beside it, the target may go down to the window's foot.
+      if (box.right > over.left && box.left < over.right) bottom = Math.min(bottom, over.top);
     }
-    return box.top < 0 || box.bottom > window.innerHeight - covered;
+    var margin = 12;
+    if (box.top < 0) return box.top - margin;
+    if (box.bottom > bottom) {
+      // A target taller than the clear part shows its top.
+      return Math.min(box.bottom - bottom + margin, box.top - margin);
+    }
+    return 0;
   }
 
   function bringIntoView(target, step) {
     if (step === pointedAt) return;
     pointedAt = step;
-    if (!offScreen(target)) return;
+    var by = distance(target);
+    if (!by) return;
     var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    target.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+    window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
   }
 
   function point() {
