@@ -39,6 +39,7 @@ def load_state(game: Game, seats: list[Seat]) -> GameState:
             "redo": [seat.redo for seat in seats],
             "strict_finish": game.strict_finish,
             "left": [seat.left_turn for seat in seats],
+            "layout": game.layout,
         }
     )
 

@@ -135,7 +135,11 @@ class SeatAnalysis(Schema):
 class ReplayOut(Schema):
     game: GameSummary
     start: dict[str, Any] = Field(
-        description="The deal: players, seed, first seat (rebuild with games.rules.Replay)."
+        description=(
+            "The deal: players, seed, first seat, strict finish and the pool's layout "
+            '("standard", or "short" for a guided first game): rebuild with '
+            "games.rules.Replay.from_start."
+        )
     )
     events: list[EventOut]
     analysis: list[SeatAnalysis] = Field(description="Empty until the analysis has run.")

@@ -448,7 +448,7 @@ def state_view(game: Game, state: rules.GameState, seats: list[SeatView], **extr
         viewer_seat=next((seat for seat in seats if seat.is_viewer), None),
         columns=[[tile_view(tile) for tile in column] for column in state.columns],
         pool_rows=state.pool_rows(),
-        pool_depth=rules.LAYOUTS[state.players][2],
+        pool_depth=rules.layout_of(state.players, state.layout)[2],
         removed=[tile_view(tile) for tile in state.removed],
         draw_column=state.draw_column(),
         **extra,

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from accounts.bots import free_bot
 from accounts.models import User
+from games import rules
 from games.models import Game
 from games.play import actions
 from games.rules.bots import LEVELS
@@ -42,11 +43,14 @@ def level_asked(value) -> str:
 
 
 def start_game_against_computer(
-    user: User, level: str = "easy", *, seed: int | None = None
+    user: User, level: str = "easy", *, seed: int | None = None, layout: str = rules.STANDARD
 ) -> Game:
     """A two-player game of `user` against one computer player of `level`, started at once.
-    `seed` fixes the deal and the seat order (the guided game's, tutorial.py); else they are
-    drawn as for every game."""
+    `seed` fixes the deal and the seat order, and `layout` the pool's (the guided game's short
+    deal, tutorial.py); else they are drawn as for every game, with the rules' own pool."""
+    if layout not in rules.LAYOUT_NAMES:
+        raise ValueError(f"no such layout: {layout!r}")
+    fixed = seed is not None or layout != rules.STANDARD
     guest = user.is_guest
     with transaction.atomic():
         game = actions.create_game(
@@ -59,12 +63,12 @@ def start_game_against_computer(
             private=guest,
             spectators_read_chat=not guest,
             name=_("Against the computer"),
-            bots=() if seed is not None else (level,),
+            bots=() if fixed else (level,),
         )
-        if seed is not None:
+        if fixed:
             # The table waits for its second player: the deal is drawn at the start (when the
-            # computer sits down), from the seed the table holds by then.
-            Game.objects.filter(pk=game.pk).update(seed=seed)
+            # computer sits down), from the seed and layout the table holds by then.
+            Game.objects.filter(pk=game.pk).update(seed=seed, layout=layout)  # seed None: drawn
             bot = free_bot(level, not_at_game=game.pk)
             game = actions.join_game(game_id=game.pk, user=bot, invite_token=game.invite_token)
     return game

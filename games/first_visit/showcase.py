@@ -10,7 +10,8 @@ finished boards with their scores. The drawing depends only on the language: mad
 process and language.
 
 The lists (games to watch, the best players, open tables) are the lobby's and leaderboard's
-own queries, a few rows each, for a signed-out visitor.
+own queries, a few rows each, for a signed-out visitor; the tournaments one more query: the
+public ones taking entries, the soonest first, then those in play.
 """
 
 import functools
@@ -19,16 +20,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import Case, Count, IntegerField, Value, When
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import lobby, rules
 from games.history.archive import leaderboard
 from games.rules.tiles import TILES
+from games.tournaments.models import Tournament
 
 RECORDED = Path(__file__).with_name("showcase_game.json")
 FRAME_EVERY = 6  # drafts (both players') between two frames
 SHOWN = 5  # rows of each list
+TOURNAMENTS_SHOWN = 3
 
 
 @dataclass(frozen=True)
@@ -114,13 +118,32 @@ def showcase_html() -> str:
 
 def home_lists(viewer=None) -> dict:
     """What is on the site now, as a visitor may see it: games to watch, the best players,
-    open tables."""
+    open tables, tournaments."""
     viewer = viewer or AnonymousUser()
     return {
         "playing": lobby.games_to_watch(viewer, limit=SHOWN),
         "best": list(leaderboard(viewer)[:SHOWN]),
         "open_tables": list(lobby.open_games(viewer=viewer)[:SHOWN]),
+        "tournaments": tournaments_to_join(),
     }
+
+
+def tournaments_to_join(limit: int = TOURNAMENTS_SHOWN) -> list[Tournament]:
+    """The public tournaments taking entries, the soonest to start first, then those in play
+    (a visitor may follow them): one query, with each one's number of entrants."""
+    open_first = Case(
+        When(status=Tournament.Status.OPEN, then=Value(0)),
+        default=Value(1),
+        output_field=IntegerField(),
+    )
+    return list(
+        Tournament.objects.filter(
+            access=Tournament.Access.PUBLIC,
+            status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
+        )
+        .annotate(entrants=Count("entries"), open_first=open_first)
+        .order_by("open_first", "starts_at", "pk")[:limit]
+    )
 
 
 def record(path: Path = RECORDED, seed: int = 20260601) -> None:

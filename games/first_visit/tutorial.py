@@ -1,5 +1,5 @@
-"""The guided first game: a real game against the easy computer player, on a deal chosen so
-that every step of a first game can happen early, with the page pointing at what to do next.
+"""The guided first game: a real game against the easy computer player, on a short deal chosen
+so that every step of a first game can happen early, with the page pointing at what to do next.
 
 Each step is done when the game says so: its state (a tile on its colour, two paths joined, a
 closed structure) or its events (the player's own draft, confirmation, rotation), read on the
@@ -7,10 +7,12 @@ server after every move, so a step is never ticked by a click that did not happe
 because the player did it another way (drag, keyboard, the tile's menu). Only "see the score"
 is the player's word (a button), and skipping the guide.
 
-The deal (TUTORIAL_SEED, checked by tests/first_visit/test_tutorial.py): the guest drafts
-first, and the first draw column holds three ends (blue, pink, yellow) and two tees; the
-guest's board has a blue and a pink space side by side in its middle row, so two of those
-ends facing each other close a chip worth 2, as in the rules' own example.
+The deal (TUTORIAL_SEED in the short layout, TUTORIAL_LAYOUT: four columns of four tiles, eight
+drafts each, so the whole game takes minutes; checked by tests/first_visit/test_tutorial.py):
+the guest drafts first, and the first draw column holds four ends (pink, two yellow, red);
+whichever the guest takes first and whichever the computer takes next, an end is left whose
+colour lies beside the first's on the guest's board, so two ends facing each other close a
+chip worth 2, as in the rules' own example.
 """
 
 from dataclasses import dataclass
@@ -23,7 +25,8 @@ from games.models import Event, Game, Seat
 from games.rules.analysis import structures
 from games.rules.tiles import TILE_NAMES, TILES, Kind
 
-TUTORIAL_SEED = 71
+TUTORIAL_SEED = 107
+TUTORIAL_LAYOUT = rules.SHORT
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts import guests as guest_accounts
 from accounts import lockout
+from games import rules
 from games.models import Game
 from games.play.errors import ActionRefused
 from games.play.rate_limits import GAME_CREATION, seconds_to_wait
@@ -53,6 +54,7 @@ def _start(request, *, guided: bool):
             request.user,
             "easy" if guided else level,
             seed=tutorial.TUTORIAL_SEED if guided else None,
+            layout=tutorial.TUTORIAL_LAYOUT if guided else rules.STANDARD,
         )
     except ActionRefused as refusal:  # no computer player free: the site says so
         return render(request, "429.html", {"message": refusal.message}, status=503)

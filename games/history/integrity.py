@@ -33,6 +33,7 @@ GAME_PARTS = {
     "pending": "pending draft",
     "drafts": "number of drafts",
     "strict_finish": "strict finish option",
+    "layout": "layout of the pool",
 }
 SEAT_PARTS = {
     "trays": "tray",

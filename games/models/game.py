@@ -82,6 +82,10 @@ class Game(models.Model):
     # The table option of seed 002 (the online edition): Finish needs every placed path closed,
     # not only every tile legal (docs/rules.md). Chosen at creation, fixed from then on.
     strict_finish = models.BooleanField(default=False)
+    # The pool's layout (games/rules/deal.py): the rules' standard deal, or the short one of the
+    # guided first game (games/first_visit/tutorial.py). Set before the start, fixed from then on;
+    # the start event records it, so every reader of the past deals the same pool.
+    layout = models.CharField(max_length=10, default="standard")
     # The table talk (games/chat.py) is its players'; whether people watching may read it too.
     spectators_read_chat = models.BooleanField(default=True)
     # The ended game whose players this table is a rematch of (games/play/rematches.py).

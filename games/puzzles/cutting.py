@@ -37,7 +37,12 @@ def puzzles_of(*, game_id: int) -> list[Cut]:
         return []
     log = game_log(game)
     final = rules.Replay(
-        log.players, log.seed, log.events, log.first_seat, strict_finish=log.strict_finish
+        log.players,
+        log.seed,
+        log.events,
+        log.first_seat,
+        strict_finish=log.strict_finish,
+        layout=log.layout,
     ).final
     found = list(rules_puzzles.arrangement_puzzles(final))
     found += rules_puzzles.drafting_puzzles(
@@ -47,6 +52,7 @@ def puzzles_of(*, game_id: int) -> list[Cut]:
         log.events,
         log.first_seat,
         strict_finish=log.strict_finish,
+        layout=log.layout,
     )
     return [Cut(p.id, p.kind, p.to_json(), list(getattr(p, "themes", []) or [])) for p in found]
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from django.conf import settings
 
+from games import rules
 from games.models import Game
 from games.review.models import GameReview
 from games.rules import hindsight, review
@@ -45,6 +46,7 @@ class Log:
     first_seat: int
     strict_finish: bool
     events: list  # (seat, action JSON), the rules events after the start, in order
+    layout: str = "standard"  # the pool's (games/rules/deal.py)
 
 
 def game_log(game: Game) -> Log:
@@ -57,6 +59,7 @@ def game_log(game: Game) -> Log:
         seed=start["seed"],
         first_seat=start["first_seat"],
         strict_finish=start.get("strict_finish", False),
+        layout=start.get("layout", rules.STANDARD),
         events=[(seat, action) for _, seat, action, _ in events if action is not None],
     )
 
@@ -90,6 +93,7 @@ def review_log(log: Log) -> Found:
         log.events,
         log.first_seat,
         strict_finish=log.strict_finish,
+        layout=log.layout,
         budget=budget,
         cpu_seconds=cpu_seconds,
     )
@@ -99,6 +103,7 @@ def review_log(log: Log) -> Found:
         log.events,
         log.first_seat,
         strict_finish=log.strict_finish,
+        layout=log.layout,
         max_solves=options.get("hindsight_solves", HINDSIGHT_SOLVES),
         solver_nodes=options.get("hindsight_nodes", HINDSIGHT_NODES),
     )

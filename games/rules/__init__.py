@@ -41,7 +41,18 @@ from .analysis import (
     structures,
 )
 from .board import Board, Placed, bits, row_col, space_name, space_of, space_words
-from .deal import LAYOUTS, Deal, deal, drafts_per_player, make_board_colours, seat_order
+from .deal import (
+    LAYOUT_NAMES,
+    LAYOUTS,
+    SHORT,
+    STANDARD,
+    Deal,
+    deal,
+    drafts_per_player,
+    layout_of,
+    make_board_colours,
+    seat_order,
+)
 from .errors import ERRORS, RuleError
 from .greedy import choose_draft, timeout_action
 from .i18n import Words
@@ -71,7 +82,10 @@ __all__ = [
     "ERRORS",
     "FINISHING",
     "LAYOUTS",
+    "LAYOUT_NAMES",
     "MAX_UNDO",
+    "SHORT",
+    "STANDARD",
     "TILES",
     "Action",
     "Arrangement",
@@ -128,6 +142,7 @@ __all__ = [
     "find_chip",
     "fits",
     "illegal_mask",
+    "layout_of",
     "legal_moves",
     "legal_spots",
     "make_board_colours",

@@ -9,6 +9,11 @@ Two independent streams of the one seed, so that neither tells anything about th
 
 The platform draws the seed (games/play/actions/tables.py) and keeps it with the game, so both
 can be drawn again from it.
+
+A deal has a layout: the standard one of the rules (RULES.md "Set-up"), or the short one of the
+guided first game (games/first_visit/tutorial.py): the same draw, with fewer tiles in the pool
+(two columns of four a player, so eight drafts each; the rest of the shuffle goes back to the
+box), so a first game is over in minutes. The layout is kept with the game, as the seed is.
 """
 
 from __future__ import annotations
@@ -30,18 +35,34 @@ LAYOUTS: dict[int, tuple[int, int, int, int]] = {
     5: (0, 10, 6, 12),
 }
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+#: The layouts' names: the rules' own, and the guided game's short one.
+STANDARD, SHORT = "standard", "short"
+#: The short layout: two columns of four tiles a player, so that every player drafts eight
+#: tiles (enough to place, turn, join and close a chip, and to feel what a spare tile costs).
+SHORT_LAYOUTS: dict[int, tuple[int, int, int, int]] = {
+    players: (TILE_COUNT - 8 * players, 2 * players, 4, 8) for players in LAYOUTS
+}
+_BY_NAME = {STANDARD: LAYOUTS, SHORT: SHORT_LAYOUTS}
+LAYOUT_NAMES = tuple(_BY_NAME)
 
 
-def check_setup(players: object, seed: object) -> None:
-    """Raise BadSetup unless players is 2..5 and seed an int."""
+def check_setup(players: object, seed: object, layout: object = STANDARD) -> None:
+    """Raise BadSetup unless players is 2..5, seed an int and layout one of LAYOUT_NAMES."""
     if not isinstance(players, int) or isinstance(players, bool) or players not in LAYOUTS:
         raise BadSetup(gettext_noop("A game needs 2, 3, 4 or 5 players."))
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BadSetup(gettext_noop("The seed must be a whole number."))
+    if not isinstance(layout, str) or layout not in _BY_NAME:
+        raise BadSetup(gettext_noop("There is no such layout of the pool."))
 
 
-def drafts_per_player(players: int) -> int:
-    return LAYOUTS[players][3]
+def layout_of(players: int, layout: str = STANDARD) -> tuple[int, int, int, int]:
+    """(tiles removed, columns, tiles per column, tiles each player drafts) of a deal."""
+    return _BY_NAME[layout][players]
+
+
+def drafts_per_player(players: int, layout: str = STANDARD) -> int:
+    return layout_of(players, layout)[3]
 
 
 def make_board_colours(
@@ -69,11 +90,13 @@ class Deal:
     columns: tuple[tuple[int, ...], ...]
     removed: tuple[int, ...]
     board_colours: tuple[tuple[Colour, ...], ...]
+    layout: str = STANDARD
 
     def to_json(self) -> dict:
         return {
             "players": self.players,
             "seed": self.seed,
+            "layout": self.layout,
             "columns": [[TILES[t].to_json() for t in col] for col in self.columns],
             "removed": [TILES[t].to_json() for t in self.removed],
             "boards": [
@@ -93,10 +116,11 @@ def seat_order(players: int, seed: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def deal(players: int, seed: int) -> Deal:
-    """Return the deal for a game of `players` players with this seed (always the same)."""
-    check_setup(players, seed)
-    removed_count, column_count, per_column, _ = LAYOUTS[players]
+def deal(players: int, seed: int, layout: str = STANDARD) -> Deal:
+    """Return the deal for a game of `players` players with this seed and layout (always the
+    same)."""
+    check_setup(players, seed, layout)
+    removed_count, column_count, per_column, _ = layout_of(players, layout)
     rng = random.Random(seed)
     ids = list(range(TILE_COUNT))
     rng.shuffle(ids)
@@ -106,15 +130,15 @@ def deal(players: int, seed: int) -> Deal:
     boards: list[tuple[Colour, ...]] = []
     for _ in range(players):
         boards.append(make_board_colours(rng, boards))
-    return Deal(players, seed, columns, removed, tuple(boards))
+    return Deal(players, seed, columns, removed, tuple(boards), layout)
 
 
 @functools.lru_cache(maxsize=512)
-def dealt_places(players: int, seed: int) -> dict[int, tuple[int, int]]:
+def dealt_places(players: int, seed: int, layout: str = STANDARD) -> dict[int, tuple[int, int]]:
     """Return the (column, row) each tile of the pool was dealt into, by tile id, the row 0 at
     the top: where the tile stays drawn while the tiles above it are taken."""
     return {
         tile: (number, row)
-        for number, column in enumerate(deal(players, seed).columns)
+        for number, column in enumerate(deal(players, seed, layout).columns)
         for row, tile in enumerate(column)
     }

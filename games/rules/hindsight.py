@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import TakeLast, action_from_json
+from .deal import STANDARD
 from .engine import Potential, exact_gain
 from .replay import Event
 from .review import chosen_drafts
@@ -126,12 +127,15 @@ def hindsight(
     first_seat: int = 0,
     *,
     strict_finish: bool = False,
+    layout: str = STANDARD,
     max_solves: int = 40,
     solver_nodes: int | None = 50_000,
 ) -> Hindsight:
     """The seat's hindsight (see the module docstring)."""
     events = list(events)
-    drafts, final = chosen_drafts(players, seed, events, first_seat, strict_finish=strict_finish)
+    drafts, final = chosen_drafts(
+        players, seed, events, first_seat, strict_finish=strict_finish, layout=layout
+    )
     forced = _forced_tiles(events, seat)
     own = [d for d in drafts if d.seat == seat]
     offered = [frozenset(d.before.draw_tiles()) - forced for d in own]

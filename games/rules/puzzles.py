@@ -41,6 +41,7 @@ from typing import Any
 from .analysis import can_finish
 from .analysis import score as score_board
 from .board import Board, Placed
+from .deal import STANDARD
 from .engine import Position
 from .greedy import best_placement, choose_draft
 from .replay import Event
@@ -256,10 +257,13 @@ def drafting_puzzles(
     first_seat: int = 0,
     *,
     strict_finish: bool = False,
+    layout: str = STANDARD,
     min_margin: float = MIN_MARGIN,
 ) -> list[DraftingPuzzle]:
     """The drafting puzzles of a reviewed game (see the module docstring)."""
-    drafts, _ = chosen_drafts(players, seed, events, first_seat, strict_finish=strict_finish)
+    drafts, _ = chosen_drafts(
+        players, seed, events, first_seat, strict_finish=strict_finish, layout=layout
+    )
     by_step = {d.step: d for d in drafts}
     found = []
     for draft in review.drafts:

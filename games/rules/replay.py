@@ -4,7 +4,8 @@ Like scalachess's `Replay`, every reader of the past uses this one fold: the pla
 page, the move log, the integrity check of a restored database, the checks of the tests. An
 event is a (seat, action) pair, the action a rules `Action` or its JSON form. A game's start is
 rebuilt here alone (`state_at_start`), from what its start records: the number of players, the
-seed, the first seat and the table's strict-finish option.
+seed, the first seat, the table's strict-finish option and the pool's layout (deal.py: the
+guided game's short deal).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 from .actions import Action
+from .deal import STANDARD
 from .state import DRAFTING, GameState, new_game
 
 Event = tuple[int, Action | dict[str, Any]]
@@ -23,13 +25,15 @@ Event = tuple[int, Action | dict[str, Any]]
 
 def start_arguments(start: Mapping[str, Any]) -> dict[str, Any]:
     """`new_game`'s arguments from what a game's start records (the JSON of the platform's
-    "started" event): `players`, `seed`, `first_seat` (0 if absent) and `strict_finish` (off if
-    absent); KeyError if one it needs is missing."""
+    "started" event): `players`, `seed`, `first_seat` (0 if absent), `strict_finish` (off if
+    absent) and `layout` (the standard one if absent: every game before the short deal was
+    one); KeyError if one it needs is missing."""
     return {
         "players": start["players"],
         "seed": start["seed"],
         "first_seat": start.get("first_seat", 0),
         "strict_finish": bool(start.get("strict_finish", False)),
+        "layout": start.get("layout", STANDARD),
     }
 
 
@@ -76,10 +80,14 @@ def states(
     first_seat: int = 0,
     *,
     strict_finish: bool = False,
+    layout: str = STANDARD,
 ) -> Iterator[GameState]:
     """Yield the state at the start, then after each event in order (RuleError if one is not
-    allowed where it stands). `strict_finish` is the table's option, as at the start."""
-    yield from fold(new_game(players, seed, first_seat, strict_finish=strict_finish), events)
+    allowed where it stands). `strict_finish` is the table's option and `layout` the pool's,
+    as at the start."""
+    yield from fold(
+        new_game(players, seed, first_seat, strict_finish=strict_finish, layout=layout), events
+    )
 
 
 def states_from(start: Mapping[str, Any], events: Iterable[Event]) -> Iterator[GameState]:
@@ -95,11 +103,11 @@ def replay(
     first_seat: int = 0,
     *,
     strict_finish: bool = False,
+    layout: str = STANDARD,
 ) -> GameState:
     """Return the state after every event of the log."""
-    return deque(states(players, seed, events, first_seat, strict_finish=strict_finish), maxlen=1)[
-        0
-    ]
+    walk = states(players, seed, events, first_seat, strict_finish=strict_finish, layout=layout)
+    return deque(walk, maxlen=1)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +138,10 @@ class Replay:
         first_seat: int = 0,
         *,
         strict_finish: bool = False,
+        layout: str = STANDARD,
     ) -> None:
         self.states: tuple[GameState, ...] = tuple(
-            states(players, seed, events, first_seat, strict_finish=strict_finish)
+            states(players, seed, events, first_seat, strict_finish=strict_finish, layout=layout)
         )
 
     @classmethod

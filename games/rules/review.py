@@ -33,6 +33,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import asdict, dataclass, field, replace
 
 from .actions import ConfirmDraft, Draft, action_from_json
+from .deal import STANDARD
 from .engine import Budget, Evaluation, Position, Potential, evaluate
 from .replay import Event, states
 from .state import GameState
@@ -203,13 +204,14 @@ def chosen_drafts(
     first_seat: int = 0,
     *,
     strict_finish: bool = False,
+    layout: str = STANDARD,
 ) -> tuple[list[ChosenDraft], GameState]:
     """The confirmed drafts of a game's log, in order, and its final state. A draft that was
     undone is not one; its replacement is."""
     found: list[ChosenDraft] = []
     pending: ChosenDraft | None = None
     events = list(events)
-    walk = states(players, seed, events, first_seat, strict_finish=strict_finish)
+    walk = states(players, seed, events, first_seat, strict_finish=strict_finish, layout=layout)
     state = next(walk)
     for step, ((seat, action), after) in enumerate(zip(events, walk, strict=True)):
         if isinstance(action, dict):
@@ -232,6 +234,7 @@ def review_game(
     first_seat: int = 0,
     *,
     strict_finish: bool = False,
+    layout: str = STANDARD,
     budget: Budget | None = None,
     cpu_seconds: float | None = REVIEW_CPU_SECONDS,
     engine_seed: int = 0,
@@ -241,7 +244,9 @@ def review_game(
     numbers are in `numbers`. The budget by default: `review_budget(players)`."""
     start = time.process_time()
     budget = budget or review_budget(players)
-    drafts, final = chosen_drafts(players, seed, events, first_seat, strict_finish=strict_finish)
+    drafts, final = chosen_drafts(
+        players, seed, events, first_seat, strict_finish=strict_finish, layout=layout
+    )
     if numbers is not None:
         drafts = [d for d in drafts if d.before.drafts + 1 in numbers]
     measure = "margin" if players == 2 else "score"

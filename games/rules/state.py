@@ -36,7 +36,7 @@ from .actions import (
 )
 from .analysis import Score, illegal_mask, markers, score
 from .board import SPACES, Board, Placed, bits, colours_from_names, space_name
-from .deal import LAYOUTS, check_setup, deal, dealt_places
+from .deal import STANDARD, check_setup, deal, dealt_places, layout_of
 from .i18n import and_words, gettext_noop, ngettext_lazy
 from .ranking import places
 from .tiles import DISTINCT_ROTATIONS, TILE_COUNT, TILES
@@ -162,6 +162,8 @@ class GameState:
     #: counts as one more turn). A seat that left is ranked after those that stayed and still
     #: plays on (the platform's stand-in makes its moves). Empty for a state built without it.
     left: tuple[int | None, ...] = ()
+    #: The pool's layout (deal.py): the rules' standard one, or the guided game's short one.
+    layout: str = STANDARD
 
     # --- queries -----------------------------------------------------------------------------
     def current_player(self) -> int | None:
@@ -203,7 +205,7 @@ class GameState:
         """Return, for each pool column, the row each of its tiles was dealt into (0 at the top):
         a tile keeps its place in the column when a tile above it is taken. A state whose pool
         is not its seed's deal (built by hand) has its tiles in rows 0, 1, 2..."""
-        places = dealt_places(self.players, self.seed)
+        places = dealt_places(self.players, self.seed, self.layout)
         found = []
         for number, column in enumerate(self.columns):
             rows = [places.get(tile, (None, 0)) for tile in column]
@@ -641,6 +643,7 @@ class GameState:
             "redo": [list(self.redo_of(seat)) for seat in range(self.players)],
             "strict_finish": self.strict_finish,
             "left": [self.left_in(seat) for seat in range(self.players)],
+            "layout": self.layout,
         }
 
     @classmethod
@@ -670,6 +673,7 @@ class GameState:
                 redo=_histories(data.get("redo") or nobody),
                 strict_finish=bool(data.get("strict_finish", False)),
                 left=tuple(data.get("left") or [None] * data["players"]),
+                layout=data.get("layout", STANDARD),
             )
         except err.BadState:
             raise
@@ -684,10 +688,10 @@ class GameState:
         bad = _damaged
 
         try:
-            check_setup(self.players, self.seed)
+            check_setup(self.players, self.seed, self.layout)
         except err.BadSetup as exc:
             raise bad(exc.message) from None
-        removed, columns, per_column, _ = LAYOUTS[self.players]
+        removed, columns, per_column, _ = layout_of(self.players, self.layout)
         n = self.players
         if len(self.trays) != n or len(self.boards) != n or len(self.finished) != n:
             raise bad("one tray, board and finished flag per seat")
@@ -896,11 +900,16 @@ _HANDLERS: dict[type[Action], Callable[[GameState, Any, int], GameState]] = {
 
 
 def new_game(
-    players: int, seed: int, first_seat: int = 0, *, strict_finish: bool = False
+    players: int,
+    seed: int,
+    first_seat: int = 0,
+    *,
+    strict_finish: bool = False,
+    layout: str = STANDARD,
 ) -> GameState:
-    """Return the first state of a game: the deal for (players, seed), `first_seat` to draft;
-    `strict_finish` is the table option that Finish needs every placed path closed."""
-    d = deal(players, seed)
+    """Return the first state of a game: the deal for (players, seed, layout), `first_seat` to
+    draft; `strict_finish` is the table option that Finish needs every placed path closed."""
+    d = deal(players, seed, layout)
     if not isinstance(first_seat, int) or not 0 <= first_seat < players:
         raise err.BadSetup(
             gettext_noop("The first seat must be 0 to %(last)d."), {"last": players - 1}
@@ -921,6 +930,7 @@ def new_game(
         redo=((),) * players,
         strict_finish=bool(strict_finish),
         left=(None,) * players,
+        layout=layout,
     )
 
 

@@ -123,6 +123,27 @@ def guided_step(page, title):
     page.wait_for_selector(f"#guide .guide-head:has-text('{title}')", timeout=TIMEOUT)
 
 
+# Where a part of the page is against the window and the floating guide: whether it is in the
+# window, clear of the guide (above it, or beside it).
+IN_VIEW = """selector => {
+  const box = document.querySelector(selector).getBoundingClientRect();
+  const guide = document.getElementById("guide").getBoundingClientRect();
+  const bar = parseFloat(getComputedStyle(document.documentElement)
+    .getPropertyValue("--action-bar-height")) || 0;
+  const beside = box.right <= guide.left || box.left >= guide.right;
+  return box.top >= 0 && box.bottom <= window.innerHeight - bar
+    && (beside || box.bottom <= guide.top);
+}"""
+
+
+def the_guide_floats_and_points_in_view(page, selector):
+    """The guide floats over the window (the table is not pushed down by it) and the part of
+    the page its step is about is in view, clear of it."""
+    settled(page)
+    page.wait_for_function(f"() => ({IN_VIEW})({selector!r})", timeout=TIMEOUT)
+    assert page.evaluate("getComputedStyle(document.getElementById('guide')).position") == "fixed"
+
+
 def test_the_guided_game_on_a_phone_points_at_each_step_and_passes_axe(open_page):
     page = open_page(viewport=PHONE, touch=True)
     page.goto("/")
@@ -130,6 +151,8 @@ def test_the_guided_game_on_a_phone_points_at_each_step_and_passes_axe(open_page
     game_id = game_id_of(page)
     guided_step(page, "Take a tile")
     assert page.locator("#pool .draw-column.guide-target").count() == 1
+    the_guide_floats_and_points_in_view(page, "#pool .draw-column")
+    assert page.evaluate("window.scrollY") == 0  # in view already: no scrolling
     serious, results = serious_violations(page)
     assert serious == [], results.generate_report()
 
@@ -140,6 +163,7 @@ def test_the_guided_game_on_a_phone_points_at_each_step_and_passes_axe(open_page
     assert page.locator("#confirm-draft.guide-target").count() == 1
     click_and_wait(page, "#confirm-draft", game_id)
     guided_step(page, "Place it on its colour")
+    the_guide_floats_and_points_in_view(page, ".seat.mine .tray")
     _game, state = game_state(game_id)
     colours = state.boards[0].colours
     here = next(
@@ -149,7 +173,7 @@ def test_the_guided_game_on_a_phone_points_at_each_step_and_passes_axe(open_page
     select_tray_tile(page, first)
     click_and_wait(page, f"#my-space-{here}", game_id)
     guided_step(page, "Turn it")
-    page.evaluate("window.scrollTo(0, 0)")  # the guide, then the pool under it
+    the_guide_floats_and_points_in_view(page, f"#my-space-{here}")
     screenshot(page, "guided-game-phone", full_page=False)
     page.locator(f"#my-space-{here}").tap()  # a placed tile: its menu of three buttons
     page.wait_for_selector(f"#my-space-{here}[aria-pressed=true]", timeout=TIMEOUT)
@@ -190,11 +214,18 @@ def test_the_home_page_and_the_help_look_right_and_pass_axe(open_page):
     # The guided game mid-way, and How to play with its pictures, on a laptop.
     page.get_by_role("button", name="Learn by playing: a guided game").click()
     game_id = game_id_of(page)
+    guided_step(page, "Take a tile")
+    the_guide_floats_and_points_in_view(page, "#pool .draw-column")
+    # The table starts under the guest's one line, as in any game: the guide is not above it.
+    assert page.evaluate("document.getElementById('game').getBoundingClientRect().top") < 140
+    assert page.evaluate("window.scrollY") == 0
+    screenshot(page, "guided-game-start", full_page=False)
     _game, state = game_state(game_id)
     first = next(tile for tile in state.draw_tiles() if TILES[tile].kind == Kind.END)
     click_and_wait(page, f"#draw-{first}", game_id)
     click_and_wait(page, "#confirm-draft", game_id)
     guided_step(page, "Place it on its colour")
+    the_guide_floats_and_points_in_view(page, ".seat.mine .tray")
     screenshot(page, "guided-game", full_page=False)
     page.locator("#rules-help summary").click()
     page.locator("#rules-help .tiles-explained").scroll_into_view_if_needed()

@@ -6,13 +6,19 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games.first_visit import showcase
 from games.play import actions
+from games.tournaments import actions as tournaments
+from games.tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
 MAX_BYTES = 50 * 1024
+# The home page's queries for a visitor with no game on the site: the games to watch, the
+# leaderboard, the open tables, and the tournaments (one, however many there are).
+HOME_QUERIES = 4
 
 
 def test_a_visitor_meets_the_game_and_one_button_under_50_kb(client, make_player):
@@ -60,3 +66,36 @@ def test_a_guest_is_offered_their_game_back(client):
     client.post(reverse("first_visit:play_now"))
     html = client.get(reverse("home")).content.decode()
     assert "Continue your game" in html and "Play now against the computer" not in html
+
+
+def test_a_visitor_sees_the_tournaments_taking_entries_in_one_query(
+    client, make_player, django_assert_num_queries
+):
+    ada = make_player("ada")
+    soon = timezone.now() + timedelta(hours=2)
+    spring = tournaments.create_tournament(organiser=ada, name="Spring cup", starts_at=soon,
+                                           min_players=2)  # fmt: skip
+    tournaments.register(tournament_id=spring.pk, user=ada)
+    tournaments.register(tournament_id=spring.pk, user=make_player("bo"))
+    tournaments.create_tournament(organiser=ada, name="Friends only", starts_at=soon,
+                                  access=Tournament.Access.INVITATION)  # fmt: skip
+    html = client.get(reverse("home")).content.decode()
+    part = html.split("<h2>Tournaments</h2>")[1].split("</div>")[0]
+    assert "Spring cup" in part and "2 players entered, starts" in part
+    assert reverse("tournaments:detail", args=[spring.pk]) in part
+    assert "Friends only" not in html  # by invitation: not shown to everyone
+    assert reverse("tournaments:list") in part
+    # One query for the tournaments, with their entrants, however many there are.
+    with django_assert_num_queries(HOME_QUERIES):
+        client.get(reverse("home"))
+    for number in range(4):
+        organiser = make_player(f"organiser{number}")
+        tournaments.create_tournament(organiser=organiser, name=f"Cup {number}", starts_at=soon)
+    with django_assert_num_queries(HOME_QUERIES):
+        html = client.get(reverse("home")).content.decode()
+    part = html.split("<h2>Tournaments</h2>")[1].split("</div>")[0]
+    assert part.count("<li>") == showcase.TOURNAMENTS_SHOWN
+
+
+def test_no_tournament_says_so():
+    assert showcase.tournaments_to_join() == []

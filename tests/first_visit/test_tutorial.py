@@ -12,8 +12,11 @@ from games import rules
 from games.first_visit import tutorial
 from games.first_visit.models import Guide
 from games.first_visit.views import guide_context
+from games.history.integrity import check_games
+from games.history.replay import rebuild_state
 from games.models import Game
 from games.play import actions
+from games.rules.greedy import choose_draft
 from games.rules.tiles import TILES, Kind
 from games.state_store import load_state, read_game
 
@@ -21,11 +24,29 @@ from games.state_store import load_state, read_game
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_deal_puts_the_newcomer_first_with_ends_to_close_a_chip():
+def beside(colours) -> set:
+    """The pairs of colours side by side (or one above the other) on a board."""
+    pairs = set()
+    for space in range(25):
+        for other in (space + 1, space + 5):
+            if other < 25 and (other != space + 1 or space % 5 < 4):
+                pairs |= {(colours[space], colours[other]), (colours[other], colours[space])}
+    return pairs
+
+
+def test_the_short_deal_puts_the_newcomer_first_with_ends_to_close_a_chip_whatever_they_take():
     assert rules.seat_order(2, tutorial.TUTORIAL_SEED) == (0, 1)
-    state = rules.new_game(2, tutorial.TUTORIAL_SEED)
+    state = rules.new_game(2, tutorial.TUTORIAL_SEED, layout=tutorial.TUTORIAL_LAYOUT)
+    assert len(state.columns) == 4 and rules.drafts_per_player(2, state.layout) == 8
     ends = [tile for tile in state.draw_tiles() if TILES[tile].kind == Kind.END]
-    assert len(ends) >= 3
+    pairs = beside(state.boards[0].colours)
+    for first in ends:
+        # Two others fit beside it: whichever one the computer takes, one is left.
+        fitting = [
+            tile for tile in ends
+            if tile != first and (TILES[first].colour, TILES[tile].colour) in pairs
+        ]  # fmt: skip
+        assert len(fitting) >= 2, first
 
 
 def start_guided(client):
@@ -54,6 +75,9 @@ def test_each_step_waits_for_the_player_to_do_it():
     game = start_guided(client)
     guest = User.objects.get(is_guest=True)
     assert game.seed == tutorial.TUTORIAL_SEED and game.is_playing
+    assert game.layout == rules.SHORT and not game.rated
+    started = game.events.get(kind="started").data
+    assert started["layout"] == rules.SHORT
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert 'id="guide"' in page and "Take a tile" in page
     assert 'data-point="#pool .draw-column"' in page
@@ -157,3 +181,35 @@ def test_a_new_player_s_dashboard_offers_the_guided_game(make_player):
     assert "Start the guided game" in client.get(reverse("dashboard")).content.decode()
     client.post(reverse("first_visit:no_guide"), {"next": reverse("dashboard")})
     assert "Start the guided game" not in client.get(reverse("dashboard")).content.decode()
+
+
+def test_a_whole_guided_game_ends_on_the_short_deal_and_its_history_rebuilds_it():
+    client = Client()
+    game = start_guided(client)
+    guest = User.objects.get(is_guest=True)
+    for _ in range(60):  # 8 drafts each: far fewer turns than this
+        game.refresh_from_db()
+        if not game.is_playing:
+            break
+        state = state_of(game)
+        if state.phase == rules.DRAFTING and state.forced_action() is not None:
+            actions.take_last_tile(game_id=game.pk)  # the server's forced take
+        elif state.phase == rules.DRAFTING:
+            assert state.current == 0, "the computer did not move at the commit"
+            play(guest, game, {"type": "draft", "tile_id": choose_draft(state, 0).tile_id})
+            play(guest, game, {"type": "confirm_draft"})
+        else:
+            assert not state.finished[0], "the computer did not finish at the commit"
+            play(guest, game, {"type": "finish"})  # the tiles stay in the tray: allowed
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED and game.drafts == 16 and not game.rated
+    # Every reader of the past deals the same short pool from what the start records.
+    assert rebuild_state(game) == state_of(game)
+    checked = check_games()
+    assert checked.count == 1 and not checked.mismatches
+    page = client.get(reverse("games:replay", args=[game.pk]))
+    assert page.status_code == 200
+    assert "Turn 16 · " in page.content.decode() and "Turn 17 · " not in page.content.decode()
+    # A row changed behind the log's back is found: the deal's layout too.
+    Game.objects.filter(pk=game.pk).update(layout=rules.STANDARD)
+    assert check_games().mismatches

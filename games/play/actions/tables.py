@@ -333,6 +333,7 @@ def _start(table: Table) -> None:
         "players": game.player_count,
         "first_seat": 0,
         "strict_finish": game.strict_finish,
+        "layout": game.layout,
     }
     state = rules.state_at_start(start)
     store_state(game, order, state)
