@@ -6,7 +6,7 @@ games/rules/bots.py is how each level plays; games/bots/ plays their moves on th
 from accounts.forms import NOTIFICATION_FIELDS
 from accounts.models import User, looks_taken
 
-BOT_NAMES = {"easy": "EasyBot", "strong": "StrongBot"}
+BOT_NAMES = {"easy": "EasyBot", "strong": "StrongBot", "expert": "ExpertBot"}
 MAX_BOTS_PER_LEVEL = 99
 
 
@@ -16,7 +16,7 @@ class NoFreeBot(LookupError):
 
 def free_bot(level: str, *, not_at_game: int) -> User:
     """Return a bot account of this level that has no seat at game `not_at_game` yet, making a
-    new one (EasyBot2, EasyBot3...) if every one has (the migration makes four of each level)."""
+    new one (EasyBot2, EasyBot3...) if every one has (the migrations make four of each level)."""
     bot = (
         User.objects.filter(bot_level=level, is_active=True)
         .exclude(seats__game_id=not_at_game)

@@ -54,6 +54,7 @@ class User(AbstractUser):
     class BotLevel(models.TextChoices):
         EASY = "easy", pgettext_lazy("a computer player's level", "easy")
         STRONG = "strong", pgettext_lazy("a computer player's level", "strong")
+        EXPERT = "expert", pgettext_lazy("a computer player's level", "expert")
 
     # A computer player (games/bots/turns.py plays its moves); null for people. Bot accounts are
     # made by a migration or accounts/bots.py, have no email and cannot log in.

@@ -47,6 +47,8 @@ def pytest_configure(config):
         "hindsight_nodes": 5_000,
     }
     settings.CUT_PUZZLES_AFTER_REVIEW = False
+    # The expert computer player on the platform (games/bots/turns.py) searches as little.
+    settings.BOT_EXPERT_OPTIONS = {"iterations": 40, "arrange_nodes": 500, "time_cap": 2.0}
     # Hashing passwords slowly on purpose is for production, not for a test's made-up players.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # The manifest storage needs `collectstatic` first; the suite checks pages, not the build.

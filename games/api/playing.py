@@ -99,12 +99,16 @@ class Invite(Body):
 
 
 BOTS = (
-    "Computer players to seat at once: easy_bots and strong_bots together leave a seat for you "
-    "(at most player_count - 1), else the table refuses it (400 bots)."
+    "Computer players to seat at once: easy_bots, strong_bots and expert_bots together leave a "
+    "seat for you (at most player_count - 1), else the table refuses it (400 bots)."
 )
 
 
 class NewGame(Body):
+    # A field the table does not know is refused (422), not ignored: "grandmaster_bots": 1 or
+    # a misspelt "expert_bot" would otherwise open a table that waits for players who never come.
+    model_config = ConfigDict(strict=True, extra="forbid")
+
     name: str = F("", max_length=60)
     player_count: WholeNumber = F(2, ge=2, le=5)
     clock: Literal["per_move", "fischer"] = "per_move"
@@ -128,6 +132,7 @@ class NewGame(Body):
     invitees: list[Annotated[str, Field(min_length=1, max_length=150)]] = F([], max_length=4)
     easy_bots: WholeNumber = F(0, ge=0, le=4, description=BOTS)
     strong_bots: WholeNumber = F(0, ge=0, le=4, description=BOTS)
+    expert_bots: WholeNumber = F(0, ge=0, le=4, description=BOTS)
 
 
 class Seek(Body):

@@ -5,6 +5,8 @@ import logging
 import os
 import sys
 
+from games.rules.bots import LEVELS
+
 from .connection import Connection, Refused
 from .player import Options, Player
 
@@ -20,7 +22,7 @@ def main(argv=None) -> int:
         default=os.environ.get("MICROCHIP_TOKEN"),
         help="a play token (default: $MICROCHIP_TOKEN)",
     )
-    parser.add_argument("--level", choices=("easy", "strong"), default="strong")
+    parser.add_argument("--level", choices=LEVELS, default="strong")
     parser.add_argument("--seek", type=int, choices=range(2, 6), metavar="PLAYERS",
                         help="seek quick-play games of this many players")  # fmt: skip
     parser.add_argument("--time-per-move", default="1d", help="for --seek: 1h, 12h, 1d...")

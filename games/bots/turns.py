@@ -43,14 +43,23 @@ logger = logging.getLogger(__name__)
 MAX_PLANS = 5
 # Decision time limits of the strong bot on the platform (seconds).
 STRONG_OPTIONS = {"draft_time": 1.0, "arrange_time": 0.5, "finish_time": 3.0, "deny": 0.5}
+# The expert's budgets on the platform: counted in work (docs/engine.md), the engine's own
+# defaults, which spend at most about 2 s of CPU a draft (0.2 s on average with two players).
+# `time_cap` is the safety net of one search, in CPU seconds: with the task's MAX_PLANS searches
+# at most, and the arranging after each, a bot_move task stays well inside its time limit
+# (games/tasks.py) even on a loaded worker.
+EXPERT_OPTIONS = {"iterations": 3000, "arrange_nodes": 5000, "time_cap": 6.0}
 
 
 def strategy(level: str) -> strategies.Bot:
-    """The strategy of a level, with the platform's time limits: every level takes the strong
+    """The strategy of a level, with the platform's limits: every level takes the strong
     player's time for its final arrangement (the solver's best, rules/bots.py)."""
     options = getattr(settings, "BOT_STRONG_OPTIONS", STRONG_OPTIONS)
     if level == "strong":
         return strategies.make_bot(level, **options)
+    if level == "expert":
+        expert = getattr(settings, "BOT_EXPERT_OPTIONS", EXPERT_OPTIONS)
+        return strategies.make_bot(level, finish_time=options["finish_time"], **expert)
     return strategies.make_bot(level, finish_time=options["finish_time"])
 
 

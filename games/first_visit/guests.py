@@ -37,9 +37,12 @@ PER_MOVE = timedelta(days=1)
 SWEEP_BATCH = 500
 
 
-def level_asked(value) -> str:
-    """The computer player's level from a form's value: easy unless "strong" is asked for."""
-    return value if value in LEVELS else "easy"
+def level_asked(value) -> str | None:
+    """The computer player's level from a form's value: easy unless another level ("strong",
+    "expert") is asked for; None for a level there is not."""
+    if not value:
+        return "easy"
+    return value if value in LEVELS else None
 
 
 def start_game_against_computer(

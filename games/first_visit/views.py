@@ -27,8 +27,8 @@ from .models import Guide
 
 @require_POST
 def play_now(request):
-    """A game against one computer player (easy, or strong if asked), started at once; a
-    visitor plays it as a guest, signed in by this press."""
+    """A game against one computer player (easy, or strong or expert if asked), started at
+    once; a visitor plays it as a guest, signed in by this press."""
     return _start(request, guided=False)
 
 
@@ -39,6 +39,10 @@ def learn(request):
 
 
 def _start(request, *, guided: bool):
+    level = guests.level_asked(request.POST.get("level"))
+    if level is None:  # before a guest is made for it
+        message = _("There is no such computer player.")
+        return render(request, "400.html", {"message": message}, status=400)
     if not request.user.is_authenticated:
         refusal = _guests_limited(request)
         if refusal is not None:
@@ -48,7 +52,6 @@ def _start(request, *, guided: bool):
         wait = seconds_to_wait(request, GAME_CREATION)
         if wait is not None:
             return too_many_games(request, GAME_CREATION, wait)
-    level = guests.level_asked(request.POST.get("level"))
     try:
         game = guests.start_game_against_computer(
             request.user,

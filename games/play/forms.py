@@ -14,6 +14,7 @@ from games.models import (
     Game,
 )
 from games.rules import ACTION_TYPES
+from games.rules.bots import LEVELS as BOT_LEVELS
 
 
 def _hours(count: int):
@@ -241,6 +242,10 @@ class CreateGameForm(forms.Form):
         gettext_lazy("Strong computer players"),
         gettext_lazy("With every other seat a computer's, the game starts at once."),
     )
+    expert_bots = _bot_count(
+        gettext_lazy("Expert computer players"),
+        gettext_lazy("They look ahead over every draft to come: the hardest to beat."),
+    )
 
     def clean_time_per_move(self):
         return TIME_PER_MOVE[self.cleaned_data["time_per_move"] or "1d"]
@@ -250,8 +255,8 @@ class CreateGameForm(forms.Form):
         return TIME_PER_MOVE[key] if key else None
 
     def clean(self):
-        """Check a Fischer clock's three times together, and turn the two counts of computer
-        players into the `bots` of actions.create_game."""
+        """Check a Fischer clock's three times together, and turn the counts of computer
+        players (one field a level) into the `bots` of actions.create_game."""
         data = super().clean()
         if data.get("clock") == Game.Clock.FISCHER:
             bank, increment = data.get("fischer_bank"), data.get("fischer_increment")
@@ -264,9 +269,9 @@ class CreateGameForm(forms.Form):
                         code="fischer_cap",
                     ),
                 )
-        easy, strong = data.pop("easy_bots", 0) or 0, data.pop("strong_bots", 0) or 0
+        counts = {level: data.pop(f"{level}_bots", 0) or 0 for level in BOT_LEVELS}
         players = data.get("player_count")
-        if players is not None and easy + strong > players - 1:
+        if players is not None and sum(counts.values()) > players - 1:
             raise forms.ValidationError(
                 ngettext(
                     "A game of %(players)d players has room for at most %(bots)d computer "
@@ -278,7 +283,7 @@ class CreateGameForm(forms.Form):
                 % {"players": players, "bots": players - 1},
                 code="bots",
             )
-        data["bots"] = ("easy",) * easy + ("strong",) * strong
+        data["bots"] = tuple(level for level, count in counts.items() for _ in range(count))
         row, total = data.get("abandon_after_row"), data.get("abandon_after_total")
         if row is not None and total is not None and total < row:
             self.add_error(

@@ -190,6 +190,7 @@ class ExpertBot(Bot):
     arrange_nodes: int = 5000
     finish_nodes: int | None = None
     time_cap: float = 10.0
+    finish_time: float = 3.0  # the final arrangement's, as every level's (Bot.finish_actions)
     options: dict = field(default_factory=dict)
     level = "expert"
 

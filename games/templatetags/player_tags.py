@@ -16,8 +16,8 @@ def bot_badge(user) -> str:
     level = getattr(user, "bot_level", None)
     if level:
         # Translators: the tooltip of the badge beside a computer player's name, with its level
-        # ("easy", "medium", "hard").
-        title = gettext("computer player (%(level)s)") % {"level": level}
+        # ("easy", "strong", "expert", translated as the levels are).
+        title = gettext("computer player (%(level)s)") % {"level": user.get_bot_level_display()}
     elif getattr(user, "bot_owner_id", None):  # accounts/api_bots.py: a program plays it
         title = gettext("bot account, played by a program")
     else:

@@ -248,6 +248,25 @@ def test_a_game_against_computer_players_starts_at_once(players, api_of):
     assert any(player["bot"] for player in made.json()["players"])
 
 
+def test_an_expert_computer_player_takes_a_seat_and_a_level_there_is_not_is_refused(
+    players, api_of
+):
+    client = api_of(players[0])
+    made = client.post("/games", {"player_count": 3, "expert_bots": 1, "strong_bots": 1})
+    assert made.status_code == 201, made.content
+    assert made.json()["status"] == "playing"
+    bots = {player["username"] for player in made.json()["players"] if player["bot"]}
+    assert bots == {"ExpertBot", "StrongBot"}
+    crowded = client.post("/games", {"player_count": 2, "expert_bots": 2})
+    assert crowded.status_code == 400 and crowded.json()["code"] == "bots"
+    # A level the site has not is a field the table does not know: refused, nothing opened.
+    unknown = client.post("/games", {"player_count": 2, "grandmaster_bots": 1})
+    assert unknown.status_code == 422
+    assert unknown.json()["code"] == "bad_request"
+    assert "grandmaster_bots" in unknown.json()["message"]
+    assert [game["id"] for game in client.get("/me/games").json()["items"]] == [made.json()["id"]]
+
+
 def test_quick_play_pairs_two_api_players(players, api_of):
     first, second = api_of(players[0]), api_of(players[1])
     asked = first.post("/seek", {"player_count": 2, "time_per_move": "1d"})

@@ -56,6 +56,15 @@ def test_the_strong_computer_player_on_request():
     assert game.seats.filter(user__bot_level="strong").exists()
 
 
+def test_the_expert_computer_player_on_request_and_no_level_there_is_not():
+    game = guest_game(Client(), level="expert")
+    assert game.seats.get(user__bot_level="expert").user.username == "ExpertBot"
+    refused = play_now(Client(), level="grandmaster")
+    assert refused.status_code == 400
+    assert "There is no such computer player." in refused.content.decode()
+    assert User.objects.filter(is_guest=True).count() == 1  # no guest made for it
+
+
 def test_a_guest_plays_moves_on_the_real_game():
     client = Client()
     game = guest_game(client)

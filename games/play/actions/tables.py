@@ -56,9 +56,9 @@ def create_game(
 ) -> Game:
     """Open a new table with its creator in the first seat; invite `invitees` by username.
 
-    `bots` are the levels of computer players to seat at once ("easy", "strong"); each joins
-    through `join_game`, like a person with the invitation link, so a table full of bots and
-    its creator starts at once. `strict_finish` is the table option that Finish needs every
+    `bots` are the levels of computer players to seat at once ("easy", "strong", "expert"); each
+    joins through `join_game`, like a person with the invitation link, so a table full of bots
+    and its creator starts at once. `strict_finish` is the table option that Finish needs every
     placed path closed (seed 002), not only every tile legal. The time control: `clock` "per_move"
     with `time_per_move`, or "fischer" with `fischer_bank`, `fischer_increment` and
     `fischer_cap`; `finishing_time` (None: the time per move, or the Fischer starting bank);
