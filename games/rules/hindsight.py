@@ -32,7 +32,7 @@ from typing import Any
 
 from .actions import TakeLast, action_from_json
 from .deal import STANDARD
-from .engine import Potential, exact_gain
+from .potential import Potential, exact_gain
 from .replay import Event
 from .review import chosen_drafts
 from .solver import best_arrangement, packed_tiles

@@ -34,7 +34,8 @@ from dataclasses import asdict, dataclass, field, replace
 
 from .actions import ConfirmDraft, Draft, action_from_json
 from .deal import STANDARD
-from .engine import Budget, Evaluation, Position, Potential, evaluate
+from .engine import Budget, Evaluation, Position, evaluate
+from .potential import Potential
 from .replay import Event, states
 from .state import GameState
 

@@ -23,6 +23,26 @@ def shows_version(page, version):
     page.wait_for_selector(f'#game[data-version="{version}"]', state="attached", timeout=TIMEOUT)
 
 
+# The server's first word on a game page's new socket: "synced" once it has joined the game's
+# channels, or a "resync" redrawing a page that was behind by then.
+NOTE_THE_SOCKET = """
+window.__live = false;
+document.addEventListener("htmx:wsBeforeMessage", (event) => {
+  const said = String(event.detail.message);
+  if (said.includes('"synced"') || said.includes('"resync"')) window.__live = true;
+});
+"""
+
+
+def open_live(page, path):
+    """Load the page at `path` and wait until its socket has caught up with the game: a move
+    made before would otherwise be redrawn by the socket's resync under the test's feet (and
+    the element it focused, gone with the redraw, would take no key)."""
+    page.add_init_script(NOTE_THE_SOCKET)
+    page.goto(path)
+    page.wait_for_function("() => window.__live", timeout=TIMEOUT)
+
+
 def settled(page):
     """Wait until htmx has no request in flight and nothing left to swap."""
     page.wait_for_function(

@@ -8,7 +8,7 @@ from games.rules.analysis import legal_spots, side_markers
 from tests.games.playing import mark_every_way
 
 from .conftest import screenshot
-from .helpers import TIMEOUT, game_state, serious_violations, settled
+from .helpers import TIMEOUT, game_state, open_live, serious_violations, settled
 
 pytestmark = pytest.mark.servers
 
@@ -74,7 +74,7 @@ def test_a_phone_plays_by_touch_without_scrolling_sideways(open_page, two_player
 def test_the_game_is_played_with_the_keyboard_alone(open_page, two_player_game):
     game, first = two_player_game
     page = open_page(first)
-    page.goto(f"/games/{game.pk}/")
+    open_live(page, f"/games/{game.pk}/")
     _, state = game_state(game.pk)
     tile = state.draw_tiles()[0]
 

@@ -11,7 +11,8 @@ from games.rules import ConfirmDraft, Draft, new_game
 from games.rules import engine as eng
 from games.rules.bots import LEVELS, EasyBot, ExpertBot, apply_all, make_bot, owned_tiles
 from games.rules.deal import make_board_colours
-from games.rules.engine import Budget, Position, Potential, Search, evaluate, search
+from games.rules.engine import Budget, Position, Search, evaluate, search
+from games.rules.potential import Potential
 from games.rules.solver import ChipBound, best_arrangement, packed_tiles
 from games.rules.state import DRAFTING, FINISHING
 from games.rules.tiles import TILES
@@ -24,8 +25,9 @@ QUICK_EXPERT = {"iterations": 40, "samples": 1, "calibrate": 1, "solver_nodes": 
 
 def _fresh_caches():
     """Forget what the process remembers, so that a second run cannot lean on the first."""
-    eng._EXACT.clear()
-    from games.rules import bots
+    from games.rules import bots, potential
+
+    potential._EXACT.clear()
 
     bots._NODES_CACHE.clear()
 
