@@ -239,6 +239,9 @@ def database_url() -> str:
     return f"postgres://{user}{password}{at}{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+REVIEW_ENVIRONMENT = {"ENGINE_REVIEW_CPU_SECONDS": "5", "CUT_PUZZLES_AFTER_REVIEW": "false"}
+
+
 def server_environment(*, redis_url: str, workdir, site_url: str = "", **extra) -> dict:
     """The environment of a daphne or a worker started on the test database and `redis_url`:
     the test run's secret key, production settings (DEBUG off), plain http on the loopback."""
@@ -254,6 +257,11 @@ def server_environment(*, redis_url: str, workdir, site_url: str = "", **extra) 
         "CSRF_COOKIE_SECURE": "false",
         "MICROCHIP_VAR_DIR": str(workdir),
         "PYTHONUNBUFFERED": "1",
+        # As in the suite's own process (above): the review of a game a test ends gets a small
+        # budget and cuts no puzzles. At the default budget (up to 2 minutes of CPU a game) a
+        # server's worker reviewing the games its tests finished took the cores of the browser
+        # tests running beside it, and their pages timed out.
+        **REVIEW_ENVIRONMENT,
         **extra,
     }
     if site_url:
