@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.live.changes import Change
 from games.models import Event, Game, Seat
 from games.play.applying import Table
@@ -33,6 +34,16 @@ def played(table: Table, seat: Seat | None, events: list[Event]) -> Played:
         change=changes[-1] if changes else None,
         online=table.online,
     )
+
+
+def seat_in_play(table: Table, user: User) -> Seat:
+    """The user's seat at a game in play, which they have not left; refused otherwise."""
+    seat = table.seat_of(user)
+    if seat is None:
+        raise ActionRefused(_("You are not playing in this game."), code="not_a_player")
+    require_playing(table.game)
+    require_staying(seat)
+    return seat
 
 
 def require_playing(game: Game) -> None:

@@ -1,8 +1,6 @@
 """A player leaving a game in play (games/play/leaving.py): resigning, the vote to hand a seat to
 the server; and the post-game analysis stored once the game has ended."""
 
-from django.utils.translation import gettext as _
-
 from accounts.models import User
 from games.live.changes import Change
 from games.models import Game, Seat
@@ -10,12 +8,10 @@ from games.play import leaving
 from games.play.actions.common import (
     Played,
     played,
-    require_playing,
-    require_staying,
+    seat_in_play,
     seat_numbered,
 )
 from games.play.applying import changing, record
-from games.play.errors import ActionRefused
 
 
 def resign(*, game_id: int, user: User) -> Played:
@@ -25,11 +21,7 @@ def resign(*, game_id: int, user: User) -> Played:
     way the player is ranked after everyone who stays. A player who has finished may not (the
     rules refuse it): the game no longer waits for them, and their board stands."""
     with changing(game_id) as table:
-        seat = table.seat_of(user)
-        if seat is None:
-            raise ActionRefused(_("You are not playing in this game."), code="not_a_player")
-        require_playing(table.game)
-        require_staying(seat)
+        seat = seat_in_play(table, user)
         events = leaving.hand_over(table, seat, Seat.Left.RESIGNED, actor=user)
     return played(table, seat, events)
 
@@ -39,11 +31,7 @@ def vote_to_expel(*, game_id: int, user: User, seat_number: object) -> Played:
     out twice in a row or more; a strict majority of the other people still playing hands it
     over (games/play/leaving.py)."""
     with changing(game_id) as table:
-        voter = table.seat_of(user)
-        if voter is None:
-            raise ActionRefused(_("You are not playing in this game."), code="not_a_player")
-        require_playing(table.game)
-        require_staying(voter)
+        voter = seat_in_play(table, user)
         events = leaving.vote(table, voter, seat_numbered(table, seat_number))
     return played(table, voter, events)
 

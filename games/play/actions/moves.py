@@ -17,7 +17,7 @@ from games.play.actions.common import (
     Played,
     played,
     require_playing,
-    require_staying,
+    seat_in_play,
     seat_numbered,
 )
 from games.play.applying import DRAFTING_ACTIONS, apply_action, changing
@@ -57,11 +57,7 @@ def play(
     """
     action = _posted_action(action)
     with changing(game_id) as table:
-        seat = table.seat_of(user)
-        if seat is None:
-            raise ActionRefused(_("You are not playing in this game."), code="not_a_player")
-        require_playing(table.game)
-        require_staying(seat)
+        seat = seat_in_play(table, user)
         _check_fresh(table.game, seat, action, seen_version)
         apply_action(
             table, seat, action, actor=user, cause=Event.Cause.PLAYER, answered_page=answered_page
