@@ -36,24 +36,9 @@ def puzzles_of(*, game_id: int) -> list[Cut]:
     if game is None or review is None:
         return []
     log = game_log(game)
-    final = rules.Replay(
-        log.players,
-        log.seed,
-        log.events,
-        log.first_seat,
-        strict_finish=log.strict_finish,
-        layout=log.layout,
-    ).final
+    final = rules.Replay(**log.game()).final
     found = list(rules_puzzles.arrangement_puzzles(final))
-    found += rules_puzzles.drafting_puzzles(
-        RulesReview.from_json(review.drafts),
-        log.players,
-        log.seed,
-        log.events,
-        log.first_seat,
-        strict_finish=log.strict_finish,
-        layout=log.layout,
-    )
+    found += rules_puzzles.drafting_puzzles(RulesReview.from_json(review.drafts), **log.game())
     return [Cut(p.id, p.kind, p.to_json(), list(getattr(p, "themes", []) or [])) for p in found]
 
 

@@ -13,6 +13,7 @@ The budget (settings.ENGINE_REVIEW, every key optional):
 
 import time
 from dataclasses import dataclass, replace
+from typing import Any
 
 from django.conf import settings
 
@@ -47,6 +48,18 @@ class Log:
     strict_finish: bool
     events: list  # (seat, action JSON), the rules events after the start, in order
     layout: str = "standard"  # the pool's (games/rules/deal.py)
+
+    def game(self) -> dict[str, Any]:
+        """The game as the rules' readers of a log take it (rules.Replay, review_game,
+        hindsight_all, drafting_puzzles): by these names."""
+        return {
+            "players": self.players,
+            "seed": self.seed,
+            "events": self.events,
+            "first_seat": self.first_seat,
+            "strict_finish": self.strict_finish,
+            "layout": self.layout,
+        }
 
 
 def game_log(game: Game) -> Log:
@@ -87,23 +100,9 @@ def review_log(log: Log) -> Found:
     start = time.process_time()
     options = getattr(settings, "ENGINE_REVIEW", {})
     budget, cpu_seconds = budget_for(log.players)
-    found = review.review_game(
-        log.players,
-        log.seed,
-        log.events,
-        log.first_seat,
-        strict_finish=log.strict_finish,
-        layout=log.layout,
-        budget=budget,
-        cpu_seconds=cpu_seconds,
-    )
+    found = review.review_game(**log.game(), budget=budget, cpu_seconds=cpu_seconds)
     seats = hindsight.hindsight_all(
-        log.players,
-        log.seed,
-        log.events,
-        log.first_seat,
-        strict_finish=log.strict_finish,
-        layout=log.layout,
+        **log.game(),
         max_solves=options.get("hindsight_solves", HINDSIGHT_SOLVES),
         solver_nodes=options.get("hindsight_nodes", HINDSIGHT_NODES),
     )
