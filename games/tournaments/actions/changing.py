@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.effects import Task, send_email
+from games import effects
+from games.effects import Effects, send_email
 from games.play.errors import ActionRefused
-from games.tournaments import notices
+from games.tournaments import live, notices
 from games.tournaments.models import (
     Tournament,
 )
@@ -18,26 +19,23 @@ from games.tournaments.models import (
 
 @dataclass
 class Caused:
-    """What one change to a tournament caused, sent on after its commit."""
+    """What one change to a tournament caused (its emails' tasks, its page's push), sent on by
+    the one after-commit dispatcher (games/effects.py)."""
 
     tournament: Tournament
-    tasks: list[Task] = field(default_factory=list)
+    effects: Effects = field(default_factory=Effects)
     changed: bool = False  # its page shows something new: push the new version
 
     def notify(self, kind: str, user_ids, data: dict | None = None) -> None:
         """Write the notice `kind` for these players (each as their settings allow) in this
         transaction; its rows are sent after the commit."""
         written = notices.write(kind, self.tournament, list(user_ids), data or {})
-        self.tasks += [send_email(pk) for pk in written]
+        self.effects.tasks += [send_email(pk) for pk in written]
 
     def after_commit(self) -> None:
         if self.changed:
-            from games.tournaments import live
-
-            tournament_id, version = self.tournament.pk, self.tournament.version
-            transaction.on_commit(lambda: live.changed(tournament_id, version), robust=True)
-        for task in self.tasks:
-            transaction.on_commit(task.queue, robust=True)
+            self.effects.push(*live.changed(self.tournament.pk, self.tournament.version))
+        effects.after_commit(self.effects)
 
 
 @contextlib.contextmanager
