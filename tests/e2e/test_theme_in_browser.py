@@ -11,7 +11,7 @@ from games.play import actions
 from games.rules.analysis import legal_spots
 
 from .conftest import screenshot
-from .helpers import game_state, serious_violations
+from .helpers import game_state, open_live, serious_violations, settled
 
 pytestmark = pytest.mark.servers
 
@@ -41,6 +41,19 @@ def game_under_way(make_player):
         seen_version=None,
     )
     return game, first, space
+
+
+def still(page, element) -> dict:
+    """The element's box once the page has stopped moving it (a late part of the page can shift
+    the board after it was measured: the pixels read would then miss the tile)."""
+    box = element.bounding_box()
+    for _ in range(50):
+        page.wait_for_timeout(100)
+        now = element.bounding_box()
+        if now == box:
+            return box
+        box = now
+    raise AssertionError(f"the element kept moving: {box}")
 
 
 def shows_theme(page, theme):
@@ -145,13 +158,14 @@ def test_a_focused_tile_on_the_board_shows_a_ring_that_stands_out(open_page, gam
     first.theme = theme
     first.save(update_fields=["theme"])
     page = open_page(first)
-    page.goto(f"/games/{game.pk}/")
+    open_live(page, f"/games/{game.pk}/")  # nothing redrawn under the focus from here on
+    settled(page)
     shows_theme(page, theme)
     button = page.locator(f"#my-space-{space}")
     button.evaluate("element => element.scrollIntoView({block: 'center'})")  # the ring too
     button.focus()
     assert button.evaluate("element => element.matches(':focus-visible')")
-    box = button.bounding_box()
+    box = still(page, button)
     left, top = box["x"], box["y"]
     right, bottom = left + box["width"], top + box["height"]
     middle_x, middle_y = left + box["width"] / 2, top + box["height"] / 2
@@ -175,6 +189,9 @@ def test_a_focused_tile_on_the_board_shows_a_ring_that_stands_out(open_page, gam
         return page.evaluate(PIXELS, [png, whole])
 
     focused = pixels([point for band in bands for point in band])
+    # The pixels were read where the tile was, still focused.
+    assert page.evaluate("document.activeElement.id") == f"my-space-{space}"
+    assert button.bounding_box() == box
     page.evaluate("document.activeElement.blur()")
     unfocused = pixels([point for band in bands for point in band])
     for side in range(4):
