@@ -23,7 +23,7 @@ import math
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from django.core.cache import caches
@@ -175,7 +175,7 @@ def _in_redis(full_key: str, rate: Rate, now: float, count: bool, always: bool) 
 
 
 def _in_cache(backend, cache_key: str, rate: Rate, now: float, count: bool, always: bool) -> Usage:
-    with _locked(backend, cache_key) if count else _unlocked():
+    with _locked(backend, cache_key) if count else nullcontext():
         # Newest first, at most `amount` kept: the older ones can block nothing.
         history = [
             t
@@ -187,11 +187,6 @@ def _in_cache(backend, cache_key: str, rate: Rate, now: float, count: bool, alwa
             history = [now, *history][: rate.amount]
             backend.set(cache_key, history, timeout=math.ceil(rate.seconds) + 1)
     return _usage(rate, sorted(history), now, allowed)
-
-
-@contextmanager
-def _unlocked() -> Iterator[None]:
-    yield
 
 
 @contextmanager
