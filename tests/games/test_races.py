@@ -91,7 +91,13 @@ def test_a_move_that_waited_for_another_tabs_move_sees_the_board_it_left(start_g
     seat = current_state(game).current
     user = game.seats.get(number=seat).user
     state = current_state(game)
-    for action in (rules.Draft(state.draw_tiles()[0]), rules.ConfirmDraft()):
+    # A tile with two spaces to go to (the deal's: some tiles have one, on an empty board).
+    drafted = next(
+        tile
+        for tile in state.draw_tiles()
+        if len(dict(rules.legal_spots(state.boards[seat], tile))) >= 2
+    )
+    for action in (rules.Draft(drafted), rules.ConfirmDraft()):
         actions.play(game_id=game.pk, user=user, action=action, seen_version=None)
     state = current_state(game)
     game.refresh_from_db()
