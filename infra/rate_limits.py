@@ -139,19 +139,31 @@ def _counted(name: str, rate: Rate, key: str, *, count: bool, always: bool = Fal
 
 def _usage(rate: Rate, times: list[float], now: float, allowed: bool) -> Usage:
     """The usage of a counter holding `times` (the young ones, oldest first)."""
-    left = max(0, rate.amount - len(times))
-    reset = times[0] + rate.seconds - now if times else rate.seconds
-    # The one that blocks the next: the amount-th youngest.
+    blocking = times[-rate.amount] if rate.amount and len(times) >= rate.amount else None
+    return _usage_of(rate, len(times), times[0] if times else None, blocking, now, allowed)
+
+
+def _usage_of(
+    rate: Rate, count: int, oldest: float | None, blocking: float | None, now: float, allowed: bool
+) -> Usage:
+    """The usage of a counter holding `count` young times, the `oldest` of them first, and
+    `blocking`, the amount-th youngest (the one that blocks the next), if there are that many."""
+    left = max(0, rate.amount - count)
+    reset = oldest + rate.seconds - now if oldest is not None else rate.seconds
     if left:
         wait = 0.0
     elif rate.amount == 0:  # "0/h": nothing, ever (a test's, or an operator closing a door)
         wait = rate.seconds
     else:
-        wait = times[-rate.amount] + rate.seconds - now
+        wait = (blocking if blocking is not None else now) + rate.seconds - now
     return Usage(rate.amount, rate.seconds, left, max(0.0, reset), max(0.0, wait), allowed)
 
 
 def _in_redis(full_key: str, rate: Rate, now: float, count: bool, always: bool) -> Usage:
+    """The counter as a sorted set of times. The round trip reads its size and the three times
+    the usage needs (the oldest, the amount-th and the (amount+1)-th youngest), never the times
+    themselves: a counter near a large amount costs what a small one does (issue 36: a reply of
+    241 times at 240/m was parsed on every move)."""
     connection = get_redis_connection("default")
     pipe = connection.pipeline(transaction=True)
     pipe.zremrangebyscore(full_key, "-inf", now - rate.seconds)
@@ -159,19 +171,37 @@ def _in_redis(full_key: str, rate: Rate, now: float, count: bool, always: bool) 
     if count:
         pipe.zadd(full_key, {member: now})
         pipe.pexpire(full_key, math.ceil(rate.seconds * 1000) + 1000)
-    pipe.zrange(full_key, -(rate.amount + 1), -1, withscores=True)
     pipe.zcard(full_key)
-    *_, youngest, size = pipe.execute()
-    if not count:
-        times = [score for _, score in youngest]
-        return _usage(rate, times, now, allowed=len(times) < rate.amount)
-    allowed = size <= rate.amount
+    amount = rate.amount
+    for index in (0, -(amount + 1), -amount if amount else 0):
+        pipe.zrange(full_key, index, index, withscores=True)
+    *_, size, oldest, before_blocking, blocking = pipe.execute()
+
+    def at(index: int) -> float | None:
+        """The time at `index` (oldest first) of the `size` counted, if it was read."""
+        for found, at_index in ((oldest, 0), (before_blocking, size - amount - 1)):
+            if index == at_index and found:
+                return found[0][1]
+        if amount and index == size - amount and blocking:
+            return blocking[0][1]
+        return None
+
+    if not count:  # as if it held its amount + 1 youngest: enough to say the wait
+        kept = min(size, amount + 1)
+        allowed = kept < amount
+        return _usage_of(rate, kept, at(size - kept), at(size - amount), now, allowed)
+    allowed = size <= amount
     if not (allowed or always):
-        # Past the limit: the event is not counted, so the wait it says holds.
+        # Past the limit: the event is not counted, so the wait it says holds. Without it the
+        # counter holds at least `amount` times; the amount-th youngest is the one before.
         connection.zrem(full_key, member)
-        youngest = [(name, score) for name, score in youngest if name != member.encode()]
-    times = [score for _, score in youngest]
-    return _usage(rate, times[-rate.amount :], now, allowed)
+        if not amount:
+            return _usage_of(rate, size - 1, at(0) if size > 1 else None, None, now, allowed)
+        first = at(size - amount - 1)
+        return _usage_of(rate, amount, first, first, now, allowed)
+    kept = min(size, amount) if amount else size
+    first = at(size - kept)
+    return _usage_of(rate, kept, first, first if kept == amount else None, now, allowed)
 
 
 def _in_cache(backend, cache_key: str, rate: Rate, now: float, count: bool, always: bool) -> Usage:

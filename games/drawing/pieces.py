@@ -182,10 +182,10 @@ def seat_drawing(context, seat) -> SeatDrawing:
     return SeatDrawing(
         look=_look(f"{seat.number} {seat.is_viewer} {seat.user.username} {arranging}"),
         head=seat_head(context, seat),
-        score=_piece(_render("seat_score", {"seat": seat}), f"{prefix}-score"),
+        score=_score_piece(seat.score, prefix, translation.get_language()),
         rows=[spaces[row : row + 5] for row in range(0, 25, 5)],
-        tray_title=_piece(_render("tray_title", parts), f"{prefix}-tray-title"),
-        tray=_piece(_render("tray_list", {"tiles": tiles}), f"{prefix}-tray-tiles"),
+        tray_title=_tray_title_piece(len(seat.tray), prefix, translation.get_language()),
+        tray=_tray_piece(tuple(tiles), prefix, translation.get_language()),
         **(
             {
                 name: _piece(_render(f"board_{name}", parts), f"{prefix}-{name}")
@@ -195,6 +195,29 @@ def seat_drawing(context, seat) -> SeatDrawing:
             else {}
         ),
     )
+
+
+# A seat's score, its tray's title and tiles, and the pool's title are drawn from a few values
+# that most moves leave as they were (issue 36: each was a template drawn for every answer and
+# push): kept by those values, per language, like the spaces below.
+@memo(max_bytes=MIB)
+def _score_piece(score, prefix: str, language: str) -> Piece:
+    return _piece(_render("seat_score", {"seat": {"score": score}}), f"{prefix}-score")
+
+
+@memo(max_bytes=MIB)
+def _tray_title_piece(tiles: int, prefix: str, language: str) -> Piece:
+    return _piece(_render("tray_title", {"tiles_in_tray": tiles}), f"{prefix}-tray-title")
+
+
+@memo(max_bytes=2 * MIB)
+def _tray_piece(tiles: tuple[str, ...], prefix: str, language: str) -> Piece:
+    return _piece(_render("tray_list", {"tiles": tiles}), f"{prefix}-tray-tiles")
+
+
+@memo(max_bytes=MIB)
+def _pool_title_piece(has_draw_column: bool, language: str) -> Piece:
+    return _piece(_render("pool_title", {"has_draw_column": has_draw_column}), "pool-title")
 
 
 def seat_head(context, seat) -> Piece:
@@ -221,7 +244,7 @@ def pool_drawing(context) -> PoolDrawing:
     ]
     return PoolDrawing(
         look=_look(f"{len(columns)} {depth}"),
-        title=_piece(_render("pool_title", {"view": view}), "pool-title"),
+        title=_pool_title_piece(view.draw_column is not None, language),
         columns=columns,
         depth=depth,
     )

@@ -22,6 +22,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import SynchronousOnlyOperation
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import translation
@@ -94,6 +95,20 @@ def _version(value) -> int | None:
 def _touched(event: dict) -> set[int]:
     """The seats a ``game.changed`` event redraws, boards or heads alone."""
     return {*event["seats"], *event.get("heads", ())}
+
+
+async def _on_the_loop_if_held(event: dict, draw, *args):
+    """`draw(*args)` for a push of `event`: on the event loop when this process holds the
+    version it draws (made or carried here: no query), else in a database thread. A thread hop
+    per socket per push was about a sixth of daphne's CPU (issue 36); drawing is CPU alone, so
+    in a thread it would only wait for the interpreter's lock. A drawing that needs the
+    database after all (Django refuses a query on the loop) is drawn again in a thread."""
+    if cache.held(event["game"], event["version"]):
+        try:
+            return draw(*args)
+        except SynchronousOnlyOperation:
+            pass
+    return await database_sync_to_async(draw)(*args)
 
 
 async def _refuse_for_now(receive, send) -> None:
@@ -327,24 +342,36 @@ class LiveConsumer(AsyncWebsocketConsumer):
         """The page's heartbeat: keep the socket counted and, on a game page, its player's
         presence (once per BEAT_KEPT seconds: a page beats every 25 s, and the records last a
         minute; a page that comes back into view is present at once); record the version its
-        visible page shows as seen; and mend a push the socket could not draw."""
+        visible page shows as seen; and mend a push the socket could not draw. What it writes
+        goes in one database thread, not one each (issue 36)."""
         visible = message.get("visible") is not False
         now = time.monotonic()
-        if not (visible and self.present and now - self.beat_at < BEAT_KEPT):
-            self.beat_at = now
+        refresh = not (visible and self.present and now - self.beat_at < BEAT_KEPT)
+        shown = _version(message.get("version")) if self.game_id is not None else None
+        seen_now = self._newly_seen(shown) if visible else None
+        if refresh:
+            self.beat_at, self.present = now, visible
+        if refresh or seen_now is not None:
+            dot_changed = await database_sync_to_async(self._beat)(refresh, visible, seen_now)
+            if dot_changed:
+                await self._broadcast_presence()
+        if visible and shown is not None and self._undrawn() and shown < self.newest:
+            await self._catch_up(shown)  # a push went undrawn: the heartbeat mends it
+
+    def _beat(self, refresh: bool, visible: bool, seen_now: int | None) -> bool:
+        """A heartbeat's writes, in a database thread: the socket's count and its player's
+        presence (`refresh`; a hidden tab is not watching, so emails are no longer held back
+        for it), and the version seen. Whether a seated player's dot turned on or off."""
+        dot_changed = False
+        if refresh:
             if self.counted:
-                await database_sync_to_async(sockets.refresh)(
-                    self._player_id(), self.address, self.counted
-                )
-            if self.game_id is not None:
-                # A hidden tab is not watching: emails are no longer held back for it.
-                await (self._arrive() if visible else self._depart())
-            self.present = visible
-        if self.game_id is not None and visible:
-            shown = _version(message.get("version"))
-            await self._see(shown)
-            if shown is not None and self._undrawn() and shown < self.newest:
-                await self._catch_up(shown)  # a push went undrawn: the heartbeat mends it
+                sockets.refresh(self._player_id(), self.address, self.counted)
+            if self.game_id is not None and self.user.is_authenticated:
+                change = presence.arrive if visible else presence.depart
+                dot_changed = change(self.game_id, self.user.pk, self.channel_name)
+        if seen_now is not None:
+            seen.see_game(game_id=self.game_id, user=self.user.pk, version=seen_now)
+        return dot_changed and self._seated()
 
     def _page_says(self, message: dict):
         """``{"type": "looks", "version": v, "looks": ...}``: the page shows version v with these
@@ -408,12 +435,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
         drawn once for every watcher who sees the same (games/drawing/updates.py
         `watchers_key`), and then taken as it is kept, without a thread."""
         if self.user.is_authenticated and self._seated():
-            return await database_sync_to_async(updates.draw_change)(event, self.user, self.shown)
+            draw = updates.draw_change
+            return await _on_the_loop_if_held(event, draw, event, self.user, self.shown)
         key = updates.watchers_key(event, self.user, self.shown)
         found = updates.kept_for_watchers(key)
         if found is None:
-            draw = database_sync_to_async(updates.draw_for_watchers)
-            found = await draw(key, event, self.user, self.shown)
+            draw = updates.draw_for_watchers
+            found = await _on_the_loop_if_held(event, draw, key, event, self.user, self.shown)
         return found
 
     def _answered(self, event):
@@ -616,17 +644,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if left and self._seated():
             await self._broadcast_presence()
 
-    async def _see(self, version: int | None):
-        """Record that the player saw the version their visible page shows (games/seen.py),
-        once per version: as far as this socket brought the page, whatever the page says."""
+    def _newly_seen(self, version: int | None) -> int | None:
+        """The version to record as seen by the player (games/seen.py) for a visible page that
+        shows `version`, once per version: as far as this socket brought the page, whatever
+        the page says. None when there is nothing new to record."""
         if version is None or self.version is None or not self._seated():
-            return
+            return None
         version = min(version, self.version)
-        if version > self.seen:
-            self.seen = version
-            await database_sync_to_async(seen.see_game)(
-                game_id=self.game_id, user=self.user.pk, version=version
-            )
+        if version <= self.seen:
+            return None
+        self.seen = version
+        return version
 
     def _player_id(self) -> int | None:
         return self.user.pk if self.user.is_authenticated else None

@@ -118,3 +118,28 @@ def test_the_answer_past_a_limit_says_when_to_retry(rf):
     assert response.status_code == 429
     assert response["Retry-After"] == "13"
     assert "Try again in 13 seconds." in response.content.decode()
+
+
+def test_a_large_counter_near_its_amount_says_the_same_waits(cache, clock):
+    # Redis reads only the times a usage needs (the oldest, the amount-th and the one before):
+    # each answer must be what the whole list of times would say.
+    rate = parse_rate("50/m")
+    for second in range(50):
+        usage = rate_limits.hit("test", rate, "ada")
+        assert usage.allowed and usage.left == 49 - second
+        assert usage.reset == pytest.approx(60 - second)  # the first, counted at 0 s
+        clock.shift(1)
+    # At 50 s: fifty counted, at 0 s to 49 s.
+    peeked = rate_limits.peek("test", rate, "ada")
+    assert (peeked.left, peeked.wait, peeked.reset) == (0, pytest.approx(10), pytest.approx(10))
+    refused = rate_limits.hit("test", rate, "ada")
+    assert not refused.allowed and refused.wait == pytest.approx(10)
+    clock.shift(14.5)  # at 64.5 s: the five at 0 s to 4 s have come of age
+    assert rate_limits.peek("test", rate, "ada").left == 5
+    for _ in range(5):
+        assert rate_limits.hit("test", rate, "ada").allowed
+    last = rate_limits.hit("test", rate, "ada")
+    assert not last.allowed and last.wait == pytest.approx(0.5)  # the one at 5 s
+    rate_limits.record("test", rate, "ada")  # counted past the limit, as a failed log-in is
+    counted = rate_limits.peek("test", rate, "ada")
+    assert counted.left == 0 and counted.wait == pytest.approx(1.5)  # now the one at 6 s

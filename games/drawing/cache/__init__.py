@@ -16,6 +16,7 @@ live layer (which keeps what its pushes carry) and the tests needs this package.
 from games.drawing.cache.versions import (
     forget,
     fragment,
+    held,
     holds_sockets,
     keep_carried,
     keep_made,
@@ -27,6 +28,7 @@ from games.drawing.cache.versions import (
 __all__ = [
     "forget",
     "fragment",
+    "held",
     "holds_sockets",
     "keep_carried",
     "keep_made",

@@ -83,6 +83,15 @@ class _Made:
     online: frozenset[int] | None = None  # who was watching, if the move read it
 
 
+def held(game_id: int, version: int) -> bool:
+    """Whether this process holds `version` of the game such that its view needs no query: made
+    or carried here with who was watching (`keep_made`, `keep_carried`), or viewed already."""
+    found = _snapshots.get((game_id, version))
+    if isinstance(found, _Made):
+        return found.online is not None
+    return isinstance(found, views.GameView)
+
+
 def snapshot(game_id: int, version: int) -> views.GameView:
     """The game as nobody in particular sees it, at `version` or later."""
 
