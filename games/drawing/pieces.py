@@ -43,7 +43,8 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from games.drawing import controls
-from infra.lru import MIB, memo
+from infra.lru import LRU, MIB, memo, text_size
+from infra.words import duration_words
 
 
 class GameUrls(NamedTuple):
@@ -222,8 +223,41 @@ def _pool_title_piece(has_draw_column: bool, language: str) -> Piece:
 
 def seat_head(context, seat) -> Piece:
     """The head of `seat`'s drawing alone: whose board, the turn's marker, the clock (its score is
-    the next piece)."""
-    return _piece(_render("seat_head", {"seat": seat}), f"seat-{seat.number}-head")
+    the next piece). Kept by all it shows (`_head_key`): a move changes one or two heads of a
+    table, and each answer and push drew them all (issue 36)."""
+    key = (_head_key(seat), translation.get_language())
+    return _heads.get_or_make(
+        key, lambda: _piece(_render("seat_head", {"seat": seat}), f"seat-{seat.number}-head")
+    )
+
+
+_heads = LRU(2048, max_bytes=4 * MIB, weigh=text_size)
+
+
+def _head_key(seat) -> tuple:
+    """Everything templates/games/partials/seat_head.html shows of `seat` (with the partials it
+    includes: presence, seat_markers, clock), and nothing else: the clock's time left as its
+    words say it, not to the second."""
+    user, clock = seat.user, seat.clock
+    if clock is not None:
+        words_left = duration_words(clock.left)
+        clock = (clock.running, clock.deadline, clock.pauses, clock.stopped_for, words_left)
+    return (
+        seat.number,
+        seat.is_viewer,
+        seat.is_current,
+        seat.online,
+        user.username,
+        getattr(user, "bot_level", None),
+        bool(getattr(user, "bot_owner_id", None)),
+        seat.score.score,
+        len(seat.tray),
+        seat.left,
+        seat.seat.timeouts,
+        seat.seat.finished,
+        clock,
+        seat.vacation_until,
+    )
 
 
 def pool_drawing(context) -> PoolDrawing:

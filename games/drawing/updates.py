@@ -118,18 +118,22 @@ def draw_change(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tu
     return looks.compact("".join(parts)), now
 
 
-def watchers_key(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tuple:
-    """Everything a watcher's drawing of `change` depends on (someone with no seat at the game):
-    the version, whether they are signed in, their colour-blind setting and time zone, and what
-    their page shows of the parts the change touched; with the language (`fragment`'s), every
-    watcher with the same key gets the very same markup (issue 36: drawn once, not once a
-    socket)."""
-    touched = [f"seat-{number}" for number in {*change["seats"], *change.get("heads", ())}]
-    seen = tuple((part, tuple(shown.get(part, ()))) for part in (looks.STATUS, "pool", *touched))
+def watcher_facts(viewer: Viewer) -> tuple:
+    """What a watcher's drawing depends on of the watcher themselves: whether they are signed in,
+    their colour-blind setting and their time zone (a socket reads them once, on connecting)."""
     signed_in = bool(getattr(viewer, "is_authenticated", False))
     colour_blind = bool(getattr(viewer, "colour_blind", False))
-    zone = _zone_of(viewer).key
-    return (change["game"], change["version"], "watcher", signed_in, colour_blind, zone, seen)
+    return (signed_in, colour_blind, _zone_of(viewer).key)
+
+
+def watchers_key(change: dict, facts: tuple, shown: dict[str, list[str]]) -> tuple:
+    """Everything a watcher's drawing of `change` depends on (someone with no seat at the game):
+    the version, `facts` (`watcher_facts`) and what their page shows of the parts the change
+    touched; with the language (`fragment`'s), every watcher with the same key gets the very
+    same markup (issue 36: drawn once, not once a socket)."""
+    touched = [f"seat-{number}" for number in {*change["seats"], *change.get("heads", ())}]
+    seen = tuple((part, tuple(shown.get(part, ()))) for part in (looks.STATUS, "pool", *touched))
+    return (change["game"], change["version"], "watcher", *facts, seen)
 
 
 def kept_for_watchers(key: tuple) -> tuple[str, dict] | None:

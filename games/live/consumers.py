@@ -35,6 +35,7 @@ from games.drawing import badge, cache, updates
 from games.drawing.cache.looks import STATUS, page_looks
 from games.live import layer_watch, sockets
 from games.live.changes import game_group, page_id, user_group
+from infra.lru import LRU, MIB, text_size
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +96,14 @@ def _version(value) -> int | None:
 def _touched(event: dict) -> set[int]:
     """The seats a ``game.changed`` event redraws, boards or heads alone."""
     return {*event["seats"], *event.get("heads", ())}
+
+
+# The text of a watchers' push, shared by every socket here that sends the same (issue 36).
+_push_texts = LRU(256, max_bytes=4 * MIB, weigh=text_size)
+
+
+def _text(message: dict) -> str:
+    return json.dumps(message, separators=(",", ":"))
 
 
 async def _on_the_loop_if_held(event: dict, draw, *args):
@@ -235,6 +244,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.present, self.beat_at = True, time.monotonic()  # presence recorded on connecting
         self.address = (self.scope.get("client") or ["unknown"])[0] or "unknown"
         self.counted = ""  # this socket's name in games/live/sockets.py's sets
+        self.watcher = updates.watcher_facts(self.user)  # read once, not at every push
 
         cache.holds_sockets()  # the moves made in this process keep their versions for pushes
         # Accept first, then close with a code: the page sees the code and does not retry.
@@ -418,31 +428,37 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self._answered(event)
             return
         try:
-            html, now = await self._draw(event)
+            html, now, shared = await self._draw(event)
         except Exception:
             # The page stays where it was; the next push shows a gap, and that resyncs it.
             logger.exception("live: cannot draw version %s of game %s", version, self.game_id)
             return
         touched = _touched(event)
         seats = [seat for seat in self.seats if seat[0] in touched]
-        html += updates.draw_presence(seats, self.online)  # dots as this socket knows them now
+        dots = updates.draw_presence(seats, self.online)  # as this socket knows them now
         self.version = version
         self._drawn(now)
-        await self._send({"type": "push", "version": version, "html": html})
+        if shared is None:
+            return await self._send({"type": "push", "version": version, "html": html + dots})
+        # Every watcher here who sees the same gets the same text: encoded once (issue 36).
+        message = {"type": "push", "version": version, "html": html + dots}
+        await self._send_text(_push_texts.get_or_make((*shared, dots), lambda: _text(message)))
 
-    async def _draw(self, event) -> tuple[str, dict]:
-        """The push of `event` for this socket's page: a player's drawn for them; a watcher's
-        drawn once for every watcher who sees the same (games/drawing/updates.py
-        `watchers_key`), and then taken as it is kept, without a thread."""
+    async def _draw(self, event) -> tuple[str, dict, tuple | None]:
+        """The push of `event` for this socket's page, and the key it is shared under: a
+        player's drawn for them (None); a watcher's drawn once for every watcher who sees the
+        same (games/drawing/updates.py `watchers_key`), and then taken as it is kept, without a
+        thread."""
         if self.user.is_authenticated and self._seated():
             draw = updates.draw_change
-            return await _on_the_loop_if_held(event, draw, event, self.user, self.shown)
-        key = updates.watchers_key(event, self.user, self.shown)
+            html, now = await _on_the_loop_if_held(event, draw, event, self.user, self.shown)
+            return html, now, None
+        key = updates.watchers_key(event, self.watcher, self.shown)
         found = updates.kept_for_watchers(key)
         if found is None:
             draw = updates.draw_for_watchers
             found = await _on_the_loop_if_held(event, draw, key, event, self.user, self.shown)
-        return found
+        return (*found, (*key, self.language))
 
     def _answered(self, event):
         """The page's own move: its answer changed the status and the parts the move touched,
@@ -674,8 +690,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
             logger.warning("live: cannot send presence of game %s", self.game_id, exc_info=True)
 
     async def _send(self, message: dict):
+        await self._send_text(_text(message))
+
+    async def _send_text(self, text: str):
         try:
-            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+            await self.send(text_data=text)
         except BROWSER_GONE:
             # The page closed its socket (a close frame came) while this was drawn: the message
             # is moot, and the disconnect that follows leaves the groups and the presence. Let

@@ -6,18 +6,20 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from types import SimpleNamespace
 
 import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
 from games import rules
 from games.drawing import pieces
 from games.drawing.controls import PoolControl, SpaceControl
 from games.drawing.spaces import tile_view
-from games.drawing.view import Selection, game_view
+from games.drawing.view import ClockView, Selection, game_view
 from games.history.replay import replay_view
 from games.markers import Marks, board_marks
 from games.models import Seat
@@ -494,3 +496,39 @@ def test_the_analysis_boards_draw_the_same_markers(players):
     assert html.count('<use href="#mark-open-n"/>') == 2  # built and best
     assert html.count("<title>path open to the north</title>") == 2
     assert "mark-broken" not in html and "tile-stripes" not in html
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {},
+        {"online": True},
+        {"is_current": False},
+        {"left": "resigned"},
+        {"vacation_until": datetime(2031, 1, 2, 9, 30, tzinfo=UTC)},
+        {"clock": ClockView(timedelta(hours=5, minutes=3), True, datetime(2031, 1, 1, tzinfo=UTC))},
+        {"clock": ClockView(timedelta(hours=5, minutes=4), True, datetime(2031, 1, 1, tzinfo=UTC))},
+        {"clock": ClockView(timedelta(minutes=50))},
+    ],
+)
+def test_a_kept_seat_head_is_the_head_the_seat_shows_now(game, players, change):
+    # A seat's head is kept by all it shows (issue 36): every change of what it shows draws it
+    # anew, whatever was kept before, in English and in German.
+    view = game_view(game, players[0])
+    for seat in view.seats:
+        changed = replace(seat, **change)
+        for language in ("en", "de"):
+            with translation.override(language):
+                pieces.seat_head({"view": view}, seat)  # kept as the seat is now
+                kept = pieces.seat_head({"view": view}, changed)
+                assert kept == head_drawn_now(changed)
+        for field in ("timeouts", "finished"):
+            seat.seat.timeouts, seat.seat.finished = 0, False
+            setattr(seat.seat, field, 2 if field == "timeouts" else True)
+            with translation.override("en"):
+                assert pieces.seat_head({"view": view}, seat) == head_drawn_now(seat)
+
+
+def head_drawn_now(seat):
+    drawn = render_to_string("games/partials/seat_head.html", {"seat": seat})
+    return pieces._piece(drawn, f"seat-{seat.number}-head")
