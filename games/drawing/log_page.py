@@ -35,12 +35,21 @@ class LogPage:
     page: int
     pages: int
     per_page: int = LOG_TURNS_PER_PAGE
+    turn_count: int = 0  # of the whole log
 
     def news(self, version: int) -> list[tuple[LogTurn, bool]]:
         """The turns that `version` added entries to, oldest first, each with whether it is new
         (its first entry is of this version): what a page that shows the version before lacks."""
         touched = [turn for turn in self.turns if any(row.number == version for row in turn.rows)]
         return [(turn, turn.rows[-1].number == version) for turn in reversed(touched)]
+
+    def buttons_changed(self, news: list[tuple[LogTurn, bool]]) -> bool:
+        """Whether the new turns of `news` (`news`) changed the page buttons ("page 1 of 3"): a
+        page that shows the version before has them right otherwise (issue 36: they were sent
+        with every move that wrote in the log)."""
+        added = sum(1 for _, new in news if new)
+        before = max(1, -(-(self.turn_count - added) // self.per_page))
+        return added > 0 and before != self.pages
 
     @property
     def newer(self) -> int | None:
@@ -81,4 +90,5 @@ def log_page(log: move_log.Log, reader: int | None, page: int = 1) -> LogPage:
         ],
         page,
         pages,
+        turn_count=len(turns),
     )

@@ -187,15 +187,31 @@ def seat_drawing(context, seat) -> SeatDrawing:
         rows=[spaces[row : row + 5] for row in range(0, 25, 5)],
         tray_title=_tray_title_piece(len(seat.tray), prefix, translation.get_language()),
         tray=_tray_piece(tuple(tiles), prefix, translation.get_language()),
-        **(
-            {
-                name: _piece(_render(f"board_{name}", parts), f"{prefix}-{name}")
-                for name in ("history", "actions", "hint")
-            }
-            if arranging
-            else {}
-        ),
+        **(_board_buttons(view, seat, prefix, parts) if arranging else {}),
     )
+
+
+def _board_buttons(view, seat, prefix: str, parts: dict) -> dict[str, Piece]:
+    """The owner's Undo and Redo, other buttons and hint while they arrange, each kept by what
+    it shows (issue 36: most answers of the arranging change one of them, or none)."""
+    selection = view.selection
+    unfitting = selection.tray_tile is not None and view.fits_nowhere
+    shows = {
+        "history": (seat.can_undo, seat.can_redo),
+        "actions": (unfitting, parts["urls"]),
+        "hint": (selection.tray_tile is not None, selection.space is not None, unfitting),
+    }
+    language = translation.get_language()
+    return {
+        name: _board_pieces.get_or_make(
+            (name, prefix, shown, language),
+            lambda name=name: _piece(_render(f"board_{name}", parts), f"{prefix}-{name}"),
+        )
+        for name, shown in shows.items()
+    }
+
+
+_board_pieces = LRU(2048, max_bytes=2 * MIB, weigh=text_size)
 
 
 # A seat's score, its tray's title and tiles, and the pool's title are drawn from a few values

@@ -433,9 +433,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
             # The page stays where it was; the next push shows a gap, and that resyncs it.
             logger.exception("live: cannot draw version %s of game %s", version, self.game_id)
             return
-        touched = _touched(event)
-        seats = [seat for seat in self.seats if seat[0] in touched]
-        dots = updates.draw_presence(seats, self.online)  # as this socket knows them now
+        # A seat's head carries its dot as the move saw it: put right as this socket knows it
+        # now. A head not sent left the page's dot as the presence pushes set it.
+        seats = [seat for seat in self.seats if f'id="seat-{seat[0]}-head"' in html]
+        dots = updates.draw_presence(seats, self.online)
         self.version = version
         self._drawn(now)
         if shared is None:

@@ -1,6 +1,7 @@
 """Coming back to a game: the move log beside the boards, what happened since the last visit,
 the server's doings kept as notices until dismissed, and the marks that say what counts."""
 
+import functools
 import re
 from datetime import timedelta
 
@@ -11,6 +12,8 @@ from django.urls import reverse
 from games import rules
 from games.drawing import updates
 from games.drawing.log_page import LOG_TURNS_PER_PAGE
+from games.drawing.view import game_view
+from games.live import pushes as live
 from games.models import Seat
 from games.play import actions
 
@@ -280,3 +283,38 @@ def test_a_tray_tile_that_fits_nowhere_says_so_and_offers_deselect(start_game):
     if fitting is not None:  # a tile that fits somewhere still says to choose a lit space
         board = between(page(client, game, sel=f"t{fitting}"), f'id="seat-{seat}"', "</section>")
         assert "the highlighted ones fit" in board
+
+
+def test_a_push_sends_the_log_s_page_buttons_only_when_a_new_turn_changed_them(
+    start_game, monkeypatch, django_capture_on_commit_callbacks
+):
+    # Issue 36: the buttons ("page 1 of 2", Older) went with every move that wrote in the log;
+    # a page that shows the version before has them right unless a new turn opened a page.
+    game = start_game(2)
+    watcher = game.seats.get(number=1).user
+    sent = []
+    monkeypatch.setattr(live, "send", sent.extend)
+    pages, drawn = [1], []  # the log's pages at each version; each push drawn, and its version
+
+    def played(change):
+        sent.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            change()
+        game.refresh_from_db()
+        pages.append(game_view(game, watcher).log_first_page.pages)
+        for _, event in sent:
+            if event["type"] == "game.changed" and event["version"] == game.version:
+                html, _ = updates.draw_change(event, watcher, {})
+                drawn.append((len(pages) - 1, 'id="move-log-pages"' in html))
+
+    while pages[-1] < 2 or len(pages) < 2 * LOG_TURNS_PER_PAGE + 8:
+        state = current_state(game)
+        user = game.seats.get(number=state.current).user
+        for action in (rules.Draft(state.draw_tiles()[0]), rules.ConfirmDraft()):
+            move = functools.partial(actions.play, game_id=game.pk, user=user, action=action)
+            played(functools.partial(move, seen_version=None))
+        if current_state(game).forced_action() is not None:
+            played(lambda: actions.take_last_tile(game_id=game.pk))
+    grew = {at for at in range(1, len(pages)) if pages[at] != pages[at - 1]}
+    assert grew and len(drawn) > 2 * LOG_TURNS_PER_PAGE
+    assert {at for at, with_buttons in drawn if with_buttons} == grew

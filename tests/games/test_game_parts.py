@@ -532,3 +532,42 @@ def test_a_kept_seat_head_is_the_head_the_seat_shows_now(game, players, change):
 def head_drawn_now(seat):
     drawn = render_to_string("games/partials/seat_head.html", {"seat": seat})
     return pieces._piece(drawn, f"seat-{seat.number}-head")
+
+
+def test_kept_board_buttons_are_what_the_owner_sees_now(start_game):
+    # The owner's Undo and Redo, buttons and hint are kept by what each shows (issue 36): a
+    # tray tile picked up, a placed tile picked up, nothing picked up, with and without a step
+    # to undo, in two languages: each as it is drawn afresh.
+    game = start_game(2)
+    drafter = owner_of(game, 0)
+    tile = game.pool["columns"][-1][0]
+    actions.play(game_id=game.pk, user=drafter, action=rules.Draft(tile), seen_version=None)
+    game.refresh_from_db()
+    assert_buttons_drawn_afresh(game, drafter, [Selection(), Selection(tray_tile=tile)])
+    space, rotation = next(iter(rules.legal_spots(current_state(game).boards[0], tile)))
+    place = rules.Place(tile, space, rotation)
+    actions.play(game_id=game.pk, user=drafter, action=place, seen_version=None)
+    game.refresh_from_db()
+    undo = assert_buttons_drawn_afresh(game, drafter, [Selection(space=space), Selection()])
+    assert "disabled" not in undo.html.split("redo-arranging")[0]  # Undo may now be pressed
+
+
+def assert_buttons_drawn_afresh(game, owner, selections):
+    for language in ("en", "de", "en"):
+        for selection in selections:
+            view = game_view(game, owner, selection)
+            seat = view.viewer_seat
+            parts = {
+                "view": view,
+                "seat": seat,
+                "user": owner,
+                "urls": pieces.game_urls(game),
+                "sel": view.selection,
+                "arranging": True,
+            }
+            with translation.override(language):
+                drawn = pieces.seat_drawing({"view": view, "user": owner}, seat)
+                for name in ("history", "actions", "hint"):
+                    fresh = render_to_string(f"games/partials/board_{name}.html", parts)
+                    assert getattr(drawn, name) == pieces._piece(fresh, f"seat-0-{name}")
+    return drawn.history
