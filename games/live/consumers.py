@@ -22,7 +22,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.core.exceptions import SynchronousOnlyOperation
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import translation
@@ -33,9 +32,8 @@ from games import presence, seen, state_store
 from games.access import socket_access
 from games.drawing import badge, cache, updates
 from games.drawing.cache.looks import STATUS, page_looks
-from games.live import layer_watch, sockets
+from games.live import layer_watch, push_drawing, sockets
 from games.live.changes import game_group, page_id, user_group
-from infra.lru import LRU, MIB, text_size
 
 logger = logging.getLogger(__name__)
 
@@ -96,28 +94,6 @@ def _version(value) -> int | None:
 def _touched(event: dict) -> set[int]:
     """The seats a ``game.changed`` event redraws, boards or heads alone."""
     return {*event["seats"], *event.get("heads", ())}
-
-
-# The text of a watchers' push, shared by every socket here that sends the same (issue 36).
-_push_texts = LRU(256, max_bytes=4 * MIB, weigh=text_size)
-
-
-def _text(message: dict) -> str:
-    return json.dumps(message, separators=(",", ":"))
-
-
-async def _on_the_loop_if_held(event: dict, draw, *args):
-    """`draw(*args)` for a push of `event`: on the event loop when this process holds the
-    version it draws (made or carried here: no query), else in a database thread. A thread hop
-    per socket per push was about a sixth of daphne's CPU (issue 36); drawing is CPU alone, so
-    in a thread it would only wait for the interpreter's lock. A drawing that needs the
-    database after all (Django refuses a query on the loop) is drawn again in a thread."""
-    if cache.held(event["game"], event["version"]):
-        try:
-            return draw(*args)
-        except SynchronousOnlyOperation:
-            pass
-    return await database_sync_to_async(draw)(*args)
 
 
 async def _refuse_for_now(receive, send) -> None:
@@ -443,7 +419,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return await self._send({"type": "push", "version": version, "html": html + dots})
         # Every watcher here who sees the same gets the same text: encoded once (issue 36).
         message = {"type": "push", "version": version, "html": html + dots}
-        await self._send_text(_push_texts.get_or_make((*shared, dots), lambda: _text(message)))
+        await self._send_text(push_drawing.shared_text((*shared, dots), message))
 
     async def _draw(self, event) -> tuple[str, dict, tuple | None]:
         """The push of `event` for this socket's page, and the key it is shared under: a
@@ -452,13 +428,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
         thread."""
         if self.user.is_authenticated and self._seated():
             draw = updates.draw_change
-            html, now = await _on_the_loop_if_held(event, draw, event, self.user, self.shown)
+            html, now = await push_drawing.drawn(event, draw, event, self.user, self.shown)
             return html, now, None
         key = updates.watchers_key(event, self.watcher, self.shown)
         found = updates.kept_for_watchers(key)
         if found is None:
             draw = updates.draw_for_watchers
-            found = await _on_the_loop_if_held(event, draw, key, event, self.user, self.shown)
+            found = await push_drawing.drawn(event, draw, key, event, self.user, self.shown)
         return (*found, (*key, self.language))
 
     def _answered(self, event):
@@ -691,7 +667,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             logger.warning("live: cannot send presence of game %s", self.game_id, exc_info=True)
 
     async def _send(self, message: dict):
-        await self._send_text(_text(message))
+        await self._send_text(push_drawing.text(message))
 
     async def _send_text(self, text: str):
         try:

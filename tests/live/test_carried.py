@@ -9,7 +9,7 @@ import pytest
 from games import move_log
 from games.drawing import cache, updates
 from games.drawing.cache import versions
-from games.live import consumers
+from games.live import push_drawing
 from games.live import pushes as live
 from games.play import actions
 from tests.games.playing import next_move
@@ -73,10 +73,8 @@ def test_a_carried_push_is_drawn_on_the_event_loop_without_a_thread(moved, monke
     def no_thread(draw):
         raise AssertionError(f"{draw.__name__} went to a database thread")
 
-    monkeypatch.setattr(consumers, "database_sync_to_async", no_thread)
-    drawn = asyncio.run(
-        consumers._on_the_loop_if_held(event, updates.draw_change, event, viewer, {})
-    )
+    monkeypatch.setattr(push_drawing, "database_sync_to_async", no_thread)
+    drawn = asyncio.run(push_drawing.drawn(event, updates.draw_change, event, viewer, {}))
     assert drawn[0] == expected
 
 
@@ -84,20 +82,20 @@ def test_a_carried_push_that_needs_a_query_is_drawn_in_a_thread(moved, monkeypat
     # The process has no log of the game: it must read the earlier events, which Django refuses
     # on an event loop. The push still comes, drawn in a database thread, the same.
     event, viewer = moved
+    # As daphne runs (the browser tests' conftest allows queries on a loop for Playwright).
+    monkeypatch.delenv("DJANGO_ALLOW_ASYNC_UNSAFE", raising=False)
     expected, _ = updates.draw_change(event, viewer, {})
     cache.forget()
     move_log._logs.clear()
     cache.keep_carried(event)
     threads = []
-    real = consumers.database_sync_to_async
+    real = push_drawing.database_sync_to_async
 
     def counted(draw):
         threads.append(draw)
         return real(draw)
 
-    monkeypatch.setattr(consumers, "database_sync_to_async", counted)
-    drawn = asyncio.run(
-        consumers._on_the_loop_if_held(event, updates.draw_change, event, viewer, {})
-    )
+    monkeypatch.setattr(push_drawing, "database_sync_to_async", counted)
+    drawn = asyncio.run(push_drawing.drawn(event, updates.draw_change, event, viewer, {}))
     assert threads == [updates.draw_change]
     assert drawn[0] == expected
