@@ -43,13 +43,15 @@ class LogPage:
         touched = [turn for turn in self.turns if any(row.number == version for row in turn.rows)]
         return [(turn, turn.rows[-1].number == version) for turn in reversed(touched)]
 
-    def buttons_changed(self, news: list[tuple[LogTurn, bool]]) -> bool:
-        """Whether the new turns of `news` (`news`) changed the page buttons ("page 1 of 3"): a
-        page that shows the version before has them right otherwise (issue 36: they were sent
-        with every move that wrote in the log)."""
+    def news_parts(self, version: int) -> dict:
+        """What templates/games/partials/move_log_news.html draws of `version` for a page that
+        shows the version before: the turns it wrote in, and the page buttons ("page 1 of 3")
+        only when its new turns changed them (issue 36: they went with every move that wrote in
+        the log)."""
+        news = self.news(version)
         added = sum(1 for _, new in news if new)
-        before = max(1, -(-(self.turn_count - added) // self.per_page))
-        return added > 0 and before != self.pages
+        changed = added > 0 and page_count(self.turn_count - added) != self.pages
+        return {"log": self, "news": news, "page_buttons": changed}
 
     @property
     def newer(self) -> int | None:
@@ -73,10 +75,15 @@ def log_row(entry: move_log.Entry, reader: int | None) -> LogRow:
     )
 
 
+def page_count(turns: int) -> int:
+    """The pages of a log of `turns` turns (one, empty, for none)."""
+    return max(1, -(-turns // LOG_TURNS_PER_PAGE))
+
+
 def log_page(log: move_log.Log, reader: int | None, page: int = 1) -> LogPage:
     """Page `page` (1: the newest turns) of the log, for the player at seat `reader`."""
     turns = log.turns()
-    pages = max(1, -(-len(turns) // LOG_TURNS_PER_PAGE))
+    pages = page_count(len(turns))
     page = min(max(page, 1), pages)
     shown = turns[(page - 1) * LOG_TURNS_PER_PAGE : page * LOG_TURNS_PER_PAGE]
     return LogPage(

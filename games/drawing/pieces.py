@@ -180,13 +180,14 @@ def seat_drawing(context, seat) -> SeatDrawing:
         "arranging": arranging,
     }
     tiles = tray_tiles(context, seat)
+    language = translation.get_language()
     return SeatDrawing(
         look=_look(f"{seat.number} {seat.is_viewer} {seat.user.username} {arranging}"),
         head=seat_head(context, seat),
-        score=_score_piece(seat.score, prefix, translation.get_language()),
+        score=_score_piece(seat.score, prefix, language),
         rows=[spaces[row : row + 5] for row in range(0, 25, 5)],
-        tray_title=_tray_title_piece(len(seat.tray), prefix, translation.get_language()),
-        tray=_tray_piece(tuple(tiles), prefix, translation.get_language()),
+        tray_title=_tray_title_piece(len(seat.tray), prefix, language),
+        tray=_tray_piece(tuple(tiles), prefix, language),
         **(_board_buttons(view, seat, prefix, parts) if arranging else {}),
     )
 

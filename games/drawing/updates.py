@@ -107,9 +107,7 @@ def draw_change(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tu
 
             def news() -> str:  # the page shows the version before: what this one added
                 log = view.log_first_page  # words and pages made only when not kept
-                news = log.news(version)
-                buttons = log.buttons_changed(news)
-                return _render("move_log_news", context, log=log, news=news, page_buttons=buttons)
+                return _render("move_log_news", context, **log.news_parts(version))
 
             parts.append(fragment(key, news))
         if mine is not None and mine in change.get("concerns", ()):

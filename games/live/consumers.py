@@ -352,12 +352,19 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if refresh:
             if self.counted:
                 sockets.refresh(self._player_id(), self.address, self.counted)
-            if self.game_id is not None and self.user.is_authenticated:
-                change = presence.arrive if visible else presence.depart
-                dot_changed = change(self.game_id, self.user.pk, self.channel_name)
+            if self.game_id is not None:
+                dot_changed = self._record_presence(visible)
         if seen_now is not None:
             seen.see_game(game_id=self.game_id, user=self.user.pk, version=seen_now)
-        return dot_changed and self._seated()
+        return dot_changed
+
+    def _record_presence(self, present: bool) -> bool:
+        """Record this page in the presence, or forget it (a hidden tab is not watching: emails
+        are no longer held back for it); whether a seated player's dot turned on or off."""
+        if not self.user.is_authenticated:
+            return False
+        change = presence.arrive if present else presence.depart
+        return change(self.game_id, self.user.pk, self.channel_name) and self._seated()
 
     def _page_says(self, message: dict):
         """``{"type": "looks", "version": v, "looks": ...}``: the page shows version v with these
@@ -415,10 +422,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         dots = updates.draw_presence(seats, self.online)
         self.version = version
         self._drawn(now)
-        if shared is None:
-            return await self._send({"type": "push", "version": version, "html": html + dots})
-        # Every watcher here who sees the same gets the same text: encoded once (issue 36).
         message = {"type": "push", "version": version, "html": html + dots}
+        if shared is None:
+            return await self._send(message)
+        # Every watcher here who sees the same gets the same text: encoded once (issue 36).
         await self._send_text(push_drawing.shared_text((*shared, dots), message))
 
     async def _draw(self, event) -> tuple[str, dict, tuple | None]:
@@ -619,22 +626,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def _arrive(self):
         """Record (or refresh) this page in the presence; tell the game when a dot turns on."""
-        if not self.user.is_authenticated:
-            return
-        arrived = await database_sync_to_async(presence.arrive)(
-            self.game_id, self.user.pk, self.channel_name
-        )
-        if arrived and self._seated():
+        if await database_sync_to_async(self._record_presence)(True):
             await self._broadcast_presence()
 
     async def _depart(self):
         """Forget this page in the presence; tell the game when a dot turns off."""
-        if not self.user.is_authenticated:
-            return
-        left = await database_sync_to_async(presence.depart)(
-            self.game_id, self.user.pk, self.channel_name
-        )
-        if left and self._seated():
+        if await database_sync_to_async(self._record_presence)(False):
             await self._broadcast_presence()
 
     def _newly_seen(self, version: int | None) -> int | None:

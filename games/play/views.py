@@ -460,15 +460,12 @@ def _changed_parts(request, view, played):
     numbers = set(change.seats) | set(change.heads) | {played.seat.number}
     looks = page_looks(request.headers.get(LOOKS_HEADER))
     drawing = {"view": view, "user": request.user}
-    log = view.log_first_page if change.logged else None  # made once: words for its reader
-    news = log.news(view.game.version) if log else []
+    news = view.log_first_page.news_parts(view.game.version) if change.logged else {}
     context = {
+        **news,
         "view": view,
         "change": change,
         "status": status_change(status_piece(drawing), looks),
-        "log": log,
-        "news": news,
-        "page_buttons": bool(log) and log.buttons_changed(news),
         "pool_changes": pool_changes(drawing, looks) if change.pool else "",
         "seats_changes": [
             seat_changes(drawing, seat, looks) for seat in view.seats if seat.seat.number in numbers
