@@ -554,6 +554,17 @@ def keep_events(game, seats, events) -> None:
         _extending.release()
 
 
+def holds(game, known=()) -> bool:
+    """Whether `log_of(game, seats, known)` needs no query: this process's copy of the log
+    reaches the game's version, or `known` continues it there."""
+    log = _logs.get((game.pk, game.invite_token))
+    if log is None:
+        return False
+    if known and known[0].number == log.version + 1:
+        return known[-1].number >= game.version
+    return log.version >= game.version
+
+
 def log_of(game, seats, known=()) -> Log:
     """The log of `game` up to its version at least, from this process's copy extended with
     `known` (the events a change made here, in order) or else with the events after it. The

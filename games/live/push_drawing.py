@@ -29,12 +29,19 @@ def shared_text(key: tuple, message: dict) -> str:
     return _texts.get_or_make(key, lambda: text(message))
 
 
+# Versions held here whose drawing needed the database all the same (the move log to read, the
+# votes): the sockets that come next go straight to the thread, where the drawing the first one
+# made there is kept for them, instead of each drawing on the loop until it fails.
+_to_thread = LRU(256)
+
+
 async def drawn(event: dict, draw, *args):
     """`draw(*args)` for a push of `event`: on the event loop when this process holds the
     version it draws, else (or when it needs a query after all) in a database thread."""
-    if cache.held(event["game"], event["version"]):
+    version = (event["game"], event["version"])
+    if cache.held(*version) and _to_thread.get(version) is None:
         try:
             return draw(*args)
         except SynchronousOnlyOperation:
-            pass
+            _to_thread.put(version, True)
     return await database_sync_to_async(draw)(*args)

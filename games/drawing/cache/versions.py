@@ -85,10 +85,11 @@ class _Made:
 
 def held(game_id: int, version: int) -> bool:
     """Whether this process holds `version` of the game such that its view needs no query: made
-    or carried here with who was watching (`keep_made`, `keep_carried`), or viewed already."""
+    or carried here with who was watching (`keep_made`, `keep_carried`) and the move log as far
+    as it, or viewed already."""
     found = _snapshots.get((game_id, version))
     if isinstance(found, _Made):
-        return found.online is not None
+        return found.online is not None and move_log.holds(found.game, found.events)
     return isinstance(found, views.GameView)
 
 
