@@ -9,7 +9,8 @@ _LOOK = re.compile(r'id="([a-z0-9-]+)" data-look="([0-9a-f]{8})"')
 _PART = re.compile(r"pool|seat-\d+")
 _SEAT_PIECES = {
     "-head": (1, 0),
-    "-score": (1, 1),
+    "-time": (1, 1),
+    "-score": (1, 2),
     "-tray-title": (3, 0),
     "-tray-tiles": (4, 0),
     "-history": (5, 0),

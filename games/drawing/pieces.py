@@ -133,6 +133,7 @@ class SeatDrawing:
 
     look: str
     head: Piece
+    time: Piece  # the line under the head's name: what changes turn by turn
     score: Piece
     rows: list[list[Piece]]
     tray_title: Piece
@@ -144,7 +145,7 @@ class SeatDrawing:
     hint: Piece | None = None
 
     def pieces(self) -> list[Piece]:
-        pieces = [self.head, self.score, *(space for row in self.rows for space in row)]
+        pieces = [self.head, self.time, self.score, *(space for row in self.rows for space in row)]
         pieces += [self.tray_title, self.tray]
         return pieces + [piece for piece in (self.history, self.actions, self.hint) if piece]
 
@@ -184,6 +185,7 @@ def seat_drawing(context, seat) -> SeatDrawing:
     return SeatDrawing(
         look=_look(f"{seat.number} {seat.is_viewer} {seat.user.username} {arranging}"),
         head=seat_head(context, seat),
+        time=seat_time(context, seat),
         score=_score_piece(seat.score, prefix, language),
         rows=[spaces[row : row + 5] for row in range(0, 25, 5)],
         tray_title=_tray_title_piece(len(seat.tray), prefix, language),
@@ -239,41 +241,66 @@ def _pool_title_piece(has_draw_column: bool, language: str) -> Piece:
 
 
 def seat_head(context, seat) -> Piece:
-    """The head of `seat`'s drawing alone: whose board, the turn's marker, the clock (its score is
-    the next piece). Kept by all it shows (`_head_key`): a move changes one or two heads of a
-    table, and each answer and push drew them all (issue 36)."""
+    """The name line of `seat`'s head: whose board, their dot, what changes rarely. Kept by all
+    it shows (`_head_key`): each answer and push drew every head of the table (issue 36)."""
     key = (_head_key(seat), translation.get_language())
     return _heads.get_or_make(
         key, lambda: _piece(_render("seat_head", {"seat": seat}), f"seat-{seat.number}-head")
     )
 
 
-_heads = LRU(2048, max_bytes=4 * MIB, weigh=text_size)
+def seat_time(context, seat) -> Piece:
+    """The line under `seat`'s name: the turn's marker, the clock, another player's score and
+    tray count; a turn passing changes two of these lines and no head (issue 36: the heads
+    were most of a draft's push). Kept by all it shows (`_time_key`)."""
+    key = (_time_key(seat), translation.get_language())
+    return _heads.get_or_make(
+        key, lambda: _piece(_render("seat_time", {"seat": seat}), f"seat-{seat.number}-time")
+    )
+
+
+_heads = LRU(4096, max_bytes=4 * MIB, weigh=text_size)
 
 
 def _head_key(seat) -> tuple:
     """Everything templates/games/partials/seat_head.html shows of `seat` (with the partials it
-    includes: presence, seat_markers, clock), and nothing else: the clock's time left as its
-    words say it, not to the second."""
-    user, clock = seat.user, seat.clock
-    if clock is not None:
-        words_left = duration_words(clock.left)
-        clock = (clock.running, clock.deadline, clock.pauses, clock.stopped_for, words_left)
+    includes: presence, and the viewer's own turn marker), and nothing else."""
+    user = seat.user
+    own_markers = (seat.is_current, seat.seat.finished) if seat.is_viewer else None
     return (
+        "head",
         seat.number,
         seat.is_viewer,
-        seat.is_current,
         seat.online,
         user.username,
         getattr(user, "bot_level", None),
         bool(getattr(user, "bot_owner_id", None)),
-        seat.score.score,
-        len(seat.tray),
         seat.left,
         seat.seat.timeouts,
-        seat.seat.finished,
+        own_markers,
+    )
+
+
+def _time_key(seat) -> tuple:
+    """Everything templates/games/partials/seat_time.html shows of `seat` (with the partials it
+    includes: seat_markers, clock), and nothing else: the clock's time left as its words say
+    it, not to the second."""
+    clock = seat.clock
+    if clock is not None:
+        words_left = duration_words(clock.left)
+        clock = (clock.running, clock.deadline, clock.pauses, clock.stopped_for, words_left)
+    if seat.is_viewer:
+        return ("time", seat.number, True, clock)
+    return (
+        "time",
+        seat.number,
+        False,
         clock,
+        seat.is_current,
+        seat.seat.finished,
         seat.vacation_until,
+        seat.score.score,
+        len(seat.tray),
     )
 
 

@@ -169,18 +169,22 @@ def _seat_change(game_id, view, number, context, shown, now) -> str:
 
 
 def _head_change(game_id, view, number, context, shown, now) -> str:
-    """A seat whose head alone changed (the turn's marker, a clock): the head, unless the page
-    shows it so already. Adds the looks the page will show to `now`."""
+    """A seat whose head alone changed (the turn's marker, a clock): its name line and the line
+    under it (`pieces.seat_head`, `pieces.seat_time`), each unless the page shows it so already.
+    Adds the looks the page will show to `now`."""
     seat = view.seats[number]
     key = (game_id, view.game.version, "head", number, seat.is_viewer)
     head = fragment(key, functools.partial(pieces.seat_head, context, seat))
+    time = fragment((*key, "time"), functools.partial(pieces.seat_time, context, seat))
     own = f"seat-{number}"
     known = shown.get(own)
-    if known is not None and len(known) > 1:
-        if known[1] == head.look:
-            return ""
-        now[own] = [known[0], head.look, *known[2:]]  # the head is the seat's first piece
-    return head.html
+    if known is None or len(known) < 3:
+        return head.html + time.html
+    # The head's two pieces come first in the seat's (pieces.SeatDrawing.pieces).
+    sent = [piece for piece, look in ((head, known[1]), (time, known[2])) if piece.look != look]
+    if sent:
+        now[own] = [known[0], head.look, time.look, *known[3:]]
+    return "".join(piece.html for piece in sent)
 
 
 def draw_queue(game_id: int, viewer: Viewer) -> str:

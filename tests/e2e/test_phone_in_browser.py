@@ -238,7 +238,7 @@ def test_the_other_boards_open_one_at_a_time_and_stay_open_as_the_game_moves(
     version = click_and_wait(other, "#confirm-draft", game.pk)
     shows_version(page, version)
     settled(page)
-    assert "1 tile in tray" in page.locator(f"#board-toggle-{drafter}").text_content()
+    assert "1 tile in tray" in page.locator(f"#seat-{drafter}-time").text_content()
     assert shown(drafter) and expanded(drafter), "a push keeps the open board open"
     assert not shown(third)
 

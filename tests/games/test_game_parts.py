@@ -509,29 +509,45 @@ def test_the_analysis_boards_draw_the_same_markers(players):
         {"clock": ClockView(timedelta(hours=5, minutes=3), True, datetime(2031, 1, 1, tzinfo=UTC))},
         {"clock": ClockView(timedelta(hours=5, minutes=4), True, datetime(2031, 1, 1, tzinfo=UTC))},
         {"clock": ClockView(timedelta(minutes=50))},
+        {"tray": []},
+        {"score": rules.Score(7, 0, 0, 0, 0)},
     ],
 )
 def test_a_kept_seat_head_is_the_head_the_seat_shows_now(game, players, change):
-    # A seat's head is kept by all it shows (issue 36): every change of what it shows draws it
-    # anew, whatever was kept before, in English and in German.
+    # A seat's head, its name line and the line under it, is kept by all it shows (issue 36):
+    # every change of what they show draws them anew, whatever was kept before, in English
+    # and in German, for the seat's player and for everyone else.
+    for viewer in players[:2]:
+        view = game_view(game, viewer)
+        for seat in view.seats:
+            changed = replace(seat, **change)
+            for language in ("en", "de"):
+                with translation.override(language):
+                    for draw in (pieces.seat_head, pieces.seat_time):
+                        draw({"view": view}, seat)  # kept as the seat is now
+                        assert draw({"view": view}, changed) == drawn_now(draw, changed)
+            for field in ("timeouts", "finished"):
+                seat.seat.timeouts, seat.seat.finished = 0, False
+                setattr(seat.seat, field, 2 if field == "timeouts" else True)
+                with translation.override("en"):
+                    for draw in (pieces.seat_head, pieces.seat_time):
+                        assert draw({"view": view}, seat) == drawn_now(draw, seat)
+
+
+def drawn_now(draw, seat):
+    name = draw.__name__  # seat_head, seat_time: the template and the piece of the same name
+    drawn = render_to_string(f"games/partials/{name}.html", {"seat": seat})
+    return pieces._piece(drawn, f"seat-{seat.number}-{name.removeprefix('seat_')}")
+
+
+def test_a_turn_passing_changes_the_line_under_a_name_not_the_head(game, players):
+    # What a turn changes of another player's seat is the line under their name (issue 36:
+    # the heads were most of a draft's push to a watcher); the name line stays as it was.
     view = game_view(game, players[0])
-    for seat in view.seats:
-        changed = replace(seat, **change)
-        for language in ("en", "de"):
-            with translation.override(language):
-                pieces.seat_head({"view": view}, seat)  # kept as the seat is now
-                kept = pieces.seat_head({"view": view}, changed)
-                assert kept == head_drawn_now(changed)
-        for field in ("timeouts", "finished"):
-            seat.seat.timeouts, seat.seat.finished = 0, False
-            setattr(seat.seat, field, 2 if field == "timeouts" else True)
-            with translation.override("en"):
-                assert pieces.seat_head({"view": view}, seat) == head_drawn_now(seat)
-
-
-def head_drawn_now(seat):
-    drawn = render_to_string("games/partials/seat_head.html", {"seat": seat})
-    return pieces._piece(drawn, f"seat-{seat.number}-head")
+    other = next(seat for seat in view.seats if not seat.is_viewer)
+    passed = replace(other, is_current=not other.is_current, tray=[*other.tray, None])
+    assert pieces.seat_head({"view": view}, passed) == pieces.seat_head({"view": view}, other)
+    assert pieces.seat_time({"view": view}, passed) != pieces.seat_time({"view": view}, other)
 
 
 def test_kept_board_buttons_are_what_the_owner_sees_now(start_game):
