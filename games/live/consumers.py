@@ -360,11 +360,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     def _record_presence(self, present: bool) -> bool:
         """Record this page in the presence, or forget it (a hidden tab is not watching: emails
-        are no longer held back for it); whether a seated player's dot turned on or off."""
-        if not self.user.is_authenticated:
+        are no longer held back for it); whether the player's dot turned on or off. Only the
+        seats' presence is ever read (their dots, their held-back emails): a watcher's page
+        records none, which spared a Redis transaction per watcher per heartbeat (issue 36)."""
+        if not (self.user.is_authenticated and self._seated()):
             return False
         change = presence.arrive if present else presence.depart
-        return change(self.game_id, self.user.pk, self.channel_name) and self._seated()
+        return change(self.game_id, self.user.pk, self.channel_name)
 
     def _page_says(self, message: dict):
         """``{"type": "looks", "version": v, "looks": ...}``: the page shows version v with these
@@ -486,7 +488,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def game_lobby_changed(self, event):
         """A waiting table's seats changed, it started or it was cancelled: redraw its seats for
         this viewer (games/live/changes.py `LobbyChange`)."""
+        seated = self._seated()
         self.seats = tuple(tuple(seat) for seat in event["seats"])
+        if self._seated() and not seated:  # they took a seat: their presence counts now
+            await self._arrive()
         if not self.started:
             await self._send_lobby()
 
@@ -626,12 +631,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def _arrive(self):
         """Record (or refresh) this page in the presence; tell the game when a dot turns on."""
-        if await database_sync_to_async(self._record_presence)(True):
+        if self._seated() and await database_sync_to_async(self._record_presence)(True):
             await self._broadcast_presence()
 
     async def _depart(self):
         """Forget this page in the presence; tell the game when a dot turns off."""
-        if await database_sync_to_async(self._record_presence)(False):
+        if self._seated() and await database_sync_to_async(self._record_presence)(False):
             await self._broadcast_presence()
 
     def _newly_seen(self, version: int | None) -> int | None:

@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
+from games import presence
 from games.models import Game
 from games.play import actions
 from tests.games.playing import next_move
@@ -129,3 +130,28 @@ async def test_a_notice_about_the_game_on_the_page_is_left_out(start_game):
     told = [m for m in await messages(on_the_game) if m["type"] == "user"]
     assert told and all("It is your turn in" not in m["html"] for m in told)
     await on_the_game.disconnect()
+
+
+async def test_only_the_seats_presence_is_recorded_and_a_seat_taken_counts_at_once(players):
+    # Only the seats' presence is read (their dots, their held-back emails): a watcher's page
+    # records none (issue 36: a Redis transaction per watcher per heartbeat), and one who takes
+    # a seat in the waiting room is recorded then, not at their next heartbeat.
+    ada, brian, chloe = players[:3]
+    game = await sync_to_async(actions.create_game)(
+        creator=ada, player_count=3, time_per_move=timedelta(days=1)
+    )
+    clients = {user.pk: await sync_to_async(login)(user) for user in (ada, brian, chloe)}
+    path = f"/ws/games/{game.pk}/?lobby={game.version}"
+    sockets = [await connect(path, clients[user.pk]) for user in (ada, brian, chloe)]
+    for socket in sockets:
+        await socket.send_json_to({"type": "ping", "visible": True})
+        await messages(socket)
+    present = sync_to_async(presence.watching)
+    assert await present(game.pk, [ada.pk, brian.pk, chloe.pk]) == {ada.pk}
+
+    await sync_to_async(actions.join_game)(game_id=game.pk, user=brian)
+    await next_of(sockets[1], "lobby")
+    assert await present(game.pk, [ada.pk, brian.pk, chloe.pk]) == {ada.pk, brian.pk}
+    for socket in sockets:
+        await socket.disconnect()
+    assert await present(game.pk, [ada.pk, brian.pk, chloe.pk]) == set()
