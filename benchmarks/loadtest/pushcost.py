@@ -94,6 +94,7 @@ def _draw_all(events, viewer, *, carried: bool) -> float:
     """Seconds of CPU to draw every push of `events` for `viewer`'s page, as a daphne process
     that holds its socket and has drawn nothing yet."""
     lru.clear_all()
+    cache.forget()
     cache.holds_sockets()
     shown: dict = {}
     spent = 0.0

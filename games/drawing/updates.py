@@ -136,9 +136,11 @@ def watchers_key(change: dict, facts: tuple, shown: dict[str, list[str]]) -> tup
     return (change["game"], change["version"], "watcher", *facts, seen)
 
 
-def kept_for_watchers(key: tuple) -> tuple[str, dict] | None:
-    """A watcher's drawing kept under `key` (`watchers_key`), or None; no query, no thread."""
-    return kept(key)  # type: ignore[return-value]
+def kept_for_watchers(key: tuple, language: str) -> tuple[str, dict] | None:
+    """A watcher's drawing kept under `key` (`watchers_key`) in `language` (the active one, said
+    by the caller: asking for it at every push of every socket cost more than the lookup), or
+    None; no query, no thread."""
+    return kept(key, language)  # type: ignore[return-value]
 
 
 def draw_for_watchers(

@@ -193,12 +193,18 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         # Everything this socket draws is in its viewer's language (the database threads it
-        # hands work to inherit it).
-        with translation.override(getattr(self, "language", None) or settings.LANGUAGE_CODE):
+        # hands work to inherit it). Most sockets of a process read the one it runs in already:
+        # they skip switching to it and back for every push (issue 36).
+        language = getattr(self, "language", None) or settings.LANGUAGE_CODE
+        if translation.get_language() == language:
+            return await handler(message)
+        with translation.override(language):
             await handler(message)
 
     async def connect(self):
         self.user = self.scope.get("user") or AnonymousUser()
+        # Read once: `user` is a lazy object, and every push asks whether it has a seat here.
+        self.user_id = self.user.pk if self.user.is_authenticated else None
         self.language = language_of(self.scope, self.user)
         self.game_id = self.scope["url_route"]["kwargs"].get("game_id")
         self.joined: list[str] = []
@@ -421,7 +427,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         # A seat's head carries its dot as the move saw it: put right as this socket knows it
         # now. A head not sent left the page's dot as the presence pushes set it.
         seats = [seat for seat in self.seats if f'id="seat-{seat[0]}-head"' in html]
-        dots = updates.draw_presence(seats, self.online)
+        dots = updates.draw_presence(seats, self.online) if seats else ""
         self.version = version
         self._drawn(now)
         message = {"type": "push", "version": version, "html": html + dots}
@@ -435,12 +441,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
         player's drawn for them (None); a watcher's drawn once for every watcher who sees the
         same (games/drawing/updates.py `watchers_key`), and then taken as it is kept, without a
         thread."""
-        if self.user.is_authenticated and self._seated():
+        if self._seated():
             draw = updates.draw_change
             html, now = await push_drawing.drawn(event, draw, event, self.user, self.shown)
             return html, now, None
         key = updates.watchers_key(event, self.watcher, self.shown)
-        found = updates.kept_for_watchers(key)
+        found = updates.kept_for_watchers(key, self.language)
         if found is None:
             draw = updates.draw_for_watchers
             found = await push_drawing.drawn(event, draw, key, event, self.user, self.shown)
@@ -655,7 +661,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         return self.user.pk if self.user.is_authenticated else None
 
     def _seated(self) -> bool:
-        return any(user_id == self.user.pk for _, user_id, _ in self.seats)
+        return self.user_id is not None and any(seat[1] == self.user_id for seat in self.seats)
 
     async def _broadcast_presence(self):
         user_ids = [user_id for _, user_id, _ in self.seats]

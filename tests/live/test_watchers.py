@@ -71,3 +71,34 @@ async def test_watchers_are_drawn_once_a_version_each_as_their_own_page_draws_it
             assert section(push["html"], element) == section(page.content.decode(), element)
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_watchers_reading_other_languages_each_get_their_own(start_game, make_player):
+    # Sockets of one process take a push one after the other, each in its watcher's language
+    # (a socket switches only when the one it runs in is not its own: issue 36).
+    game = await sync_to_async(start_game)(2)
+    seats = await sync_to_async(lambda: list(game.seats.select_related("user")))()
+    clients = {seat.number: await sync_to_async(login)(seat.user) for seat in seats}
+    mover, action = await sync_to_async(next_move)(game)
+    readers = {}
+    for language in ("en-gb", "de", "en-gb", "fr"):
+        player = await sync_to_async(make_player)(f"reader{len(readers)}")
+        player.language = language
+        await sync_to_async(player.save)()
+        readers[player.pk] = (language, await sync_to_async(login)(player))
+    path = game_path(game, game.version)
+    sockets = [await connect(path, client) for _, client in readers.values()]
+    for socket in sockets:
+        await messages(socket)
+
+    response = await apost_move(clients[mover], game, action.to_json(), game.version)
+
+    assert response.status_code == 200
+    pushes = [(await next_of(socket, "push"))["html"] for socket in sockets]
+    for (language, client), push in zip(readers.values(), pushes, strict=True):
+        page = await sync_to_async(client.get)(reverse("games:game", args=[game.pk]))
+        assert f'lang="{language}"' in page.content.decode()
+        assert section(push, "pool") == section(page.content.decode(), "pool")
+    assert pushes[0] == pushes[2] and len({pushes[0], pushes[1], pushes[3]}) == 3
+    for socket in sockets:
+        await socket.disconnect()

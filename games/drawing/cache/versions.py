@@ -57,19 +57,29 @@ def keep_carried(event: dict) -> None:
     """Keep the version a ``game.changed`` event carries (games/drawing/cache/carried.py), once per
     process, whether or not a page here draws it: the move log of the next version drawn here
     continues from its events."""
-    blob = event.get("made")
+    global _last_carried
     key = (event["game"], event["version"])
+    if key == _last_carried:  # every socket of the game here gets the same event in a row
+        return
+    blob = event.get("made")
     if not blob or key in _snapshots:
+        _last_carried = key if blob else _last_carried
         return
     found = carried.unpack(blob)
     if found is None:
         return
     game, seats, events, online = found
     _snapshots.put(key, _Made(game, seats, events, online))
+    _last_carried = key
     try:
         move_log.keep_events(game, seats, events)
     except Exception:  # on the consumer's loop, for every socket: never let it end one
         logger.exception("live: cannot extend the log of game %s with version %s", *key)
+
+
+# The version `keep_carried` kept last: the sockets of one game take its event one after the
+# other, and each asked the bounded map (behind its lock) again.
+_last_carried: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -116,10 +126,11 @@ def fragment(key: tuple, draw: Callable[[], str]) -> str:
     return _fragments.get_or_make((*key, translation.get_language()), draw)
 
 
-def kept(key: tuple) -> object | None:
-    """What `fragment` keeps under `key` in the active language, or None: a look without
-    drawing, so that a socket on its event loop may use what is kept without a thread."""
-    return _fragments.get((*key, translation.get_language()))
+def kept(key: tuple, language: str | None = None) -> object | None:
+    """What `fragment` keeps under `key` in `language` (by default the active one), or None: a
+    look without drawing, so that a socket on its event loop may use what is kept without a
+    thread."""
+    return _fragments.get((*key, language or translation.get_language()))
 
 
 def pack(
@@ -135,5 +146,7 @@ def pack(
 
 def forget() -> None:
     """Forget every version and fragment kept (a test starts afresh)."""
+    global _last_carried
     _snapshots.clear()
     _fragments.clear()
+    _last_carried = None
