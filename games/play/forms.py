@@ -368,11 +368,7 @@ class ActionForm(forms.Form):
     def of_request(cls, request) -> "ActionForm":
         """The action posted by `request`, with the version of its page from the header if the
         post does not say it."""
-        data = request.POST
-        if "version" not in data and "X-Page-Version" in request.headers:
-            data = data.copy()
-            data["version"] = request.headers["X-Page-Version"]
-        return cls(data)
+        return cls(_with_page_version(request))
 
     def action(self) -> dict:
         """Return the rules action in its JSON form (the rules package checks it)."""
@@ -392,9 +388,26 @@ class ActionForm(forms.Form):
         )
 
 
+def _with_page_version(request):
+    """What `request` posted, with the version of its page from the X-Page-Version header
+    (games/static/games/live.js sends it with every request of a game page) if the post does
+    not say it."""
+    data = request.POST
+    if "version" not in data and "X-Page-Version" in request.headers:
+        data = data.copy()
+        data["version"] = request.headers["X-Page-Version"]
+    return data
+
+
 class QueueForm(forms.Form):
     """A player's queued draft as the Drafting-ahead panel posts it: the tile ids, best first,
-    separated by commas (none: clear it), "confirm it for me", and the page's version."""
+    separated by commas (none: clear it), "confirm it for me", and the page's version (posted,
+    or else the page's X-Page-Version header: the panel's buttons do not carry it, so that a
+    panel that did not change is drawn once for many versions)."""
+
+    @classmethod
+    def of_request(cls, request) -> "QueueForm":
+        return cls(_with_page_version(request))
 
     tiles = forms.RegexField(
         regex=r"^\d{1,2}(,\d{1,2}){0,11}$|^$",

@@ -262,7 +262,7 @@ def _leaving(request, game_id, change):
 @per_player(ACTIONS)
 def queue(request, game_id):
     """Queue the player's next draft (or clear it): answered with their Drafting-ahead panel."""
-    form = QueueForm(request.POST)
+    form = QueueForm.of_request(request)
     try:
         if not form.is_valid():
             raise ActionRefused(form.error_text(), code="bad_request")

@@ -12,10 +12,12 @@ from django.urls import reverse
 
 from games import rules
 from games.drawing import updates
+from games.drawing.ahead import ahead_view
 from games.models import Event
 from games.move_log import tile_words
 from games.play import actions
 from games.play.errors import ActionRefused
+from games.state_store import load_state, read_game
 from infra.models import OutboxEmail
 
 from .playing import current_state
@@ -401,14 +403,59 @@ def test_each_button_of_the_panel_posts_the_queue_it_makes(start_game):
         found = re.search(rf'id="{button_id}"[^>]*hx-vals="([^"]*)"', html, re.S)
         return found.group(1).replace("&quot;", '"')
 
-    v = game.version
+    # No version in them: the page's goes in its X-Page-Version header (live.js), so that a
+    # panel a move did not change is drawn once for many versions (issue 36).
     a, b, c = column[0], column[1], column[2]
-    assert vals(f"ahead-up-{b}") == f'{{"tiles": "{b},{a},{c}", "confirm": "1", "version": {v}}}'
-    assert vals(f"ahead-down-{b}") == f'{{"tiles": "{a},{c},{b}", "confirm": "1", "version": {v}}}'
-    assert vals(f"ahead-remove-{a}") == f'{{"tiles": "{b},{c}", "confirm": "1", "version": {v}}}'
+    assert vals(f"ahead-up-{b}") == f'{{"tiles": "{b},{a},{c}", "confirm": "1"}}'
+    assert vals(f"ahead-down-{b}") == f'{{"tiles": "{a},{c},{b}", "confirm": "1"}}'
+    assert vals(f"ahead-remove-{a}") == f'{{"tiles": "{b},{c}", "confirm": "1"}}'
     assert vals(f"ahead-add-{column[3]}").startswith(f'{{"tiles": "{a},{b},{c},{column[3]}"')
-    assert vals("ahead-clear") == f'{{"tiles": "", "confirm": "1", "version": {v}}}'
+    assert vals("ahead-clear") == '{"tiles": "", "confirm": "1"}'
     assert f'id="ahead-up-{a}"' not in html and f'id="ahead-down-{c}"' not in html
+
+
+def test_the_panel_posts_with_the_page_s_version_from_its_header(start_game):
+    game = start_game(2)
+    column = current_state(game).draw_tiles()
+    client = Client()
+    client.force_login(user_at(game, 1))
+    url = reverse("games:queue", args=[game.pk])
+    posted = {"tiles": str(column[0]), "confirm": "1"}
+    headers = {"HTTP_HX_REQUEST": "true"}
+
+    missing = client.post(url, posted, **headers)
+    assert missing.status_code == 400  # no version at all: refused, nothing queued
+    assert not stored(game, 1)
+    ok = client.post(url, posted, HTTP_X_PAGE_VERSION=str(game.version), **headers)
+    assert ok.status_code == 200 and stored(game, 1)["tiles"] == [column[0]]
+    # A page that shows a version from before the pool last changed is refused as stale.
+    seen = game.version
+    draft = {"type": "draft", "tile_id": column[1]}
+    actions.play(game_id=game.pk, user=user_at(game, 0), action=draft, seen_version=None)
+    again = {"tiles": f"{column[0]},{column[2]}", "confirm": "1"}
+    stale = client.post(url, again, HTTP_X_PAGE_VERSION=str(seen), **headers)
+    assert stale.status_code == 409 and stored(game, 1)["tiles"] == [column[0]]
+
+
+def test_a_panel_a_move_did_not_change_is_the_same_at_the_next_version(start_game):
+    game = start_game(3)
+    state = current_state(game)
+    waiting = (state.current + 2) % 3
+    before = panel_of(game, waiting)
+    drafter = user_at(game, state.current)
+    draft = {"type": "draft", "tile_id": state.draw_tiles()[0]}
+    actions.play(game_id=game.pk, user=drafter, action=draft, seen_version=None)
+    actions.play(game_id=game.pk, user=drafter, action={"type": "undo_draft"}, seen_version=None)
+    game.refresh_from_db()
+    # Two versions later the pool is as it was: so is the panel, whose drawing is then kept,
+    # not drawn again at every version for every player (issue 36).
+    assert panel_of(game, waiting) == before and before.mode == "queue"
+
+
+def panel_of(game, number):
+    game, seats = read_game(game.pk)
+    seat = next(seat for seat in seats if seat.number == number)
+    return ahead_view(game, load_state(game, seats), seat)
 
 
 def test_a_move_that_passes_the_turn_to_a_player_without_a_queue_costs_what_it_did(
