@@ -369,10 +369,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         are no longer held back for it); whether the player's dot turned on or off. Only the
         seats' presence is ever read (their dots, their held-back emails): a watcher's page
         records none, which spared a Redis transaction per watcher per heartbeat (issue 36)."""
-        if not (self.user.is_authenticated and self._seated()):
+        if not self._seated():
             return False
         change = presence.arrive if present else presence.depart
-        return change(self.game_id, self.user.pk, self.channel_name)
+        return change(self.game_id, self.user_id, self.channel_name)
 
     def _page_says(self, message: dict):
         """``{"type": "looks", "version": v, "looks": ...}``: the page shows version v with these
