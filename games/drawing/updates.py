@@ -79,8 +79,9 @@ def draw_change(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tu
     zone = _zone_of(viewer)
     with timezone.override(zone):
         if change["pool"] or (mine is not None and mine in change["seats"]):
-            # The status speaks to its viewer (your turn, Confirm, Finish) in their time zone.
-            key = (game_id, version, "status", mine, zone.key)
+            # The status speaks to its viewer (your turn, Confirm, Finish) in their time zone;
+            # the players who wait see the same but for their own Resign and votes.
+            key = (game_id, version, "status", pieces.status_audience(view), zone.key)
             status = fragment(key, lambda: pieces.status_piece(context))
             parts.append(looks.status_change(status, shown, oob=False))
             now[looks.STATUS] = [status.look]

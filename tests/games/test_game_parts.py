@@ -587,3 +587,31 @@ def assert_buttons_drawn_afresh(game, owner, selections):
                     fresh = render_to_string(f"games/partials/board_{name}.html", parts)
                     assert getattr(drawn, name) == pieces._piece(fresh, f"seat-0-{name}")
     return drawn.history
+
+
+def test_players_who_wait_share_one_status_that_shows_each_of_them_what_it_should(
+    start_game, players
+):
+    # The status of a player who waits while another drafts is kept by what it shows of them
+    # (`status_audience`, issue 36): whoever has the same key sees the very same status, and in
+    # a 4-player game the three who wait share one, though only one of them resigned.
+    game = start_game(4)
+    shared = 0
+    for step in range(12):
+        if step == 11:  # last, a waiting player resigns: their status is their own then
+            waiting = current_state(game).current ^ 1
+            leaver = game.seats.get(number=waiting).user
+            actions.resign(game_id=game.pk, user=leaver)
+        game.refresh_from_db()
+        audiences: dict = {}
+        for player in players[:4]:
+            view = game_view(game, player)
+            with translation.override("en"):
+                html = pieces.status_piece({"view": view, "user": player}).html
+            audiences.setdefault(pieces.status_audience(view), []).append(html)
+        for statuses in audiences.values():
+            assert len(set(statuses)) == 1
+        shared += any(len(statuses) > 1 for statuses in audiences.values())
+        game = play(game, 1) if step < 11 else game
+    assert len(audiences) >= 3  # the drafter's, the one who left, the others'
+    assert shared >= 3  # most steps had waiting players sharing one drawing
