@@ -42,6 +42,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
+from games import rules
 from games.drawing import controls
 from infra.lru import LRU, MIB, memo, text_size
 from infra.words import duration_words
@@ -360,7 +361,7 @@ def status_audience(view) -> object:
     game, current = view.game, view.current_seat
     if (
         not game.is_playing
-        or game.phase != "drafting"
+        or game.phase != rules.DRAFTING
         or current is None
         or current.is_viewer
         or me.pending_tile is not None

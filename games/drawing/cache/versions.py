@@ -62,19 +62,19 @@ def keep_carried(event: dict) -> None:
     if key == _last_carried:  # every socket of the game here gets the same event in a row
         return
     blob = event.get("made")
-    if not blob or key in _snapshots:
-        _last_carried = key if blob else _last_carried
+    if not blob:
         return
-    found = carried.unpack(blob)
-    if found is None:
-        return
-    game, seats, events, online = found
-    _snapshots.put(key, _Made(game, seats, events, online))
+    if key not in _snapshots:
+        found = carried.unpack(blob)
+        if found is None:
+            return
+        game, seats, events, online = found
+        _snapshots.put(key, _Made(game, seats, events, online))
+        try:
+            move_log.keep_events(game, seats, events)
+        except Exception:  # on the consumer's loop, for every socket: never let it end one
+            logger.exception("live: cannot extend the log of game %s with version %s", *key)
     _last_carried = key
-    try:
-        move_log.keep_events(game, seats, events)
-    except Exception:  # on the consumer's loop, for every socket: never let it end one
-        logger.exception("live: cannot extend the log of game %s with version %s", *key)
 
 
 # The version `keep_carried` kept last: the sockets of one game take its event one after the
