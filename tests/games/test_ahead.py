@@ -39,6 +39,13 @@ def queue(game, number, tiles, *, confirm=False, seen_version=None):
     )
 
 
+def queue_poster(game, number):
+    """A browser signed in as the player of seat `number`, and the address its panel posts to."""
+    client = Client()
+    client.force_login(user_at(game, number))
+    return client, reverse("games:queue", args=[game.pk])
+
+
 def stored(game, number):
     return game.seats.get(number=number).queued_draft
 
@@ -360,9 +367,7 @@ def test_the_pool_marks_the_column_the_viewer_s_next_turn_draws_from(start_game,
 def test_the_queue_endpoint_answers_with_the_panel_and_refuses_in_it(start_game):
     game = start_game(2)
     column = current_state(game).draw_tiles()
-    client = Client()
-    client.force_login(user_at(game, 1))
-    url = reverse("games:queue", args=[game.pk])
+    client, url = queue_poster(game, 1)
     htmx = {"HTTP_HX_REQUEST": "true"}
 
     ok = client.post(
@@ -383,8 +388,7 @@ def test_the_queue_endpoint_answers_with_the_panel_and_refuses_in_it(start_game)
     assert 'role="alert"' in wrong.content.decode()
     assert stored(game, 1) == {"tiles": [column[2], column[0]], "confirm": True}
 
-    drafter = Client()
-    drafter.force_login(user_at(game, 0))
+    drafter, _ = queue_poster(game, 0)
     mine = drafter.post(url, {"tiles": str(column[1]), "version": game.version}, **htmx)
     assert mine.status_code == 422 and "It is your turn: draft now." in mine.content.decode()
 
@@ -417,9 +421,7 @@ def test_each_button_of_the_panel_posts_the_queue_it_makes(start_game):
 def test_the_panel_posts_with_the_page_s_version_from_its_header(start_game):
     game = start_game(2)
     column = current_state(game).draw_tiles()
-    client = Client()
-    client.force_login(user_at(game, 1))
-    url = reverse("games:queue", args=[game.pk])
+    client, url = queue_poster(game, 1)
     posted = {"tiles": str(column[0]), "confirm": "1"}
     headers = {"HTTP_HX_REQUEST": "true"}
 
