@@ -21,7 +21,7 @@ join the same pieces, so there is one way to draw each.
 Usage (see templates/games/partials/seat.html and pool.html)::
 
     {% load game_parts %}
-    {% game_urls view.game as urls %}          urls.act, urls.fragment, urls.game
+    {% game_urls view.game as urls %}          urls.act, urls.fragment, urls.game, urls.log, ...
     {% may_arrange seat as arranging %}        the board and tray are the viewer's to arrange
     {% seat_drawing seat as drawn %}           the seat's pieces: head, rows, tray, actions
     {% pool_drawing as drawn %}                the pool's pieces: title, columns
@@ -52,10 +52,15 @@ class GameUrls(NamedTuple):
     act: str
     fragment: str
     game: str
+    log: str
+    resign: str
+    expel: str
 
 
 def game_urls(game) -> GameUrls:
-    """Return the URLs a game's partials link to: ``{% game_urls view.game as urls %}``."""
+    """Return the URLs a game's partials link to: ``{% game_urls view.game as urls %}``. Kept
+    per game: reversing an address at every drawing of the status or the move log was about a
+    twentieth of a push's CPU (issue 36)."""
     return _game_urls(game.pk, get_script_prefix())
 
 
@@ -63,9 +68,10 @@ def game_urls(game) -> GameUrls:
 def _game_urls(game_id: int, prefix: str) -> GameUrls:
     # `prefix` only keys the cache: reverse() reads the script prefix itself.
     return GameUrls(
-        reverse("games:act", args=[game_id]),
-        reverse("games:fragment", args=[game_id]),
-        reverse("games:game", args=[game_id]),
+        *(
+            reverse(f"games:{name}", args=[game_id])
+            for name in ("act", "fragment", "game", "log", "resign", "expel")
+        )
     )
 
 

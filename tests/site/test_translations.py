@@ -40,12 +40,58 @@ def test_a_gap_or_a_stale_catalogue_is_found(tmp_path, settings):
         ("Leaderboard", "untranslated"),
         ("Settings", "fuzzy"),
     }
-    assert translations.stale_mo_files() == [folder / "django.mo"]  # never compiled
+    english = tmp_path / "en_GB" / "LC_MESSAGES" / "django.mo"
+    assert translations.stale_mo_files() == [folder / "django.mo", english]  # never compiled
     translations.compile_all()
     assert translations.stale_mo_files() == []
     catalogue[0].msgstr = "Vestíbulo"
     catalogue.save(str(folder / "django.po"))
     assert translations.stale_mo_files() == [folder / "django.mo"]
+    catalogue.append(polib.POEntry(msgid="Tournaments", msgstr="Torneos"))
+    catalogue.save(str(folder / "django.po"))
+    assert translations.stale_mo_files() == [folder / "django.mo", english]  # a new message
+
+
+def test_the_source_language_has_each_message_as_itself(tmp_path, settings):
+    """English is the source language: its catalogue (which spares each English word a search
+    of every other catalogue) says every message of the site as it is, plurals and contexts
+    too, so English pages read exactly as the code writes them."""
+    folder = tmp_path / "de" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    catalogue = polib.POFile()
+    catalogue.metadata = {
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Plural-Forms": "nplurals=2; plural=(n != 1);",
+    }
+    catalogue.append(polib.POEntry(msgid="Lobby", msgstr="Lobby-DE"))
+    catalogue.append(
+        polib.POEntry(
+            msgid="%(n)s tile", msgid_plural="%(n)s tiles", msgstr_plural={0: "x", 1: "y"}
+        )
+    )
+    catalogue.append(polib.POEntry(msgctxt="a button", msgid="Finish", msgstr="Fertig"))
+    catalogue.save(str(folder / "django.po"))
+    settings.LOCALE_PATHS = [tmp_path]
+    settings.LANGUAGES = [("en-gb", "English"), ("de", "Deutsch")]
+    translations.compile_all()
+    english = polib.mofile(str(tmp_path / "en_GB" / "LC_MESSAGES" / "django.mo"))
+    said = {(entry.msgctxt, entry.msgid): entry for entry in english}
+    assert said[(None, "Lobby")].msgstr == "Lobby"
+    assert said[(None, "%(n)s tile")].msgstr_plural == {0: "%(n)s tile", 1: "%(n)s tiles"}
+    assert said[("a button", "Finish")].msgstr == "Finish"
+    assert "nplurals=2" in english.metadata["Plural-Forms"]
+
+
+def test_english_reads_as_the_code_writes_it():
+    """The shipped English catalogue changes no word: singular, plural and context."""
+    with translation.override("en-gb"):
+        assert translation.gettext("Game status") == "Game status"
+        one, many = "path open to the %(sides)s", "paths open to the %(sides)s"
+        assert translation.ngettext(one, many, 1) == one
+        assert translation.ngettext(one, many, 3) == many
+        assert translation.pgettext("the button that ends a player's arranging", "Finish") == (
+            "Finish"
+        )
 
 
 @pytest.mark.parametrize(
