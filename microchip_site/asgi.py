@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from games.tournaments.routing import websocket_urlpatterns as tournament_urls  # noqa: E402
+from infra.heap import freeze_after_start  # noqa: E402
 from microchip_site.origins import OriginCheck  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -27,3 +28,5 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+freeze_after_start()

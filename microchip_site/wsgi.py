@@ -8,3 +8,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "microchip_site.settings")
 
 application = get_wsgi_application()
+
+from infra.heap import freeze_after_start  # noqa: E402
+
+freeze_after_start()  # each gunicorn worker imports this module after it is forked
