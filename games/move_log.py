@@ -503,6 +503,18 @@ class Log:
             and not (entry.seat == besides and not entry.concerns(besides))
         ]
 
+    def readers_of(self, version: int) -> set[int]:
+        """The seats that the turns `version` wrote in speak to as "you": their own entries, a
+        vote on their seat. Every other reader reads those turns in the same words as anyone
+        (`Entry.text`, games/drawing/log_page.py `log_row`), so a move's news in the log is
+        drawn once for all of them (issue 36)."""
+        touched = {entry.turn for entry in self.entries if entry.number == version}
+        readers = set()
+        for entry in self.entries:
+            if entry.turn in touched:
+                readers.update(seat for seat in (entry.seat, entry.target) if seat is not None)
+        return readers
+
     def turns(self, *, newest_first: bool = True) -> list[Turn]:
         """The entries grouped by turn, the newest turn (and entry) first."""
         groups: list[Turn] = []

@@ -32,7 +32,8 @@ class AheadView:
     cannot mix their edits). Hashable: its drawing is cached on it (games/drawing/updates.py).
     Nothing in it says the game's version (the page's travels in a header, as its moves' do),
     so that a panel a move did not change is drawn once, not once a version for every player
-    (issue 36: a tenth of daphne's CPU in 5-player games)."""
+    (issue 36: a tenth of daphne's CPU in 5-player games); nor how many turns come before theirs,
+    which the panel does not say and every turn changed."""
 
     game_id: int
     # "" nothing to say; "queue" they wait and may queue; "forced" their next turn takes the
@@ -40,7 +41,6 @@ class AheadView:
     mode: str = ""
     column: int | None = None  # the column their next turn draws from (0-based)
     left: int = 0  # the tiles it will hold when that turn begins
-    turns_before: int = 0
     choices: tuple[tuple[TileView, str], ...] = ()  # the column's tiles not queued, and "add"
     queue: tuple[QueuedTile, ...] = ()
     confirm: bool = False
@@ -77,7 +77,7 @@ def ahead_view(game: Game, state: rules.GameState, seat: Seat, error: str = "") 
     turn = ahead.next_turn(state, seat.number)
     if turn is None:
         return base
-    where = replace(base, column=turn.column, left=turn.left, turns_before=turn.turns_before)
+    where = replace(base, column=turn.column, left=turn.left)
     if turn.forced:
         return replace(where, mode="forced")
     column = state.columns[turn.column]

@@ -104,19 +104,24 @@ def draw_change(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tu
             if 0 <= number < len(view.seats) and number not in change["seats"]:
                 parts.append(_head_change(game_id, view, number, context, shown, now))
         if change.get("logged"):  # in words for its reader ("you") and in their time zone
-            key = (game_id, version, "log", mine, zone.key)
-
-            def news() -> str:  # the page shows the version before: what this one added
-                log = view.log_first_page  # words and pages made only when not kept
-                return _render("move_log_news", context, **log.news_parts(version))
-
-            parts.append(fragment(key, news))
+            # Only the readers it says "you" to read it in words of their own.
+            reader = mine if view.log is not None and mine in view.log.readers_of(version) else None
+            key = (game_id, version, "log", reader, zone.key)
+            parts.append(fragment(key, functools.partial(log_news, context, version)))
         if mine is not None and mine in change.get("concerns", ()):
             parts.append(_render("my_notices", context))
         if change["pool"] and view.ahead is not None:  # their own queued draft, theirs alone
             key = ("ahead", view.ahead, colour_blind)
             parts.append(fragment(key, lambda: _render("draft_ahead", context, ahead=view.ahead)))
     return looks.compact("".join(parts)), now
+
+
+def log_news(context: dict, version: int) -> str:
+    """What `version` added to the move log's first page, for a page that shows the version
+    before, in words for the context's viewer (its words and pages are made here, only when
+    the drawing is not kept)."""
+    log = context["view"].log_first_page
+    return _render("move_log_news", context, **log.news_parts(version))
 
 
 def watcher_facts(viewer: Viewer) -> tuple:

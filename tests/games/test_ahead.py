@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.db import connection
+from django.template.loader import render_to_string
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -452,6 +453,40 @@ def test_a_panel_a_move_did_not_change_is_the_same_at_the_next_version(start_gam
     # Two versions later the pool is as it was: so is the panel, whose drawing is then kept,
     # not drawn again at every version for every player (issue 36).
     assert panel_of(game, waiting) == before and before.mode == "queue"
+
+
+def test_a_panel_that_looks_the_same_a_turn_later_is_kept_not_drawn_again(start_game):
+    # Its drawing is kept on the panel's view: nothing in the view that the panel does not show
+    # (how many turns come before theirs) may change it, or every turn would draw every
+    # waiting player's panel again (issue 36).
+    game = start_game(5)
+    kept = 0
+    before = {number: panel_of(game, number) for number in range(5)}
+    for _ in range(16):
+        state = current_state(game)
+        if state.forced_action() is not None:
+            actions.take_last_tile(game_id=game.pk)
+        else:
+            drafter = user_at(game, state.current)
+            draft = {"type": "draft", "tile_id": state.draw_tiles()[0]}
+            actions.play(game_id=game.pk, user=drafter, action=draft, seen_version=None)
+            actions.play(
+                game_id=game.pk, user=drafter, action={"type": "confirm_draft"}, seen_version=None
+            )
+        game.refresh_from_db()
+        for number in range(5):
+            now = panel_of(game, number)
+            if now.mode == "queue" and before[number].mode == "queue":
+                same = drawn_panel(game, number, now) == drawn_panel(game, number, before[number])
+                assert same == (now == before[number]), number
+                kept += same
+            before[number] = now
+    assert kept >= 5  # most turns leave most waiting players' panels as they were
+
+
+def drawn_panel(game, number, ahead):
+    user = user_at(game, number)
+    return render_to_string("games/partials/draft_ahead.html", {"user": user, "ahead": ahead})
 
 
 def panel_of(game, number):

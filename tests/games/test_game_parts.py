@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import rules
-from games.drawing import pieces
+from games.drawing import pieces, updates
 from games.drawing.controls import PoolControl, SpaceControl
 from games.drawing.spaces import tile_view
 from games.drawing.view import ClockView, Selection, game_view
@@ -615,3 +615,41 @@ def test_players_who_wait_share_one_status_that_shows_each_of_them_what_it_shoul
         game = play(game, 1) if step < 11 else game
     assert len(audiences) >= 3  # the drafter's, the one who left, the others'
     assert shared >= 3  # most steps had waiting players sharing one drawing
+
+
+def test_a_moves_news_in_the_log_is_drawn_once_for_every_reader_it_says_nothing_to(
+    start_game, players
+):
+    # What a version adds to the move log reads the same to every player it does not say "you"
+    # to (`Log.readers_of`, issue 36): they share one drawing; the mover, and a player whose
+    # seat was voted on, read their own words.
+    game = start_game(4)
+    logged = 0
+    for step in range(12):
+        if step == 6:  # a vote on a seat: the news says "your seat" to that seat's reader
+            game.refresh_from_db()
+            drafter = current_state(game).current
+            target = game.seats.get(number=drafter)
+            target.timeouts_in_row = 3
+            target.save(update_fields=["timeouts_in_row"])
+            voter = game.seats.get(number=(drafter + 1) % 4).user
+            actions.vote_to_expel(game_id=game.pk, user=voter, seat_number=drafter)
+        else:
+            game = play(game, 1)
+        game.refresh_from_db()
+        readers: dict = {}
+        for player in players[:4]:
+            view = game_view(game, player)
+            reader = view.reader if view.reader in view.log.readers_of(game.version) else None
+            with translation.override("en"):
+                news = updates.log_news({"view": view, "user": player}, game.version).strip()
+            readers.setdefault(reader, []).append(news)
+        if not any(news for drawn in readers.values() for news in drawn):
+            continue  # a draft not yet confirmed writes nothing in the log
+        logged += 1
+        anyone = readers.pop(None)
+        assert len(anyone) >= 2 and len(set(anyone)) == 1, step  # shared, and the same
+        assert readers, step  # someone reads it as "you"
+        for reader, (news,) in readers.items():
+            assert news != anyone[0], (step, reader)
+    assert logged >= 4
