@@ -79,7 +79,7 @@ def compile_all() -> list[Path]:
 def source_catalogue_path() -> Path | None:
     """Where the source language's catalogue is compiled: None with no shipped language to take
     the messages from."""
-    if not any(True for _ in catalogues()):
+    if next(catalogues(), None) is None:
         return None
     folder = to_locale(settings.LANGUAGE_CODE)
     return Path(settings.LOCALE_PATHS[0]) / folder / "LC_MESSAGES" / "django.mo"

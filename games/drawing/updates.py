@@ -105,7 +105,8 @@ def draw_change(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tu
                 parts.append(_head_change(game_id, view, number, context, shown, now))
         if change.get("logged"):  # in words for its reader ("you") and in their time zone
             # Only the readers it says "you" to read it in words of their own.
-            reader = mine if view.log is not None and mine in view.log.readers_of(version) else None
+            says_you = mine is not None and view.log is not None
+            reader = mine if says_you and mine in view.log.readers_of(version) else None
             key = (game_id, version, "log", reader, zone.key)
             parts.append(fragment(key, functools.partial(log_news, context, version)))
         if mine is not None and mine in change.get("concerns", ()):
