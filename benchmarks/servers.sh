@@ -25,6 +25,9 @@ settings=(
     "DEBUG=false" "ALLOWED_HOSTS=127.0.0.1"
     "SESSION_COOKIE_SECURE=false" "CSRF_COOKIE_SECURE=false"
     "SITE_URL=http://127.0.0.1:$NGINX_PORT" "MICROCHIP_VAR_DIR=$here/var"
+    # The engine's review of each ended game is not a move's cost, and at its production budget
+    # (up to 120 s of CPU a game) it ran beside the runs it should not disturb.
+    "ENGINE_REVIEW_CPU_SECONDS=5" "ENGINE_REVIEW_SAMPLES=0"
 )
 export "${settings[@]}"
 

@@ -216,8 +216,13 @@ CELERY_TASK_SOFT_TIME_LIMIT = 50
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The engine's review of a finished game (games/review/compute.py, docs/engine.md): its CPU
 # budget in seconds for the whole game; past the pace that keeps to it, the review lowers the
-# budget of the drafts left. Puzzles are cut from each game once it is reviewed.
-ENGINE_REVIEW = {"cpu_seconds": env.float("ENGINE_REVIEW_CPU_SECONDS", default=120.0)}
+# budget of the drafts left. ENGINE_REVIEW_SAMPLES, if set, is how many playouts per draft check
+# the engine against the solver (the budget's own by default; 0 checks none: the cheapest review,
+# for machines that run tests or benchmarks). Puzzles are cut from each game once it is reviewed.
+ENGINE_REVIEW = {
+    "cpu_seconds": env.float("ENGINE_REVIEW_CPU_SECONDS", default=120.0),
+    "samples": env.int("ENGINE_REVIEW_SAMPLES", default=None),
+}
 CUT_PUZZLES_AFTER_REVIEW = env.bool("CUT_PUZZLES_AFTER_REVIEW", default=True)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

@@ -42,11 +42,17 @@ def pytest_configure(config):
     # no puzzles cut from it but where a test asks (tests/review, tests/puzzles).
     settings.ENGINE_REVIEW = {
         "iterations": 40,
+        # No calibration against the solver: a few solves of a 3-player game's final tiles took
+        # 27-34 s of CPU whatever the budget (the tests/rules of the engine calibrate).
+        "samples": 0,
         "cpu_seconds": 5.0,
         "hindsight_solves": 3,
         "hindsight_nodes": 5_000,
     }
     settings.CUT_PUZZLES_AFTER_REVIEW = False
+    # And the best arrangement of each seat's final tiles (the analysis, also an eager task when
+    # a game ends) under half a second a seat, not five: the tests of the solver give it more.
+    settings.ANALYSIS_TIME_LIMIT = 0.5
     # The expert computer player on the platform (games/bots/turns.py) searches as little.
     settings.BOT_EXPERT_OPTIONS = {"iterations": 40, "arrange_nodes": 500, "time_cap": 2.0}
     # Hashing passwords slowly on purpose is for production, not for a test's made-up players.
@@ -239,7 +245,11 @@ def database_url() -> str:
     return f"postgres://{user}{password}{at}{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-REVIEW_ENVIRONMENT = {"ENGINE_REVIEW_CPU_SECONDS": "5", "CUT_PUZZLES_AFTER_REVIEW": "false"}
+REVIEW_ENVIRONMENT = {
+    "ENGINE_REVIEW_CPU_SECONDS": "5",
+    "ENGINE_REVIEW_SAMPLES": "0",  # as the suite's own (the fixture above says why)
+    "CUT_PUZZLES_AFTER_REVIEW": "false",
+}
 
 
 def server_environment(*, redis_url: str, workdir, site_url: str = "", **extra) -> dict:

@@ -68,9 +68,9 @@ def test_a_short_soak_plays_closes_sockets_samples_and_gives_its_verdict(tmp_pat
         redis_url = re.search(r"Redis: (redis://\S+)", log_path.read_text())[1]
 
         soak = subprocess.run(
-            [sys.executable, "-m", "benchmarks", "soak", "--url", url, "--minutes", "1",
-             "--games", "2", "--think", "0.3", "--sample", "5", "--drop-every", "4",
-             "--close-every", "1", "--settle", "60"],
+            [sys.executable, "-m", "benchmarks", "soak", "--url", url, "--minutes", "0.5",
+             "--games", "2", "--think", "0.3", "--sample", "2.5", "--drop-every", "2",
+             "--close-every", "0.5", "--settle", "60"],
             cwd=settings.BASE_DIR, env={**env, "REDIS_URL": redis_url},
             capture_output=True, text=True, timeout=300,
         )  # fmt: skip
