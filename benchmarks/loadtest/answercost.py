@@ -11,9 +11,12 @@ a child process on the same database server and Redis: the floor drawn by its te
 in each series, 600 by default, after MICROCHIP_ANSWERCOST_WARM_UP moves, 100). Each series
 plays 2-player games with the rules package's greedy player, each move posted by its player's
 page as live.js posts it (htmx, X-Page-Version, X-Page-Looks kept as the page keeps them); the
-forced takes of the worker are made directly and not timed. It prints milliseconds of CPU per
-move (time.process_time: the median and the mean of the moves after the warm-up), and deletes
-what it created.
+forced takes of the worker are made directly and not timed. Both pages are open, so each is
+recorded in the game's presence as its socket records it (games/presence.py): nobody is emailed
+that it is their turn while they look at the game, as in `benchmarks load`, whose pages beat.
+With MICROCHIP_ANSWERCOST_AWAY=1 they are not, and every turn writes an email to the outbox.
+It prints milliseconds of CPU per move (time.process_time: the median and the mean of the moves
+after the warm-up), and deletes what it created.
 """
 
 import os
@@ -33,6 +36,7 @@ from django.urls import reverse
 
 from benchmarks.loadtest.floor import FLOOR_DIR, Floor, FloorDatabase
 from benchmarks.loadtest.page import PageLooks
+from games import presence
 from games.models import Game
 from games.play import actions, views
 from games.rules.greedy import next_action
@@ -117,6 +121,9 @@ def _play_one_game(players, clients, times, sizes, count):
         creator=players[0], player_count=2, time_per_move=timedelta(days=1), rated=False
     )
     actions.join_game(game_id=game.pk, user=players[1])
+    if not os.environ.get("MICROCHIP_ANSWERCOST_AWAY"):
+        for player in players:  # what each page's socket records on connecting
+            presence.arrive(game.pk, player.pk, f"answercost-page-{player.pk}")
     act_url = reverse("games:act", args=[game.pk])
     fragment_url = reverse("games:fragment", args=[game.pk])
     drawing = views.render is not _fixed_render
