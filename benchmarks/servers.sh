@@ -7,6 +7,7 @@
 #
 #   benchmarks/servers.sh start        # prints the URL to give `benchmarks load --url`
 #   eval "$(benchmarks/servers.sh env)"  # the settings the benchmark needs (its database, Redis)
+#   benchmarks/servers.sh pause-engine # before measuring; resume-engine after (see below)
 #   benchmarks/servers.sh stop
 #
 # PG_PORT, REDIS_PORT, PORT (daphne; gunicorn on PORT+1) and NGINX_PORT change the ports. Run it
@@ -25,9 +26,9 @@ settings=(
     "DEBUG=false" "ALLOWED_HOSTS=127.0.0.1"
     "SESSION_COOKIE_SECURE=false" "CSRF_COOKIE_SECURE=false"
     "SITE_URL=http://127.0.0.1:$NGINX_PORT" "MICROCHIP_VAR_DIR=$here/var"
-    # The engine's review of each ended game is not a move's cost, and at its production budget
-    # (up to 120 s of CPU a game) it ran beside the runs it should not disturb.
-    "ENGINE_REVIEW_CPU_SECONDS=5" "ENGINE_REVIEW_SAMPLES=0"
+    # The analysis and the engine's review of each ended game are not a move's cost, and at their
+    # production budgets (5 s a seat, up to 120 s a game) they ran beside the runs they disturbed.
+    "ANALYSIS_TIME_LIMIT=0.5" "ENGINE_REVIEW_CPU_SECONDS=5" "ENGINE_REVIEW_SAMPLES=0"
 )
 export "${settings[@]}"
 
@@ -71,8 +72,16 @@ stop)
     if [ -f "$here/redis.pid" ]; then kill "$(cat "$here/redis.pid")" 2>/dev/null || true; fi
     su postgres -c "$pg_bin/pg_ctl -D $here/pg/data -m fast stop" >/dev/null 2>&1 || true
     ;;
+pause-engine | resume-engine)
+    # The engine's worker analyses and reviews every game that ends (`answer-cost` ends dozens a
+    # minute): beside a run on two cores it made each move cost a quarter more CPU. Paused (its
+    # processes stopped, not ended: `up` would start them again), it takes up its queue again on
+    # resume-engine.
+    signal=$([ "$1" = pause-engine ] && echo STOP || echo CONT)
+    pkill "-$signal" -s "$(cat "$here/up.pid")" -f "queues engine"
+    ;;
 *)
-    echo "usage: $0 start|stop|env" >&2
+    echo "usage: $0 start|stop|env|pause-engine|resume-engine" >&2
     exit 2
     ;;
 esac

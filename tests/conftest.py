@@ -248,6 +248,7 @@ def database_url() -> str:
 REVIEW_ENVIRONMENT = {
     "ENGINE_REVIEW_CPU_SECONDS": "5",
     "ENGINE_REVIEW_SAMPLES": "0",  # as the suite's own (the fixture above says why)
+    "ANALYSIS_TIME_LIMIT": "0.5",
     "CUT_PUZZLES_AFTER_REVIEW": "false",
 }
 
