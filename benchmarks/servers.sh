@@ -10,14 +10,15 @@
 #   benchmarks/servers.sh pause-engine # before measuring; resume-engine after (see below)
 #   benchmarks/servers.sh stop
 #
-# PG_PORT, REDIS_PORT, PORT (daphne; gunicorn on PORT+1) and NGINX_PORT change the ports. Run it
+# PG_PORT, REDIS_PORT, PORT (daphne; gunicorn on PORT+1) and NGINX_PORT change the ports, HTTP the
+# number of gunicorn processes (6; gunicorn reads more of its options from GUNICORN_CMD_ARGS). Run it
 # as root (PostgreSQL runs as the postgres user, as .ci/run starts it). Start the servers under
 # `nice -n 10` on a shared machine: every process they start inherits it.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 here=${BENCH_DIR:-$root/var/bench-servers}
 PG_PORT=${PG_PORT:-25436} REDIS_PORT=${REDIS_PORT:-26396} PORT=${PORT:-8620}
-NGINX_PORT=${NGINX_PORT:-8622}
+NGINX_PORT=${NGINX_PORT:-8622} HTTP=${HTTP:-6}
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 settings=(
     "DATABASE_URL=postgres://postgres@127.0.0.1:$PG_PORT/bench"
@@ -48,7 +49,7 @@ start)
     redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
         --pidfile "$here/redis.pid" --dir "$here"
     cd "$root"
-    setsid nohup .venv/bin/python manage.py up --host 127.0.0.1 --port "$PORT" --web 2 --http 6 \
+    setsid nohup .venv/bin/python manage.py up --host 127.0.0.1 --port "$PORT" --web 2 --http "$HTTP" \
         --workers 1 >"$here/up.log" 2>&1 &
     echo $! >"$here/up.pid"
     sed -e "s/127.0.0.1:8001/127.0.0.1:$((PORT + 1))/; s/127.0.0.1:8000/127.0.0.1:$PORT/" \
@@ -74,7 +75,7 @@ stop)
     ;;
 pause-engine | resume-engine)
     # The engine's worker analyses and reviews every game that ends (`answer-cost` ends dozens a
-    # minute): beside a run on two cores it made each move cost a quarter more CPU. Paused (its
+    # minute): beside a run on two cores it made each move cost about a fifth more CPU. Paused (its
     # processes stopped, not ended: `up` would start them again), it takes up its queue again on
     # resume-engine.
     signal=$([ "$1" = pause-engine ] && echo STOP || echo CONT)
