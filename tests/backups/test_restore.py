@@ -93,12 +93,11 @@ def fresh_database():
 
 
 def test_a_dump_restored_into_a_fresh_database_replays_every_game(
-    start_game, players, settings, tmp_path, fresh_database
+    start_game, players, tmp_path, fresh_database
 ):
     programs = client_programs()
     if programs is None:
         pytest.skip("no pg_dump/pg_restore for this server in /usr/lib/postgresql/*/bin")
-    settings.ANALYSIS_TIME_LIMIT = 0.5  # the ended game is analysed at once (an eager task)
     games = games_of_every_kind(start_game, players)
     events = Event.objects.count()
 

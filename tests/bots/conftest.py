@@ -8,7 +8,8 @@ from accounts.models import User
 
 @pytest.fixture(autouse=True)
 def _quick_bots(settings):
-    """Bots act at once and think briefly; the analysis solver gets a short limit."""
+    """Bots act at once and think briefly (the analysis's short limit is the suite's,
+    tests/conftest.py)."""
     settings.BOT_MOVE_DELAY = 0
     settings.BOT_STRONG_OPTIONS = {
         "draft_time": 0.05,
@@ -16,7 +17,6 @@ def _quick_bots(settings):
         "finish_time": 0.2,
         "deny": 0.5,
     }
-    settings.ANALYSIS_TIME_LIMIT = 0.5
 
 
 @pytest.fixture

@@ -174,7 +174,6 @@ def test_bots_are_never_counted_they_move_through_games_actions(players, setting
     """Even with every move over HTTP refused, a game of bots plays to the end by itself."""
     settings.ACTION_RATE_LIMIT = "0/h"
     settings.BOT_MOVE_DELAY = 0
-    settings.ANALYSIS_TIME_LIMIT = 0.5
     from accounts.bots import new_bot
 
     creator = new_bot("easy")

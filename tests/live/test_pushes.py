@@ -175,10 +175,10 @@ async def test_after_a_lost_push_the_next_one_comes_as_the_whole_game(start_game
 
 @pytest.mark.slow
 async def test_the_end_of_the_game_redraws_every_page_with_the_results(start_game, settings):
-    # The post-game analysis runs eagerly in the finishing request here. The tests' channel
-    # layer times out a consumer that hears nothing for 5 s (the settings' layer does not:
-    # tests/faults/test_idle_socket.py), so the analysis is kept well short of that.
-    settings.ANALYSIS_TIME_LIMIT = 0.5
+    # The post-game analysis runs eagerly in the finishing request here, under the suite's
+    # half a second a seat (tests/conftest.py): well short of the 5 s after which the tests'
+    # channel layer times out a consumer that hears nothing (the settings' layer does not:
+    # tests/faults/test_idle_socket.py).
     game, seats, clients = await seated(start_game, 2)
 
     def play_until_the_last_finish():

@@ -88,8 +88,7 @@ def test_concurrent_digest_runs_send_each_reader_one_digest(start_game, clock): 
     assert [m.to for m in digests] == [[reader.email]]  # ...and one digest went
 
 
-def test_concurrent_sweeps_analyse_a_finished_game_once(bot, settings, monkeypatch, lost_tasks):
-    settings.ANALYSIS_TIME_LIMIT = 0.5
+def test_concurrent_sweeps_analyse_a_finished_game_once(bot, monkeypatch, lost_tasks):
     lost_tasks("games.analyse_game")  # its task was lost
     game = bot_game(bot)
     Game.objects.filter(pk=game.pk).update(ended_at=timezone.now() - timedelta(minutes=10))
