@@ -24,12 +24,14 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext, ngettext, pgettext
 
 from games import rules
 from games.models import Event
 from games.rules.replay import Fold, turn_number
 from infra.lru import LRU
+from infra.selects import Columns, Select, table_name
 from infra.words import and_list
 
 Cause = Event.Cause
@@ -540,8 +542,46 @@ class Log:
 def read_log(game, seats) -> Log:
     """The log of a game from all its events (one query), its seats with their users."""
     log = Log(names={seat.user_id: seat.user.username for seat in seats})
-    log.extend(game.events.select_related("actor").order_by("number"))
+    log.extend(events_after(game.pk, -1))
     return log
+
+
+def events_after(game_id: int, number: int) -> list[Event]:
+    """The events of a game after `number`, in order, each with its actor (if any).
+
+    One select written once (infra/selects.py): a process whose copy of a game's log is a few
+    versions behind reads their events on most moves of the game (six gunicorn workers seldom
+    draw two versions of a game in a row), and the queryset with its actor joined cost 1.3 ms
+    of CPU to compile and run for six events, about a tenth of gunicorn's CPU per move under
+    load (issue 36)."""
+    rows, columns, db = _events_with_actors.rows(game_id, number)
+    events = []
+    for row in rows:
+        event = columns[0].make(db.alias, db, row)
+        event.actor = columns[1].make(db.alias, db, row) if event.actor_id is not None else None
+        events.append(event)
+    return events
+
+
+def _events_with_actors_sql(connection):
+    quote = connection.ops.quote_name
+    event = Columns(Event, "event", connection, 0)
+    User = get_user_model()
+    actor = Columns(User, "actor", connection, event.end)
+    column = Event._meta.get_field
+    sql = (
+        f"SELECT {event.sql}, {actor.sql} FROM {table_name(Event, connection)} {quote('event')} "
+        f"LEFT OUTER JOIN {table_name(User, connection)} {quote('actor')} "
+        f"ON {quote('actor')}.{quote(User._meta.pk.column)} = "
+        f"{quote('event')}.{quote(column('actor').column)} "
+        f"WHERE {quote('event')}.{quote(column('game').column)} = %s "
+        f"AND {quote('event')}.{quote(column('number').column)} > %s "
+        f"ORDER BY {quote('event')}.{quote(column('number').column)} ASC"
+    )
+    return sql, (event, actor)
+
+
+_events_with_actors = Select(_events_with_actors_sql)
 
 
 # The logs of the games this process drew lately, each as far as it has read: a page or a push
@@ -592,8 +632,7 @@ def log_of(game, seats, known=()) -> Log:
         if known and known[0].number == log.version + 1:
             log.extend(known)
         if log.version < game.version:
-            newer = game.events.filter(number__gt=log.version).select_related("actor")
-            log.extend(newer.order_by("number"))
+            log.extend(events_after(game.pk, log.version))
         if game.status == game.Status.PLAYING:  # an ended game's log is read once, for its page
             _logs.put(key, log)
         else:

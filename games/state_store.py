@@ -2,15 +2,14 @@
 Seat. The rules package checks the state on the way in (GameState.from_json validates it)."""
 
 import contextlib
-from collections.abc import Callable
 
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
-from django.db.models import Expression
+from django.db import connection, transaction
 
 from games.models import Game, Seat
 from games.rules import GameState
 from games.rules.state import FORMAT
+from infra.selects import Columns, Select, table_name
 
 User = get_user_model()
 
@@ -95,112 +94,34 @@ def snapshot():
         yield
 
 
-class _Columns:
-    """The concrete columns of one model in a select, under a table alias, and how to make an
-    instance of them: `Model.from_db` with the values converted as a queryset converts them
-    (JSON decoded, SQLite's times made aware and its durations made timedeltas), through each
-    field's and the backend's converters, as Django's own database cache reads its raw rows."""
-
-    def __init__(self, model, alias: str, connection, start: int):
-        self.model = model
-        fields = model._meta.concrete_fields
-        quote = connection.ops.quote_name
-        self.sql = ", ".join(f"{quote(alias)}.{quote(field.column)}" for field in fields)
-        self.names = [field.attname for field in fields]
-        self.start, self.end = start, start + len(fields)
-        self.converters = []
-        for index, field in enumerate(fields):
-            expression = Expression(output_field=field)
-            found = connection.ops.get_db_converters(expression)
-            found += expression.get_db_converters(connection)
-            if found:
-                self.converters.append((index, expression, found))
-
-    def make(self, using: str, connection, row):
-        values = row[self.start : self.end]
-        if self.converters:
-            values = list(values)
-            for index, expression, converters in self.converters:
-                value = values[index]
-                for converter in converters:
-                    value = converter(value, expression, connection)
-                values[index] = value
-        return self.model.from_db(using, self.names, values)
-
-
-class _Select:
-    """One select of the reads below, written from the models' public metadata (their tables and
-    concrete columns) once per process and database alias, then run with only its one parameter,
-    a game id, changed.
-
-    Kept beside the ORM because compiling the equivalent querysets on every call costs several
-    times the CPU of running them. Measured in one process on PostgreSQL and Redis on the shared
-    2-core machine (CPU per call, benchmarks/loadtest/inprocess.py and a queryset loop of
-    3,000): the seats joined with their game, its creator and their users 0.42-0.64 ms this way
-    (0.54-0.61 ms with the compiler-internals select it replaced) against 2.6-2.9 ms as a
-    queryset with select_related; the locked game and its seats in a transaction 0.89-1.25 ms
-    (0.81-1.19 ms before) against 3.3-3.6 ms. Every move reads the locked game and its seats,
-    and each daphne process holding the game's sockets reads the joined seats once per
-    version: the ORM would add some 2.5 ms of CPU per move in gunicorn and as much per daphne
-    process. `build(connection)` returns the SQL (with one %s) and the `_Columns` of each
-    model in the order of the row; `rows(value)` runs it, and each `_Columns` makes its
-    instance of a row."""
-
-    def __init__(self, build: Callable):
-        self.build = build
-        self.built: dict[str, tuple] = {}  # by database alias
-
-    def rows(self, value, using: str = DEFAULT_DB_ALIAS) -> tuple[list, tuple, object]:
-        """Run the select for one id: (rows, the columns of each model, the connection). An id
-        that is not a whole number raises ValueError or TypeError, as a queryset's filter would;
-        one out of any database's range finds nothing."""
-        value = int(value)
-        if not -(2**63) <= value < 2**63:
-            return [], (), None
-        db = connections[using]
-        built = self.built.get(using)
-        if built is None:
-            # The converters are the first connection's of the alias: every connection of an
-            # alias has the same backend and time zone.
-            built = self.built[using] = self.build(db)
-        sql, columns = built
-        with db.cursor() as cursor:
-            cursor.execute(sql, [value])
-            return cursor.fetchall(), columns, db
-
-
-def _table(model, connection) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
-
-
 def _seats_joined(connection, *, with_game: bool):
     """The seats of a game, in seat order, with their users (and their game and its creator)."""
     quote = connection.ops.quote_name
-    seat = _Columns(Seat, "seat", connection, 0)
+    seat = Columns(Seat, "seat", connection, 0)
     parts = [seat]
     joins = []
     if with_game:
-        game = _Columns(Game, "game", connection, seat.end)
-        creator = _Columns(User, "creator", connection, game.end)
+        game = Columns(Game, "game", connection, seat.end)
+        creator = Columns(User, "creator", connection, game.end)
         parts += [game, creator]
         joins += [
-            f"INNER JOIN {_table(Game, connection)} {quote('game')} "
+            f"INNER JOIN {table_name(Game, connection)} {quote('game')} "
             f"ON {quote('game')}.{quote(Game._meta.pk.column)} = "
             f"{quote('seat')}.{quote(Seat._meta.get_field('game').column)}",
-            f"INNER JOIN {_table(User, connection)} {quote('creator')} "
+            f"INNER JOIN {table_name(User, connection)} {quote('creator')} "
             f"ON {quote('creator')}.{quote(User._meta.pk.column)} = "
             f"{quote('game')}.{quote(Game._meta.get_field('created_by').column)}",
         ]
-    user = _Columns(User, "player", connection, parts[-1].end)
+    user = Columns(User, "player", connection, parts[-1].end)
     parts.append(user)
     joins.append(
-        f"INNER JOIN {_table(User, connection)} {quote('player')} "
+        f"INNER JOIN {table_name(User, connection)} {quote('player')} "
         f"ON {quote('player')}.{quote(User._meta.pk.column)} = "
         f"{quote('seat')}.{quote(Seat._meta.get_field('user').column)}"
     )
     sql = (
         f"SELECT {', '.join(part.sql for part in parts)} "
-        f"FROM {_table(Seat, connection)} {quote('seat')} {' '.join(joins)} "
+        f"FROM {table_name(Seat, connection)} {quote('seat')} {' '.join(joins)} "
         f"WHERE {quote('seat')}.{quote(Seat._meta.get_field('game').column)} = %s "
         f"ORDER BY {quote('seat')}.{quote(Seat._meta.get_field('number').column)} ASC"
     )
@@ -209,9 +130,9 @@ def _seats_joined(connection, *, with_game: bool):
 
 def _game_locked(connection):
     quote = connection.ops.quote_name
-    game = _Columns(Game, "game", connection, 0)
+    game = Columns(Game, "game", connection, 0)
     sql = (
-        f"SELECT {game.sql} FROM {_table(Game, connection)} {quote('game')} "
+        f"SELECT {game.sql} FROM {table_name(Game, connection)} {quote('game')} "
         f"WHERE {quote('game')}.{quote(Game._meta.pk.column)} = %s"
     )
     if connection.features.has_select_for_update:  # SQLite locks the whole database instead
@@ -220,7 +141,7 @@ def _game_locked(connection):
 
 
 # A game's seats with the game (and its creator) and their users: one statement, one moment.
-_seats_with_game = _Select(lambda connection: _seats_joined(connection, with_game=True))
+_seats_with_game = Select(lambda connection: _seats_joined(connection, with_game=True))
 
 
 def read_game(game_id: int) -> tuple[Game, list[Seat]]:
@@ -250,8 +171,8 @@ def current_version(game_id: int) -> int | None:
 
 
 # The reads of every change, written once.
-_locked_game = _Select(_game_locked)
-_seats_with_users = _Select(lambda connection: _seats_joined(connection, with_game=False))
+_locked_game = Select(_game_locked)
+_seats_with_users = Select(lambda connection: _seats_joined(connection, with_game=False))
 
 
 def _game_and_seats_locked(connection):
@@ -259,16 +180,16 @@ def _game_and_seats_locked(connection):
     the seat rows locked (`FOR UPDATE OF` both, the game first, as every change locks it first:
     the users are read, not locked)."""
     quote = connection.ops.quote_name
-    game = _Columns(Game, "game", connection, 0)
-    seat = _Columns(Seat, "seat", connection, game.end)
-    user = _Columns(User, "player", connection, seat.end)
+    game = Columns(Game, "game", connection, 0)
+    seat = Columns(Seat, "seat", connection, game.end)
+    user = Columns(User, "player", connection, seat.end)
     sql = (
         f"SELECT {game.sql}, {seat.sql}, {user.sql} "
-        f"FROM {_table(Game, connection)} {quote('game')} "
-        f"INNER JOIN {_table(Seat, connection)} {quote('seat')} "
+        f"FROM {table_name(Game, connection)} {quote('game')} "
+        f"INNER JOIN {table_name(Seat, connection)} {quote('seat')} "
         f"ON {quote('seat')}.{quote(Seat._meta.get_field('game').column)} = "
         f"{quote('game')}.{quote(Game._meta.pk.column)} "
-        f"INNER JOIN {_table(User, connection)} {quote('player')} "
+        f"INNER JOIN {table_name(User, connection)} {quote('player')} "
         f"ON {quote('player')}.{quote(User._meta.pk.column)} = "
         f"{quote('seat')}.{quote(Seat._meta.get_field('user').column)} "
         f"WHERE {quote('game')}.{quote(Game._meta.pk.column)} = %s "
@@ -279,7 +200,7 @@ def _game_and_seats_locked(connection):
     return sql, (game, seat, user)
 
 
-_locked_game_and_seats = _Select(_game_and_seats_locked)
+_locked_game_and_seats = Select(_game_and_seats_locked)
 
 
 def lock_game_and_seats(game_id) -> tuple[Game | None, list[Seat]]:
