@@ -10,6 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from infra.selects import Columns, Select, table_name
+
 from .names import keys_to_refuse, name_key
 
 # The areas of the time zone database's own names ("Europe/Madrid"): the zones a person lives
@@ -40,10 +42,40 @@ def zone_named(name: str) -> zoneinfo.ZoneInfo:
 
 
 class Players(UserManager):
+    def get(self, *args, **kwargs):
+        """`User.objects.get(pk=...)`, the signed-in player's read on every request (Django's
+        authentication backend reads them so from the session), is one select written once
+        (infra/selects.py): compiling the queryset for the user's 36 columns cost 0.43 ms of
+        CPU a request against 0.14 ms (issue 36). Every other lookup is the queryset's."""
+        if args or kwargs.keys() != {"pk"} or self._db is not None:
+            return super().get(*args, **kwargs)
+        try:
+            rows, columns, db = _user_by_pk.rows(kwargs["pk"])
+        except (TypeError, ValueError):  # not a whole number: the queryset says how
+            return super().get(*args, **kwargs)
+        if not rows:
+            raise self.model.DoesNotExist(
+                f"{self.model._meta.object_name} matching query does not exist."
+            )
+        return columns[0].make(db.alias, db, rows[0])
+
     def named(self, name: str):
         """The account called `name` whatever its case, found by the index of the lowered names
         (the constraint below): ``username__iexact`` compares UPPER() and reads every account."""
         return self.alias(lowered=Lower("username")).filter(lowered=Lower(Value(name)))
+
+
+def _user_by_pk_sql(connection):
+    quote = connection.ops.quote_name
+    user = Columns(User, "player", connection, 0)
+    sql = (
+        f"SELECT {user.sql} FROM {table_name(User, connection)} {quote('player')} "
+        f"WHERE {quote('player')}.{quote(User._meta.pk.column)} = %s"
+    )
+    return sql, (user,)
+
+
+_user_by_pk = Select(_user_by_pk_sql)
 
 
 class User(AbstractUser):
