@@ -11,7 +11,8 @@ forward and never past the game's version, so racing pages and a late heartbeat 
 """
 
 from accounts.models import User
-from games.models import Seat
+from games.models import Game, Seat
+from infra.selects import Update, table_name
 
 
 def see_game(*, game_id: int, user: User | int, version: int) -> bool:
@@ -24,10 +25,27 @@ def see_game(*, game_id: int, user: User | int, version: int) -> bool:
     """
     if not isinstance(version, int) or version < 0:
         return False
-    seats = Seat.objects.filter(
-        game_id=game_id, user=user, seen_version__lt=version, game__version__gte=version
+    user_id = user.pk if isinstance(user, User) else user
+    return bool(_see.run(version, game_id, user_id, version, version))
+
+
+def _see_sql(connection) -> str:
+    """The seat's seen version moved forward to a version the game has reached: one statement
+    written once (infra/selects.py). Every visible page's heartbeat records it (issue 36): as a
+    queryset with its join it cost 0.89 ms of CPU to compile and run, in daphne."""
+    quote = connection.ops.quote_name
+    seat, game = table_name(Seat, connection), table_name(Game, connection)
+    column = Seat._meta.get_field
+    seen, seat_game = quote(column("seen_version").column), quote(column("game").column)
+    return (
+        f"UPDATE {seat} SET {seen} = %s "
+        f"WHERE {seat_game} = %s AND {quote(column('user').column)} = %s AND {seen} < %s "
+        f"AND %s <= (SELECT {quote(Game._meta.get_field('version').column)} FROM {game} "
+        f"WHERE {game}.{quote(Game._meta.pk.column)} = {seat}.{seat_game})"
     )
-    return bool(seats.update(seen_version=version))
+
+
+_see = Update(_see_sql)
 
 
 def dismiss_notices(*, game_id: int, user: User | int, version: int) -> bool:

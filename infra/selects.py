@@ -47,6 +47,15 @@ class Columns:
         return self.model.from_db(using, self.names, values)
 
 
+def _whole_numbers(values) -> list[int] | None:
+    """`values` as whole numbers (ValueError or TypeError for one that is not, as a queryset's
+    filter would say), or None if one is out of any database's range (it matches nothing)."""
+    values = [int(value) for value in values]
+    if not all(-(2**63) <= value < 2**63 for value in values):
+        return None
+    return values
+
+
 class Select:
     """One select written from the models' public metadata (their tables and concrete columns)
     once per process and database alias, then run with only its parameters, whole numbers (a
@@ -73,8 +82,8 @@ class Select:
         """Run the select for its parameters: (rows, the columns of each model, the
         connection). A parameter that is not a whole number raises ValueError or TypeError, as
         a queryset's filter would; one out of any database's range finds nothing."""
-        values = [int(value) for value in values]
-        if not all(-(2**63) <= value < 2**63 for value in values):
+        values = _whole_numbers(values)
+        if values is None:
             return [], (), None
         db = connections[using]
         built = self.built.get(using)
@@ -86,3 +95,25 @@ class Select:
         with db.cursor() as cursor:
             cursor.execute(sql, values)
             return cursor.fetchall(), columns, db
+
+
+class Update:
+    """An UPDATE written once per process and database alias, like `Select`, run with only its
+    parameters, whole numbers, changed: `build(connection)` returns its SQL (a %s for each
+    parameter), `run(*values)` the number of rows it changed."""
+
+    def __init__(self, build: Callable):
+        self.build = build
+        self.built: dict[str, str] = {}  # by database alias
+
+    def run(self, *values, using: str = DEFAULT_DB_ALIAS) -> int:
+        values = _whole_numbers(values)
+        if values is None:
+            return 0
+        db = connections[using]
+        sql = self.built.get(using)
+        if sql is None:
+            sql = self.built[using] = self.build(db)
+        with db.cursor() as cursor:
+            cursor.execute(sql, values)
+            return cursor.rowcount
