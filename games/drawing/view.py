@@ -22,7 +22,7 @@ from games.access import Viewer
 from games.drawing.ahead import AheadView, ahead_view
 from games.drawing.log_page import LogPage, LogRow, log_page, log_row
 from games.drawing.rematch import RematchView, rematch_view
-from games.drawing.spaces import SpaceView, TileView, space_views, space_words, tile_view
+from games.drawing.spaces import LazySpaces, SpaceView, TileView, space_words, tile_view
 from games.models import Event, ExpelVote, Game, Seat, electorate, votes_needed
 from games.rules.tiles import TILES
 from games.state_store import load_state, read_game
@@ -67,7 +67,7 @@ def clock_view(game: Game, seat: Seat, *, waited_for: bool, now: datetime) -> Cl
 @dataclass
 class SeatView:
     seat: Seat
-    spaces: list[SpaceView]
+    spaces: Sequence[SpaceView]
     tray: list[TileView]
     score: rules.Score
     can_finish: bool
@@ -368,7 +368,7 @@ def game_view(
         elif chosen.space is not None:  # where it may be moved (a move keeps its rotation)
             rotation = board.cells[chosen.space].rotation
             legal = dict.fromkeys(rules.legal_moves(board, chosen.space), rotation)
-        spaces = space_views(board, selected=chosen.space, legal=legal)
+        spaces = LazySpaces(board, selected=chosen.space, legal=legal)
         if is_viewer:
             selection = chosen
         seat_views.append(
@@ -406,7 +406,7 @@ def _votes(game: Game, seats: list[Seat]) -> dict[int, list[int]]:
 def seat_view(
     seat: Seat,
     state: rules.GameState,
-    spaces: list[SpaceView],
+    spaces: Sequence[SpaceView],
     *,
     is_viewer: bool,
     is_current: bool,
