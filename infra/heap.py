@@ -8,8 +8,9 @@ process, full collections took 159 ms of 413 (72 pushes); with the objects of th
 aside, 9 ms. In a profile of daphne under load this time showed up wherever an allocation
 happened to start a collection (a dataclass's __init__, a thread pool's submit).
 
-So each server process, once it has loaded everything its requests need, collects once and
-freezes what is left (`gc.freeze`, as Python's documentation suggests for long-lived processes):
+So each server process, once it has loaded everything its requests need (its views, and
+Celery's side that queues tasks: see `_prepare_task_sending`), collects once and freezes what
+is left (`gc.freeze`, as Python's documentation suggests for long-lived processes):
 those objects are never walked again. What requests and pushes make is collected as before.
 """
 
@@ -20,8 +21,26 @@ from django.conf import settings
 
 
 def freeze_after_start() -> None:
-    """Load the URLconf (and with it every view), collect, and set every object alive now aside
-    from the garbage collector for the life of the process."""
+    """Load the URLconf (and with it every view) and Celery's sending side, collect, and set
+    every object alive now aside from the garbage collector for the life of the process."""
     import_module(settings.ROOT_URLCONF)
+    _prepare_task_sending()
     gc.collect()
     gc.freeze()
+
+
+def _prepare_task_sending() -> None:
+    """Make what Celery makes the first time a process queues a task: the app's registry of
+    tasks, its AMQP side with its pool of producers, and its result backend (issue 36). Made by
+    the first move that queued a task in each gunicorn worker, that was about 80 ms of CPU in a
+    player's request (a forced take comes a few minutes into a game, so a load benchmark of a
+    few minutes paid it in every worker). Nothing connects here: the producers' connections are
+    made when they are first used, and a broker that is down does not keep the process from
+    starting."""
+    from celery import current_app
+
+    current_app.tasks  # noqa: B018 (the registry is made, and the app finalized, when read)
+    amqp = current_app.amqp
+    amqp.producer_pool  # noqa: B018 (likewise: made when first read)
+    amqp.send_task_message  # noqa: B018
+    current_app.backend  # noqa: B018
