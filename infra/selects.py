@@ -1,7 +1,8 @@
-"""Selects written once from the models' public metadata (their tables and concrete columns),
-then run with only their parameters changed: for the reads that every move or push makes, where
-compiling the equivalent queryset on every call costs several times the CPU of running it
-(games/state_store.py, games/move_log.py)."""
+"""Statements written once from the models' public metadata (their tables and concrete columns),
+then run with only their parameters changed: for the reads and writes that every move, push or
+request makes, where compiling the equivalent queryset on every call costs several times the
+CPU of running it (games/state_store.py, games/move_log.py, games/seen.py, accounts/models.py;
+issue 36). Everything else goes through the ORM."""
 
 from collections.abc import Callable
 
