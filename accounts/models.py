@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from infra.selects import Columns, Select, table_name
+from infra.selects import Select, row_by_pk
 
 from .names import keys_to_refuse, name_key
 
@@ -66,12 +66,7 @@ class Players(UserManager):
 
 
 def _user_by_pk_sql(connection):
-    quote = connection.ops.quote_name
-    user = Columns(User, "player", connection, 0)
-    sql = (
-        f"SELECT {user.sql} FROM {table_name(User, connection)} {quote('player')} "
-        f"WHERE {quote('player')}.{quote(User._meta.pk.column)} = %s"
-    )
+    sql, user = row_by_pk(User, "player", connection)
     return sql, (user,)
 
 

@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from games.models import Game, Seat
 from games.rules import GameState
 from games.rules.state import FORMAT
-from infra.selects import Columns, Select, table_name
+from infra.selects import Columns, Select, row_by_pk, table_name
 
 User = get_user_model()
 
@@ -129,12 +129,7 @@ def _seats_joined(connection, *, with_game: bool):
 
 
 def _game_locked(connection):
-    quote = connection.ops.quote_name
-    game = Columns(Game, "game", connection, 0)
-    sql = (
-        f"SELECT {game.sql} FROM {table_name(Game, connection)} {quote('game')} "
-        f"WHERE {quote('game')}.{quote(Game._meta.pk.column)} = %s"
-    )
+    sql, game = row_by_pk(Game, "game", connection)
     if connection.features.has_select_for_update:  # SQLite locks the whole database instead
         sql += " FOR UPDATE"
     return sql, (game,)

@@ -15,6 +15,18 @@ def table_name(model, connection) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
+def row_by_pk(model, alias: str, connection) -> tuple[str, "Columns"]:
+    """The select of one row of `model` (every concrete column, under `alias`) by its primary
+    key (one %s), and its `Columns`."""
+    quote = connection.ops.quote_name
+    columns = Columns(model, alias, connection, 0)
+    sql = (
+        f"SELECT {columns.sql} FROM {table_name(model, connection)} {quote(alias)} "
+        f"WHERE {quote(alias)}.{quote(model._meta.pk.column)} = %s"
+    )
+    return sql, columns
+
+
 class Columns:
     """The concrete columns of one model in a select, under a table alias, and how to make an
     instance of them: `Model.from_db` with the values converted as a queryset converts them
