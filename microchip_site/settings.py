@@ -224,8 +224,9 @@ ENGINE_REVIEW = {
     "samples": env.int("ENGINE_REVIEW_SAMPLES", default=None),
 }
 CUT_PUZZLES_AFTER_REVIEW = env.bool("CUT_PUZZLES_AFTER_REVIEW", default=True)
-# The post-game analysis's time for each seat's best arrangement (games/history/analysis.py).
-ANALYSIS_TIME_LIMIT = env.float("ANALYSIS_TIME_LIMIT", default=5.0)
+# The post-game analysis's time for each seat's best arrangement (unset: games/history/analysis.py's
+# own, 5 s).
+ANALYSIS_TIME_LIMIT = env.float("ANALYSIS_TIME_LIMIT", default=None)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the clock of every game (games/tasks.py): forced takes, reminders, timeouts and

@@ -44,7 +44,9 @@ def best_arrangements(*, game_id: int) -> dict[int, dict] | None:
     seats = list(game.seats.order_by("number"))
     if all(seat.best_score is not None for seat in seats):
         return None
-    time_limit = getattr(settings, "ANALYSIS_TIME_LIMIT", ANALYSIS_TIME_LIMIT)
+    time_limit = getattr(settings, "ANALYSIS_TIME_LIMIT", None)
+    if time_limit is None:  # not set: this module's own
+        time_limit = ANALYSIS_TIME_LIMIT
     return {seat.number: best_for_seat(seat, time_limit) for seat in seats}
 
 
