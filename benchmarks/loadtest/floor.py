@@ -141,6 +141,9 @@ class Floor:
         return tables
 
     def start(self) -> None:
+        for port in (self.port, self.web_port, self.http_port):
+            if not _free(port):
+                raise RuntimeError(f"port {port} is taken: give the floor another port")
         self.workdir.mkdir(parents=True, exist_ok=True)
         log = (self.workdir / "floor.log").open("ab")  # daphne logs every socket
         self.launcher = subprocess.Popen(
@@ -161,8 +164,28 @@ class Floor:
             subprocess.run([self.nginx_binary, "-p", str(prefix), "-c", str(conf)], check=True)
             pid = int((prefix / "nginx.pid").read_text())
             self.nginx_master = psutil.Process(pid)
-        for port in {self.port, self.web_port, self.http_port}:
-            _wait_for_port(port, 30)
+        for port in (self.web_port, self.http_port, self.port):
+            self._wait_for_port(port, 30)
+
+    def _wait_for_port(self, port: int, timeout: float) -> None:
+        """Wait until something listens on `port`; fail at once, with what the floor's servers
+        said, if the launcher or nginx has ended meanwhile."""
+        deadline = time.monotonic() + timeout
+        while not _listening(port):
+            if self.launcher is not None and self.launcher.poll() is not None:
+                raise RuntimeError(f"the floor's launcher ended (exit code "
+                                   f"{self.launcher.returncode}) before port {port} listened:\n"
+                                   + _tail(self.workdir / "floor.log"))  # fmt: skip
+            if self.nginx_master is not None and not self.nginx_master.is_running():
+                raise RuntimeError(f"the floor's nginx ended before port {port} listened:\n"
+                                   + _tail(self.workdir / "nginx" / "error.log"))  # fmt: skip
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"the floor did not start listening on port {port} in {timeout:g} s:\n"
+                    + _tail(self.workdir / "floor.log")
+                    + _tail(self.workdir / "nginx" / "error.log")
+                )
+            time.sleep(0.2)
 
     def roots(self) -> list[psutil.Process]:
         """The trees this process started: the launcher's and nginx's."""
@@ -187,14 +210,26 @@ class Floor:
         self.launcher = None
 
 
-def _wait_for_port(port: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.2)
-    raise RuntimeError(f"the floor did not start listening on port {port}")
+def _free(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers bind
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(2)  # a connection that hangs is an answer too: not yet
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _tail(log: Path, lines: int = 20) -> str:
+    if not log.exists():
+        return f"({log} was not written)\n"
+    return "".join(log.read_text(errors="replace").splitlines(keepends=True)[-lines:])
 
 
 @dataclass
