@@ -265,9 +265,10 @@ class Stack:
         complete = path.read_text().rpartition("\n")[0]
         return [json.loads(line) for line in complete.splitlines() if line.strip()]
 
-    def hold(self, when: str, task: str) -> None:
-        """Make the next run of `task` wait to be killed (tests/faults/hooks.py)."""
-        (self.directory / f"hold-{when}-{task}").touch()
+    def hold(self, when: str, task: str, *, only_due: bool = False) -> None:
+        """Make the next run of `task` wait to be killed (tests/faults/hooks.py); with
+        `only_due`, the next bot's move for its game's version now."""
+        (self.directory / f"hold-{when}-{task}").write_text("due" if only_due else "")
 
     def held(self, when: str, task: str) -> dict | None:
         """The journal's entry of the last task held there, if any."""

@@ -7,7 +7,9 @@ A test can also make the next run of a task stop and wait to be killed, by creat
 in FAULTS_DIR named ``hold-before-<task name>`` (the task has started, its body has not run) or
 ``hold-after-<task name>`` (its body has run and committed, the message is not acknowledged yet:
 with acks_late the worker acknowledges after this point). One task claims the file, says
-``held-before`` / ``held-after`` in the journal, and waits at most HOLD_SECONDS.
+``held-before`` / ``held-after`` in the journal, and waits at most HOLD_SECONDS. A file that
+says ``due`` is claimed only by a bot's move for the game's version now (``games.bot_move`` takes
+the game, the bot and the version): copies of a move the game has gone past pass by.
 """
 
 import json
@@ -47,6 +49,8 @@ def hold(when: str, task, task_id: str, args) -> None:
     flag = DIRECTORY / f"hold-{when}-{task.name}"
     claimed = DIRECTORY / f"held-{when}-{task.name}-{task_id}"
     try:
+        if flag.read_text().strip() == "due" and not due(*args):
+            return
         os.rename(flag, claimed)  # atomic: one task claims it
     except FileNotFoundError:
         return
@@ -54,6 +58,12 @@ def hold(when: str, task, task_id: str, args) -> None:
     until = time.monotonic() + HOLD_SECONDS
     while time.monotonic() < until and claimed.exists():
         time.sleep(0.05)
+
+
+def due(game_id: int, bot_id: int, version: int) -> bool:
+    from games.models import Game  # the worker has set Django up by the time a task runs
+
+    return Game.objects.filter(pk=game_id, version=version).exists()
 
 
 @task_prerun.connect
