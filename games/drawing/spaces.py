@@ -2,19 +2,28 @@
 
 `space_views` works out, once per board, what each space shows: its tile, how the tile fares
 (the rules' diagnosis and games/markers.py), the structure it is part of, where a selected tile
-fits. The words are said in the active language when read, never kept: a view is drawn in many.
+fits. The words are said in the active language when read, not kept with the view, which is drawn
+in many; a tile's label is kept per language (`_tile_label`).
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import (
+    get_language,
+    gettext,
+    gettext_lazy,
+    ngettext,
+    pgettext,
+    pgettext_lazy,
+)
 
 from games import rules
 from games.markers import Marks, board_marks
 from games.move_log import tile_words
 from games.rules.analysis import SpaceStatus
 from games.rules.tiles import COLOUR_NAMES, TILE_PATHS, TILES, paths_to_letters
+from infra.lru import MIB, memo
 
 SIDE_NAMES = {
     # Translators: a side of a tile, in a list of the sides its paths run to ("north, east").
@@ -44,10 +53,19 @@ class TileView:
 
     @property
     def label(self):
-        sides = ", ".join(str(SIDE_NAMES[letter]) for letter in paths_to_letters(self.paths))
-        # Translators: a tile as a screen reader names it: its name and the sides its paths run
-        # to ("red corner, paths north, east"); "paths" however many there are.
-        return gettext("%(tile)s, paths %(sides)s") % {"tile": self.name, "sides": sides}
+        """The tile as a screen reader names it, in the active language."""
+        return _tile_label(self.id, self.paths, get_language())
+
+
+@memo(max_bytes=MIB // 4)  # the tiles, their turns and the languages: a few hundred labels
+def _tile_label(tile_id: int, paths: int, language: str) -> str:
+    """`TileView.label`, said once per process in each language (`language`, the active one,
+    keys it): the words of every tile drawn were said anew, side by side, at every drawing
+    (issue 36: a twentieth of a push's CPU)."""
+    sides = ", ".join(str(SIDE_NAMES[letter]) for letter in paths_to_letters(paths))
+    # Translators: a tile as a screen reader names it: its name and the sides its paths run
+    # to ("red corner, paths north, east"); "paths" however many there are.
+    return gettext("%(tile)s, paths %(sides)s") % {"tile": tile_words(tile_id), "sides": sides}
 
 
 def tile_view(tile_id: int, rotation: int = 0) -> TileView:
