@@ -30,6 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
+from django.core.management.base import CommandError
+
+from infra.launcher import can_listen
 
 from .client import HTTPConnection, WebSocket
 
@@ -142,8 +145,10 @@ class Floor:
 
     def start(self) -> None:
         for port in (self.port, self.web_port, self.http_port):
-            if not _free(port):
-                raise RuntimeError(f"port {port} is taken: give the floor another port")
+            try:
+                can_listen("127.0.0.1", port)
+            except CommandError as error:
+                raise RuntimeError(f"{error}: give the floor another port") from None
         self.workdir.mkdir(parents=True, exist_ok=True)
         log = (self.workdir / "floor.log").open("ab")  # daphne logs every socket
         self.launcher = subprocess.Popen(
@@ -208,16 +213,6 @@ class Floor:
             except subprocess.TimeoutExpired:
                 os.killpg(self.launcher.pid, signal.SIGKILL)
         self.launcher = None
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers bind
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
 
 
 def _listening(port: int) -> bool:

@@ -6,7 +6,6 @@ made; beside the floor, on PostgreSQL."""
 import io
 import random
 import re
-import socket
 from urllib.parse import urlsplit
 
 import pytest
@@ -19,6 +18,7 @@ from django.db import connection
 from accounts.models import User
 from benchmarks.commands import load
 from games.models import Event, Game
+from infra.launcher import can_listen
 
 from .conftest import SERVERS_REDIS_DB
 from .test_bench_processes import decoys, start  # noqa: F401 (fixtures)
@@ -147,18 +147,13 @@ def floor_port() -> int:
     connection of the machine between this choice and the floor's start."""
     for _ in range(200):
         base = random.randrange(20000, 32000)
-        if all(bindable(port) for port in range(base, base + 3)):
-            return base
-    raise RuntimeError("no three free ports in a row between 20000 and 32000")
-
-
-def bindable(port: int) -> bool:
-    with socket.socket() as probe:
         try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
+            for port in range(base, base + 3):
+                can_listen("127.0.0.1", port)
+        except CommandError:
+            continue
+        return base
+    raise RuntimeError("no three free ports in a row between 20000 and 32000")
 
 
 def test_the_floor_is_played_beside_the_platform_both_ways(one_daphne, celery_worker_process):
