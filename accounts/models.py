@@ -61,7 +61,11 @@ class Players(UserManager):
 
     def named(self, name: str):
         """The account called `name` whatever its case, found by the index of the lowered names
-        (the constraint below): ``username__iexact`` compares UPPER() and reads every account."""
+        (the constraint below): ``username__iexact`` compares UPPER() and reads every account.
+        A name with a NUL character names nobody: no username holds one, and PostgreSQL refuses
+        it in a query (the API's fields, unlike Django's forms, let it through)."""
+        if "\x00" in name:
+            return self.none()
         return self.alias(lowered=Lower("username")).filter(lowered=Lower(Value(name)))
 
 
