@@ -1,5 +1,6 @@
 import os
 import re
+import shutil
 import subprocess
 import sys
 import uuid
@@ -278,6 +279,45 @@ def server_environment(*, redis_url: str, workdir, site_url: str = "", **extra) 
     if site_url:
         env["SITE_URL"] = site_url
     return env
+
+
+def unconfigured_environment(var_dir) -> dict:
+    """The environment of a machine with nothing configured (SQLite and a private Redis, a
+    secret key of its own), its var directory at `var_dir`."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY")
+    }
+    env["MICROCHIP_VAR_DIR"] = str(var_dir)
+    return env
+
+
+@pytest.fixture(scope="session")
+@tiers.starts_processes("manage.py migrate and collectstatic")
+def first_up_leftovers(tmp_path_factory):
+    """A var directory as the first `manage.py up` of an unconfigured machine leaves it: the
+    SQLite database migrated and the static files collected. Made once per test process; see
+    `after_a_first_up`."""
+    var_dir = tmp_path_factory.mktemp("first-up")
+    env = unconfigured_environment(var_dir)
+    for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command], cwd=settings.BASE_DIR, env=env, check=True
+        )
+    return var_dir
+
+
+@pytest.fixture
+def after_a_first_up(tmp_path, first_up_leftovers):
+    """The test's `tmp_path`, as the var directory of an `up` started before: the database
+    migrated, the static files collected. An `up` started on it migrates and collects nothing:
+    a fresh migration costs 8 s of CPU, paid here once per test process instead of once per
+    test. The tests of the first start itself (tests/site/test_up_command.py) start empty."""
+    database = first_up_leftovers / "microchip.sqlite3"
+    shutil.copy2(database, tmp_path / database.name)
+    shutil.copytree(first_up_leftovers / "static", tmp_path / "static")
+    return tmp_path
 
 
 def settings_in_a_new_process(probe: str, workdir, **environment):

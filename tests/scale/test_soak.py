@@ -36,6 +36,7 @@ def answers(url: str) -> bool:
         return False
 
 
+@pytest.mark.usefixtures("after_a_first_up")  # not a first start: its migration is not measured
 def test_a_short_soak_plays_closes_sockets_samples_and_gives_its_verdict(tmp_path):
     port = free_port()
     url = f"http://127.0.0.1:{port}"

@@ -20,8 +20,15 @@ import pytest
 from django.conf import settings
 
 from infra.services import free_port
+from tests.conftest import unconfigured_environment as unconfigured_env
 
 pytestmark = pytest.mark.servers
+
+
+# `up` listens on its ports itself and hands them to the processes it starts: a connection is
+# accepted at once and answered once daphne or gunicorn has started, which on a busy machine
+# (the suite's other workers starting servers of their own) took more than 30 s.
+FIRST_ANSWER = 90
 
 
 def wait_for(predicate, timeout, what):
@@ -39,17 +46,6 @@ def port_open(port):
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
-def unconfigured_env(tmp_path) -> dict:
-    """The environment of a machine with nothing configured, its var/ in `tmp_path`."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY")
-    }
-    env["MICROCHIP_VAR_DIR"] = str(tmp_path)
-    return env
-
-
 def test_up_migrates_serves_runs_worker_and_beat_and_stops_everything(tmp_path):
     port = free_port()
     env = unconfigured_env(tmp_path)
@@ -65,14 +61,8 @@ def test_up_migrates_serves_runs_worker_and_beat_and_stops_everything(tmp_path):
     _groups.append(process.pid)
     try:
         wait_for(lambda: port_open(port), 60, "daphne to listen")
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=30) as answer:
-            body = json.load(answer)
-            assert body == {
-                "status": "ok",
-                "database": True,
-                "redis": True,
-                "process": body["process"],
-            }
+        body = health_of(port)
+        assert body == {"status": "ok", "database": True, "redis": True, "process": body["process"]}
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=10) as page:
             assert "Log in" in page.read().decode()
         wait_for(
@@ -163,6 +153,7 @@ def group_alive(group):
     return True
 
 
+@pytest.mark.usefixtures("after_a_first_up")
 def test_up_runs_several_web_processes_behind_one_port_gunicorn_and_several_workers(tmp_path):
     port, http_port = free_port(), free_port()
     env = unconfigured_env(tmp_path)
@@ -192,14 +183,13 @@ def test_up_runs_several_web_processes_behind_one_port_gunicorn_and_several_work
         pids = set()
 
         def two_processes_answered():
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=30) as answer:
-                body = json.load(answer)
+            body = health_of(port)
             assert body["status"] == "ok", body
             pids.add(body["process"])
             return len(pids) == 2
 
         wait_for(lambda: port_open(port), 60, "daphne to listen")
-        wait_for(two_processes_answered, 60, "both web processes to answer on one port")
+        wait_for(two_processes_answered, 2 * FIRST_ANSWER, "both web processes to answer")
         for pid in pids:
             command = (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")
             assert b"daphne" in command and b"--fd" in command, command
@@ -207,8 +197,7 @@ def test_up_runs_several_web_processes_behind_one_port_gunicorn_and_several_work
 
         # gunicorn's workers serve the same site's HTTP on the other port (the proxy's "/").
         wait_for(lambda: port_open(http_port), 60, "gunicorn to listen")
-        with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/health/", timeout=30) as answer:
-            body = json.load(answer)
+        body = health_of(http_port)
         assert body["status"] == "ok" and body["process"] not in pids, body
         command = (Path("/proc") / str(parent_of(body["process"])) / "cmdline").read_bytes()
         assert b"gunicorn" in command and parent_of(parent_of(body["process"])) == process.pid
@@ -381,6 +370,7 @@ def test_a_background_job_of_a_shell_starts_with_sigint_ignored():
     assert int(status.split()[1], 16) & (1 << (signal.SIGINT - 1))
 
 
+@pytest.mark.usefixtures("after_a_first_up")
 @pytest.mark.parametrize(
     "stop", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda stop: stop.name
 )
@@ -441,6 +431,7 @@ def command_of(pid: int) -> str:
         return ""
 
 
+@pytest.mark.usefixtures("after_a_first_up")
 def test_a_second_up_on_the_same_var_directory_is_refused_and_the_lock_dies_with_up(tmp_path):
     env = unconfigured_env(tmp_path)
     lock = tmp_path / "up.lock"
@@ -485,10 +476,11 @@ def test_up_stopped_while_it_migrates_stops_there_and_exits_0(tmp_path):
 
 
 def health_of(port) -> dict:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=30) as answer:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=FIRST_ANSWER) as answer:
         return json.load(answer)
 
 
+@pytest.mark.usefixtures("after_a_first_up")
 def test_up_starts_a_killed_web_process_or_worker_again_and_keeps_serving(tmp_path):
     port = free_port()
     env = unconfigured_env(tmp_path)
@@ -534,6 +526,7 @@ def test_up_starts_a_killed_web_process_or_worker_again_and_keeps_serving(tmp_pa
     assert not port_open(port)
 
 
+@pytest.mark.usefixtures("after_a_first_up")
 def test_up_stops_everything_and_exits_1_when_a_process_keeps_crashing(tmp_path):
     shell, up = start_up_in_background(
         tmp_path, unconfigured_env(tmp_path), "--port", str(free_port())
@@ -566,6 +559,7 @@ def test_up_stops_everything_and_exits_1_when_a_process_keeps_crashing(tmp_path)
     assert not group_alive(shell.pid)
 
 
+@pytest.mark.usefixtures("after_a_first_up")
 def test_what_an_up_killed_with_sigkill_left_running_still_holds_the_lock(tmp_path):
     env = unconfigured_env(tmp_path)
     shell, first = start_up_in_background(tmp_path, env, "--port", str(free_port()))
