@@ -47,13 +47,16 @@ def pytest_configure(config):
         # 27-34 s of CPU whatever the budget (the tests/rules of the engine calibrate).
         "samples": 0,
         "cpu_seconds": 5.0,
-        "hindsight_solves": 3,
-        "hindsight_nodes": 5_000,
+        # Hindsight's solves were four fifths of a review's CPU at 3 of 5,000 nodes each; the
+        # tests of hindsight itself (tests/rules/test_review.py) give it their own.
+        "hindsight_solves": 2,
+        "hindsight_nodes": 1_000,
     }
     settings.CUT_PUZZLES_AFTER_REVIEW = False
     # And the best arrangement of each seat's final tiles (the analysis, also an eager task when
-    # a game ends) under half a second a seat, not five: the tests of the solver give it more.
-    settings.ANALYSIS_TIME_LIMIT = 0.5
+    # a game ends) under a fifth of a second a seat, not five: a whole game's test spent a
+    # tenth of its CPU there at half a second. The tests of the solver give it more.
+    settings.ANALYSIS_TIME_LIMIT = 0.2
     # The expert computer player on the platform (games/bots/turns.py) searches as little.
     settings.BOT_EXPERT_OPTIONS = {"iterations": 40, "arrange_nodes": 500, "time_cap": 2.0}
     # Hashing passwords slowly on purpose is for production, not for a test's made-up players.
@@ -249,7 +252,7 @@ def database_url() -> str:
 REVIEW_ENVIRONMENT = {
     "ENGINE_REVIEW_CPU_SECONDS": "5",
     "ENGINE_REVIEW_SAMPLES": "0",  # as the suite's own (the fixture above says why)
-    "ANALYSIS_TIME_LIMIT": "0.5",
+    "ANALYSIS_TIME_LIMIT": "0.2",
     "CUT_PUZZLES_AFTER_REVIEW": "false",
 }
 
