@@ -47,7 +47,7 @@ def pytest_configure(config):
         # 27-34 s of CPU whatever the budget (the tests/rules of the engine calibrate).
         "samples": 0,
         "cpu_seconds": 5.0,
-        # Hindsight's solves were four fifths of a review's CPU at 3 of 5,000 nodes each; the
+        # Hindsight's solves were nearly three quarters of a review's CPU at 3 of 5,000 nodes; the
         # tests of hindsight itself (tests/rules/test_review.py) give it their own.
         "hindsight_solves": 2,
         "hindsight_nodes": 1_000,
