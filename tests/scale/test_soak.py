@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 
 from infra.services import free_port
-from tests.conftest import REVIEW_ENVIRONMENT
+from tests.conftest import REVIEW_ENVIRONMENT, unconfigured_environment
 
 pytestmark = pytest.mark.servers
 
@@ -42,13 +42,9 @@ def test_a_short_soak_plays_closes_sockets_samples_and_gives_its_verdict(tmp_pat
     url = f"http://127.0.0.1:{port}"
     # A machine with nothing configured (SQLite and a private Redis in tmp_path), in production
     # mode: DEBUG would keep every query of a process in memory.
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")
-    }
+    env = unconfigured_environment(tmp_path)
     env.update(
-        MICROCHIP_VAR_DIR=str(tmp_path), DEBUG="false", ALLOWED_HOSTS="127.0.0.1,localhost",
+        DEBUG="false", ALLOWED_HOSTS="127.0.0.1,localhost",
         SESSION_COOKIE_SECURE="false", CSRF_COOKIE_SECURE="false", PYTHONUNBUFFERED="1",
         SITE_URL=url,  # the address the soak plays at (the others redirect there)
         **REVIEW_ENVIRONMENT,  # the engine's reviews of its games are not what it measures
