@@ -20,7 +20,6 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.urls import reverse
@@ -32,7 +31,7 @@ from games import presence, seen, state_store
 from games.access import socket_access
 from games.drawing import badge, cache, updates
 from games.drawing.cache.looks import STATUS, page_looks
-from games.live import layer_watch, push_drawing, sockets
+from games.live import layer_watch, push_drawing, socket_keeper, sockets
 from games.live.changes import game_group, page_id, user_group
 
 logger = logging.getLogger(__name__)
@@ -138,6 +137,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
             # (found by the soak test). Shielded: daphne cancels again each second. The
             # presence entry expires by itself within a minute.
             layer_watch.forget(self)
+            if getattr(self, "counted", ""):  # its entry expires: the socket is gone
+                socket_keeper.let_go(self.counted)
             if getattr(self, "joined", None):
                 await asyncio.shield(self._leave_groups())
 
@@ -192,20 +193,19 @@ class LiveConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        # Everything this socket draws is in its viewer's language (the database threads it
-        # hands work to inherit it). Most sockets of a process read the one it runs in already:
-        # they skip switching to it and back for every push (issue 36).
-        language = getattr(self, "language", None) or settings.LANGUAGE_CODE
-        if translation.get_language() == language:
-            return await handler(message)
-        with translation.override(language):
-            await handler(message)
+        await handler(message)
 
     async def connect(self):
         self.user = self.scope.get("user") or AnonymousUser()
         # Read once: `user` is a lazy object, and every push asks whether it has a seat here.
         self.user_id = self.user.pk if self.user.is_authenticated else None
         self.language = language_of(self.scope, self.user)
+        # Everything this socket draws is in its viewer's language, and the database threads it
+        # hands work to inherit it. Set once for the socket's life: the active language is a
+        # context variable (asgiref's Local, copied on write), and channels handles each of this
+        # socket's messages in the task that runs it (issue 36: reading the language and
+        # switching to it for every message was a watcher's push's largest cost of its own).
+        translation.activate(self.language)
         self.game_id = self.scope["url_route"]["kwargs"].get("game_id")
         self.joined: list[str] = []
         self.seats: tuple = ()
@@ -238,6 +238,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if not admitted.allowed:
             return await self.close(code=admitted.code)
         self.counted = admitted.member
+        if self.counted:
+            socket_keeper.hold(self.counted, self._player_id(), self.address)
         for oldest in admitted.evict:  # the player's oldest pages make room for this one
             with contextlib.suppress(Exception):
                 await self.channel_layer.send(oldest, {"type": "live.replaced"})
@@ -289,6 +291,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         if self.counted:
+            socket_keeper.let_go(self.counted)
             await database_sync_to_async(sockets.release)(
                 self._player_id(), self.address, self.counted
             )
@@ -331,11 +334,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self._ignore("an unknown message", text_data)
 
     async def _heartbeat(self, message: dict):
-        """The page's heartbeat: keep the socket counted and, on a game page, its player's
-        presence (once per BEAT_KEPT seconds: a page beats every 25 s, and the records last a
-        minute; a page that comes back into view is present at once); record the version its
-        visible page shows as seen; and mend a push the socket could not draw. What it writes
-        goes in one database thread, not one each (issue 36)."""
+        """The page's heartbeat: keep a seated player's presence (once per BEAT_KEPT seconds: a
+        page beats every 25 s, and the records last a minute; a page that comes back into view
+        is present at once); record the version its visible page shows as seen; and mend a
+        push the socket could not draw. What it writes goes in one database thread, not one
+        each; a watcher's writes none (its socket is kept counted by its process:
+        games/live/socket_keeper.py), so its heartbeat costs no thread at all (issue 36)."""
         visible = message.get("visible") is not False
         now = time.monotonic()
         refresh = not (visible and self.present and now - self.beat_at < BEAT_KEPT)
@@ -343,23 +347,22 @@ class LiveConsumer(AsyncWebsocketConsumer):
         seen_now = self._newly_seen(shown) if visible else None
         if refresh:
             self.beat_at, self.present = now, visible
-        if refresh or seen_now is not None:
-            dot_changed = await database_sync_to_async(self._beat)(refresh, visible, seen_now)
+        presence_kept = refresh and self.game_id is not None and self._seated()
+        if presence_kept or seen_now is not None:
+            beat = database_sync_to_async(self._beat)
+            dot_changed = await beat(presence_kept, visible, seen_now)
             if dot_changed:
                 await self._broadcast_presence()
         if visible and shown is not None and self._undrawn() and shown < self.newest:
             await self._catch_up(shown)  # a push went undrawn: the heartbeat mends it
 
-    def _beat(self, refresh: bool, visible: bool, seen_now: int | None) -> bool:
-        """A heartbeat's writes, in a database thread: the socket's count and its player's
-        presence (`refresh`; a hidden tab is not watching, so emails are no longer held back
-        for it), and the version seen. Whether a seated player's dot turned on or off."""
+    def _beat(self, presence_kept: bool, visible: bool, seen_now: int | None) -> bool:
+        """A heartbeat's writes, in a database thread: a seated player's presence
+        (`presence_kept`; a hidden tab is not watching, so emails are no longer held back for
+        it), and the version seen. Whether the player's dot turned on or off."""
         dot_changed = False
-        if refresh:
-            if self.counted:
-                sockets.refresh(self._player_id(), self.address, self.counted)
-            if self.game_id is not None:
-                dot_changed = self._record_presence(visible)
+        if presence_kept:
+            dot_changed = self._record_presence(visible)
         if seen_now is not None:
             seen.see_game(game_id=self.game_id, user=self.user.pk, version=seen_now)
         return dot_changed

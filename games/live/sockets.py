@@ -18,9 +18,10 @@ process through Redis:
   above hold them all.
 
 A socket is a member of its player's and its address's sorted set, scored by when it expires:
-its heartbeat (every 25 s) keeps it alive, and a socket of a process that crashed drops out after
-TTL seconds. The member's name begins with when it connected, so "the oldest" is the first
-opened. Without Redis (a single process, development) nothing is limited.
+the process that holds it keeps it alive (games/live/socket_keeper.py, every TTL / 3 seconds for
+all its sockets at once), and a socket of a process that crashed drops out after TTL seconds.
+The member's name begins with when it connected, so "the oldest" is the first opened. Without
+Redis (a single process, development) nothing is limited.
 """
 
 import logging
@@ -34,7 +35,7 @@ from django_redis.cache import RedisCache
 
 logger = logging.getLogger(__name__)
 
-TTL = 60  # seconds a socket counts without a heartbeat (the page beats every 25 s)
+TTL = 60  # seconds a socket counts once its process stops keeping it (a crash)
 WINDOW = 60  # seconds of the connect rates
 
 # Close codes (the page's live.js acts on them).
@@ -130,10 +131,26 @@ def admit(user_id: int | None, address: str, channel: str) -> Admission:
         return Admission()
 
 
-def refresh(user_id: int | None, address: str, member: str) -> None:
-    """Keep a socket counted (its page's heartbeat)."""
-    expiry = time.time() + TTL
-    _each_set(user_id, address, lambda pipe, key: pipe.zadd(key, {member: expiry}, xx=True))
+def refresh_all(held: list[tuple[str, tuple[int | None, str]]]) -> None:
+    """Keep the sockets `held` ((member, (user id, address)) each) counted, in one pipeline."""
+    try:
+        backend, client = _client()
+        if client is None:
+            return
+        expiry = time.time() + TTL
+        pipe = client.pipeline(transaction=False)
+        keys = set()
+        for member, (user_id, address) in held:
+            if not address:
+                continue
+            for key in _keys(backend, user_id, address).values():
+                pipe.zadd(key, {member: expiry}, xx=True)  # a socket released meanwhile stays out
+                keys.add(key)
+        for key in keys:
+            pipe.expire(key, TTL)
+        pipe.execute()
+    except Exception as error:  # a limit is a guard, never a reason to fail
+        logger.warning("live: cannot keep %d socket(s) counted: %s", len(held), error)
 
 
 def release(user_id: int | None, address: str, member: str) -> None:

@@ -8,6 +8,8 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
+from games.live import socket_keeper, sockets
+
 from .conftest import closed_with, connect, game_path, login, messages
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -50,6 +52,26 @@ async def test_a_players_newest_page_closes_their_oldest(players, limits):
     assert another.connected
     assert await still_open(pages[2]) and await still_open(newest)
     for page in (pages[2], newest, another):
+        await page.disconnect()
+
+
+async def test_open_pages_stay_counted_without_their_heartbeats(players, limits, monkeypatch):
+    """The process that holds a socket keeps it counted (games/live/socket_keeper.py), not the
+    page's heartbeat: three pages that sent none for longer than a socket's entry lasts still
+    count, so a fourth still closes the oldest."""
+    monkeypatch.setattr(sockets, "TTL", 1)
+    monkeypatch.setattr(socket_keeper, "EVERY", 0.2)
+    ada = await sync_to_async(login)(players[0])
+    pages = [await connect("/ws/live/", ada, address="10.0.0.1") for _ in range(3)]
+    for page in pages:
+        await messages(page)
+
+    await asyncio.sleep(2.5)  # past the entries' first expiry, and the next
+    fourth = await connect("/ws/live/", ada, address="10.0.0.1")
+
+    assert fourth.connected
+    assert await closed_with(pages[0]) == REPLACED
+    for page in (*pages[1:], fourth):
         await page.disconnect()
 
 
