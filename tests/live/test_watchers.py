@@ -75,7 +75,7 @@ async def test_watchers_are_drawn_once_a_version_each_as_their_own_page_draws_it
 
 async def test_watchers_reading_other_languages_each_get_their_own(start_game, make_player):
     # Sockets of one process take a push one after the other, each in its watcher's language
-    # (a socket switches only when the one it runs in is not its own: issue 36).
+    # (set once for the socket's task when it connects, kept across its database calls: issue 36).
     game = await sync_to_async(start_game)(2)
     seats = await sync_to_async(lambda: list(game.seats.select_related("user")))()
     clients = {seat.number: await sync_to_async(login)(seat.user) for seat in seats}
