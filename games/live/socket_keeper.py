@@ -10,7 +10,6 @@ keeps them all, every EVERY seconds, in one pipeline.
 
 import asyncio
 import logging
-import weakref
 
 from asgiref.sync import sync_to_async
 
@@ -53,13 +52,14 @@ class Keeper:
                 logger.warning("live: cannot keep %d socket(s) counted", len(self.held))
 
 
-_keepers: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Keeper]" = (
-    weakref.WeakKeyDictionary()
-)
+# One keeper per event loop (daphne runs one; each in-process test its own), as layer_watch's.
+_keepers: dict[asyncio.AbstractEventLoop, Keeper] = {}
 
 
 def _keeper() -> Keeper:
     loop = asyncio.get_running_loop()
+    for old in [old for old in _keepers if old.is_closed()]:
+        del _keepers[old]  # its sockets went with it
     keeper = _keepers.get(loop)
     if keeper is None:
         keeper = _keepers[loop] = Keeper()
