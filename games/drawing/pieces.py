@@ -25,7 +25,7 @@ Usage (see templates/games/partials/seat.html and pool.html)::
     {% may_arrange seat as arranging %}        the board and tray are the viewer's to arrange
     {% seat_drawing seat as drawn %}           the seat's pieces: head, rows, tray, actions
     {% pool_drawing as drawn %}                the pool's pieces: title, columns
-    {% status_piece %}                         the status, one piece
+    {% status_piece %}                         the status, one piece (games/drawing/status.py)
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
-from games import rules
 from games.drawing import controls
 from infra.lru import LRU, MIB, memo, text_size
 from infra.words import duration_words
@@ -215,7 +214,7 @@ def _board_buttons(view, seat, prefix: str, parts: dict) -> dict[str, Piece]:
     return {
         name: _board_pieces.get_or_make(
             (name, prefix, shown, language),
-            lambda name=name: _piece(_render(f"board_{name}", parts), f"{prefix}-{name}"),
+            lambda name=name: make_piece(_render(f"board_{name}", parts), f"{prefix}-{name}"),
         )
         for name, shown in shows.items()
     }
@@ -229,22 +228,22 @@ _board_pieces = LRU(2048, max_bytes=2 * MIB, weigh=text_size)
 # push): kept by those values, per language, like the spaces below.
 @memo(max_bytes=MIB)
 def _score_piece(score, prefix: str, language: str) -> Piece:
-    return _piece(_render("seat_score", {"seat": {"score": score}}), f"{prefix}-score")
+    return make_piece(_render("seat_score", {"seat": {"score": score}}), f"{prefix}-score")
 
 
 @memo(max_bytes=MIB)
 def _tray_title_piece(tiles: int, prefix: str, language: str) -> Piece:
-    return _piece(_render("tray_title", {"tiles_in_tray": tiles}), f"{prefix}-tray-title")
+    return make_piece(_render("tray_title", {"tiles_in_tray": tiles}), f"{prefix}-tray-title")
 
 
 @memo(max_bytes=2 * MIB)
 def _tray_piece(tiles: tuple[str, ...], prefix: str, language: str) -> Piece:
-    return _piece(_render("tray_list", {"tiles": tiles}), f"{prefix}-tray-tiles")
+    return make_piece(_render("tray_list", {"tiles": tiles}), f"{prefix}-tray-tiles")
 
 
 @memo(max_bytes=MIB)
 def _pool_title_piece(has_draw_column: bool, language: str) -> Piece:
-    return _piece(_render("pool_title", {"has_draw_column": has_draw_column}), "pool-title")
+    return make_piece(_render("pool_title", {"has_draw_column": has_draw_column}), "pool-title")
 
 
 def seat_head(context, seat) -> Piece:
@@ -252,7 +251,7 @@ def seat_head(context, seat) -> Piece:
     it shows (`_head_key`): each answer and push drew every head of the table (issue 36)."""
     key = (_head_key(seat), translation.get_language())
     return _heads.get_or_make(
-        key, lambda: _piece(_render("seat_head", {"seat": seat}), f"seat-{seat.number}-head")
+        key, lambda: make_piece(_render("seat_head", {"seat": seat}), f"seat-{seat.number}-head")
     )
 
 
@@ -262,7 +261,7 @@ def seat_time(context, seat) -> Piece:
     were most of a draft's push). Kept by all it shows (`_time_key`)."""
     key = (_time_key(seat), translation.get_language())
     return _heads.get_or_make(
-        key, lambda: _piece(_render("seat_time", {"seat": seat}), f"seat-{seat.number}-time")
+        key, lambda: make_piece(_render("seat_time", {"seat": seat}), f"seat-{seat.number}-time")
     )
 
 
@@ -354,38 +353,6 @@ def _in_rows(tiles: list[str], rows: tuple[int, ...], depth: int) -> tuple[str, 
     return tuple(slots)
 
 
-def status_audience(view) -> object:
-    """Whom the status speaks to, as far as it shows it, for keeping its drawing: a watcher
-    (None), a player by their seat number, or, for a player who waits while another drafts,
-    what their status shows of them alone (their Resign and its question, their votes to hand
-    a seat to the server). Every other waiting player with the same sees the same status, so a
-    5-player move draws it once for the three who wait, not once each (issue 36: the status was
-    13 % of daphne's CPU in 5-player games)."""
-    me = view.viewer_seat
-    if me is None:
-        return None
-    game, current = view.game, view.current_seat
-    if (
-        not game.is_playing
-        or game.phase != rules.DRAFTING
-        or current is None
-        or current.is_viewer
-        or me.pending_tile is not None
-        or view.error
-    ):
-        return me.number
-    votes = tuple((row.seat.number, row.votes, row.needed, row.voted) for row in view.expel_votes)
-    question = view.resign_question if view.may_resign else ""
-    return ("waiting", me.left, me.seat.finished, view.may_resign, question, votes)
-
-
-def status_piece(context) -> Piece:
-    """The game's status (whose turn, the clock, the viewer's buttons) as one piece, so that an
-    answer or a push leaves it out when the page shows it already: ``{% status_piece %}``."""
-    status = _render("status", {"view": context["view"], "user": context.get("user")})
-    return _piece(status, "game-status")
-
-
 def _render(name: str, context: dict) -> str:
     return render_to_string(f"games/partials/{name}.html", context)
 
@@ -398,7 +365,7 @@ def _look(html: str) -> str:
 _OPENING = re.compile(r"\s*(?:\{#.*?#\}\s*)*<([a-z0-9]+)", re.S)
 
 
-def _piece(html: str, piece_id: str) -> Piece:
+def make_piece(html: str, piece_id: str) -> Piece:
     html = html.strip()
     return _with_id(html, _look(html), piece_id)
 
@@ -459,7 +426,7 @@ def _pool_column(
     tiles: tuple[str, ...], draw: int, drawn_from: bool, next_draw: bool, language: str
 ) -> Piece:
     context = {"tiles": tiles, "draw": draw, "drawn_from": drawn_from, "next": next_draw}
-    return _piece(_render("pool_column", context), f"pool-column-{draw}")
+    return make_piece(_render("pool_column", context), f"pool-column-{draw}")
 
 
 @memo(max_bytes=3 * MIB)

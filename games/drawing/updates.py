@@ -27,6 +27,7 @@ from games.drawing.ahead import ahead_view
 from games.drawing.cache import looks
 from games.drawing.cache.versions import fragment, kept, snapshot
 from games.drawing.rematch import rematch_view
+from games.drawing.status import status_audience, status_piece
 from games.drawing.view import as_seen_by, with_queued_draft
 from games.lobby import waiting_room
 from games.models import Game, Invitation, Seat
@@ -81,8 +82,8 @@ def draw_change(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tu
         if change["pool"] or (mine is not None and mine in change["seats"]):
             # The status speaks to its viewer (your turn, Confirm, Finish) in their time zone;
             # the players who wait see the same but for their own Resign and votes.
-            key = (game_id, version, "status", pieces.status_audience(view), zone.key)
-            status = fragment(key, lambda: pieces.status_piece(context))
+            key = (game_id, version, "status", status_audience(view), zone.key)
+            status = fragment(key, lambda: status_piece(context))
             parts.append(looks.status_change(status, shown, oob=False))
             now[looks.STATUS] = [status.look]
         if change["pool"]:

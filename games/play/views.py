@@ -26,7 +26,7 @@ from games.drawing.cache.looks import (
     seat_changes,
     status_change,
 )
-from games.drawing.pieces import status_piece
+from games.drawing.status import status_piece
 from games.drawing.view import Selection, game_view, since_last_visit
 from games.live.changes import page_id
 from games.lobby import waiting_room

@@ -2,6 +2,7 @@
 (games/drawing/pieces.py): what each draws, and that a cached drawing never shows a
 stale version, another game's links or another viewer's controls."""
 
+import itertools
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -13,10 +14,10 @@ from types import SimpleNamespace
 import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games import rules
-from games.drawing import pieces, updates
+from games.drawing import pieces, status, updates
 from games.drawing.controls import PoolControl, SpaceControl
 from games.drawing.spaces import tile_view
 from games.drawing.view import ClockView, Selection, game_view
@@ -26,6 +27,7 @@ from games.models import Seat
 from games.play import actions
 from games.rules.board import bits
 from games.rules.tiles import TILE_PATHS, E, N, S, W
+from infra import lru
 
 from .playing import current_state, mark_every_way, next_move
 
@@ -537,7 +539,7 @@ def test_a_kept_seat_head_is_the_head_the_seat_shows_now(game, players, change):
 def drawn_now(draw, seat):
     name = draw.__name__  # seat_head, seat_time: the template and the piece of the same name
     drawn = render_to_string(f"games/partials/{name}.html", {"seat": seat})
-    return pieces._piece(drawn, f"seat-{seat.number}-{name.removeprefix('seat_')}")
+    return pieces.make_piece(drawn, f"seat-{seat.number}-{name.removeprefix('seat_')}")
 
 
 def test_a_turn_passing_changes_the_line_under_a_name_not_the_head(game, players):
@@ -585,7 +587,7 @@ def assert_buttons_drawn_afresh(game, owner, selections):
                 drawn = pieces.seat_drawing({"view": view, "user": owner}, seat)
                 for name in ("history", "actions", "hint"):
                     fresh = render_to_string(f"games/partials/board_{name}.html", parts)
-                    assert getattr(drawn, name) == pieces._piece(fresh, f"seat-0-{name}")
+                    assert getattr(drawn, name) == pieces.make_piece(fresh, f"seat-0-{name}")
     return drawn.history
 
 
@@ -607,14 +609,42 @@ def test_players_who_wait_share_one_status_that_shows_each_of_them_what_it_shoul
         for player in players[:4]:
             view = game_view(game, player)
             with translation.override("en"):
-                html = pieces.status_piece({"view": view, "user": player}).html
-            audiences.setdefault(pieces.status_audience(view), []).append(html)
+                html = status.status_piece({"view": view, "user": player}).html
+            audiences.setdefault(status.status_audience(view), []).append(html)
         for statuses in audiences.values():
             assert len(set(statuses)) == 1
         shared += any(len(statuses) > 1 for statuses in audiences.values())
         game = play(game, 1) if step < 11 else game
     assert len(audiences) >= 3  # the drafter's, the one who left, the others'
     assert shared >= 3  # most steps had waiting players sharing one drawing
+
+
+def test_a_kept_status_is_the_status_drawn_afresh(start_game, players):
+    # The status is kept by what it shows (games/drawing/status.py `StatusFacts`), its deadline
+    # drawn apart for each: at every step of a game, for both players and a watcher, in two
+    # languages and two time zones, the status drawn while the earlier steps' drawings are kept
+    # is the one drawn with nothing kept; and the deadline it shows is the step's own.
+    game = start_game(2)
+    viewers = [*players[:2], players[4]]
+    deadlines = set()
+    for _ in range(10):
+        game.refresh_from_db()
+        looks = [(language, zone) for language in ("en", "de") for zone in ("UTC", "Asia/Tokyo")]
+        drawn = {}
+        for kept in (True, False):
+            if not kept:
+                lru.clear_all()
+            for (language, zone), viewer in itertools.product(looks, viewers):
+                view = game_view(game, viewer)
+                with translation.override(language), timezone.override(zone):
+                    piece = status.status_piece({"view": view, "user": viewer})
+                drawn.setdefault((language, zone, viewer.pk), []).append(piece)
+        assert all(kept == fresh for kept, fresh in drawn.values())
+        english = drawn[("en", "UTC", players[0].pk)][0].html
+        deadlines.add(re.search(r'data-deadline="([^"]+)"', english).group(1))
+        assert drawn[("en", "Asia/Tokyo", players[0].pk)][0].html != english  # its own hour
+        game = play(game, 1)
+    assert len(deadlines) > 1  # the deadline moved with the turns, and each status said so
 
 
 def test_a_moves_news_in_the_log_is_drawn_once_for_every_reader_it_says_nothing_to(
