@@ -12,8 +12,9 @@ Every socket does what live.js does: it connects with the version and the looks 
 shows, applies pushes in order (one further ahead than the next version means one went missing:
 it asks for a resync, `{"type": "sync"}`), takes a resync when it comes, tells the server what
 the page shows after a resync or an answer that changed the pool, and sends the page's heartbeat
-every HEARTBEAT seconds (`{"type": "ping", "version": v, "visible": true}`: it keeps the
-player's presence, so that no email is queued for a player looking at the game).
+every HEARTBEAT seconds, a watcher's page every third time (`{"type": "ping", "version": v,
+"visible": true}`: it keeps the player's presence, so that no email is queued for a player
+looking at the game).
 
 Each page's socket comes from a loopback address of its own (127.36.x.y), as each browser
 comes from its own address: the platform's limits of sockets per address (behind nginx, the
@@ -54,6 +55,7 @@ CARRIES_VERSION = re.compile(r'"type":\s*"(push|resync)"')
 CHANGES_POOL = re.compile(r' id="pool[-"]')
 DELIVERY_TIMEOUT = 5.0
 HEARTBEAT = 25.0  # seconds between a visible page's pings (live.js)
+WATCHING_BEATS_EVERY = 3  # a watcher's page pings every third time (live.js)
 LOOKS_EVERY = 1.0  # seconds: a page tells its socket its looks at most this often (live.js)
 PAGE_LOADS_AT_ONCE = 4  # watchers' page loads in flight at once, before the play
 # How long a player waits for the server to take a column's last tile before reading the game.
@@ -280,12 +282,13 @@ class Bench:
 
     async def _beat(self, page: Player) -> None:
         """The visible page's heartbeat (live.js): its presence, and the version it shows."""
-        await asyncio.sleep(self.random.uniform(0, self.heartbeat))
+        every = self.heartbeat * (WATCHING_BEATS_EVERY if page.watching else 1)
+        await asyncio.sleep(self.random.uniform(0, every))
         while True:
             ping = {"type": "ping", "version": page.shown, "visible": True}
             page.socket.send(json.dumps(ping))
             self.figures.heartbeats += 1
-            await asyncio.sleep(self.heartbeat)
+            await asyncio.sleep(every)
 
     async def _play(self, table: Table, player: Player, end: float) -> None:
         # Players of one table do not all start at the same moment.

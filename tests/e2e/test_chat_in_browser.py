@@ -40,7 +40,8 @@ SHOW = """() => {
 
 
 def players_of(game):
-    """The game's players, in seat order."""
+    """The game's players, in seat order: drawn when the game starts, so the first is not
+    always the player named ada (tests/conftest.py `start_game`)."""
     return [seat.user for seat in game.seats.select_related("user").order_by("number")]
 
 
@@ -90,16 +91,16 @@ def pushed(page, count):
 
 def test_players_talk_live_and_the_writer_deletes_their_message(open_page, start_game, players):
     game = start_game(2)
-    ada, brian = players_of(game)
+    first, second = players_of(game)
     watcher = players[4]  # signed in, not a player: the table is open to watching
-    a = open_game(open_page, ada, game.pk)
-    b = open_game(open_page, brian, game.pk)
+    a = open_game(open_page, first, game.pk)
+    b = open_game(open_page, second, game.pk)
     w = open_game(open_page, watcher, game.pk)
     assert a.locator("#chat h2").inner_text() == "Table talk"
     assert w.locator("#chat h2").inner_text() == "Table talk"
     assert w.locator("#chat form, #chat-text").count() == 0  # they read, not write
 
-    # Brian's tab is in the background: what comes counts as unread in its title.
+    # The second player's tab is in the background: what comes counts as unread in its title.
     b.evaluate(HIDE)
     message = write(a, "Good luck, have fun!")
     assert a.input_value("#chat-text") == ""
@@ -107,31 +108,31 @@ def test_players_talk_live_and_the_writer_deletes_their_message(open_page, start
     for page in (a, b, w):
         pushed(page, 1)  # the writer's page has the push too, and places the message once
     assert messages_on(a) == [("You", "Good luck, have fun!")]
-    assert messages_on(b) == [(ada.username, "Good luck, have fun!")]
-    assert messages_on(w) == [(ada.username, "Good luck, have fun!")]
+    assert messages_on(b) == [(first.username, "Good luck, have fun!")]
+    assert messages_on(w) == [(first.username, "Good luck, have fun!")]
     assert a.locator(f"#chat-{message.pk} .chat-delete").is_visible()
     assert b.locator(".chat-delete").count() == 0 and w.locator(".chat-delete").count() == 0
     b.wait_for_function("() => document.title.startsWith('1 new message · ')", timeout=TIMEOUT)
 
-    # Shown again: the title forgets it, and the server learns Brian has read it.
+    # Shown again: the title forgets it, and the server learns the second player has read it.
     with b.expect_response(lambda response: "/chat/read/" in response.url, timeout=TIMEOUT):
         b.evaluate(SHOW)
     b.wait_for_function("() => !document.title.includes('new message')", timeout=TIMEOUT)
-    assert Seat.objects.get(game=game, user=brian).chat_read == message.pk
+    assert Seat.objects.get(game=game, user=second).chat_read == message.pk
 
     write(b, "Same to you", by="button")
     for page in (a, b, w):
         pushed(page, 2)
-    assert messages_on(a) == [("You", "Good luck, have fun!"), (brian.username, "Same to you")]
-    assert messages_on(b) == [(ada.username, "Good luck, have fun!"), ("You", "Same to you")]
+    assert messages_on(a) == [("You", "Good luck, have fun!"), (second.username, "Same to you")]
+    assert messages_on(b) == [(first.username, "Good luck, have fun!"), ("You", "Same to you")]
 
-    # Ada takes hers back: it goes from every page.
+    # The first player takes theirs back: it goes from every page.
     with a.expect_response(lambda response: "/delete/" in response.url, timeout=TIMEOUT) as answer:
         a.locator(f"#chat-{message.pk}").get_by_role("button", name="Delete your message").click()
     assert answer.value.status == 200
-    for page in (a, b, w):
+    for page, author in ((a, second.username), (b, "You"), (w, second.username)):
         page.wait_for_selector(f"#chat-{message.pk}", state="detached", timeout=TIMEOUT)
-        assert messages_on(page)[0][1] == "Same to you" and len(messages_on(page)) == 1
+        assert messages_on(page) == [(author, "Same to you")]  # the other's, still theirs
     assert ChatMessage.objects.get(pk=message.pk).deleted_at is not None
     for page in (a, b, w):
         assert page.evaluate("() => window.__loaded") is True  # all of it without a reload
@@ -140,9 +141,9 @@ def test_players_talk_live_and_the_writer_deletes_their_message(open_page, start
 
 def test_a_message_is_shown_as_the_text_written_and_its_link_opens_apart(open_page, start_game):
     game = start_game(2)
-    ada, brian = players_of(game)
-    a = open_game(open_page, ada, game.pk)
-    b = open_game(open_page, brian, game.pk)
+    first, second = players_of(game)
+    a = open_game(open_page, first, game.pk)
+    b = open_game(open_page, second, game.pk)
     text = (
         '<script>window.__x = 2</script><img src=x onerror="window.__x=1"> '
         "the rules: https://example.com/rules?page=2"
@@ -174,9 +175,9 @@ def test_a_table_that_keeps_its_talk_shows_people_watching_none_of_it(
     open_page, start_game, players
 ):
     game = start_game(2, spectators_read_chat=False)
-    ada, brian = players_of(game)
-    talk.send_message(game_id=game.pk, user=brian, text="before you came")
-    a = open_game(open_page, ada, game.pk)
+    first, second = players_of(game)
+    talk.send_message(game_id=game.pk, user=second, text="before you came")
+    a = open_game(open_page, first, game.pk)
     w = open_game(open_page, players[4], game.pk)
 
     write(a, "between us")

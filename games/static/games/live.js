@@ -20,6 +20,10 @@
   "use strict";
 
   var HEARTBEAT_MS = 25000; // the server forgets a presence after 60 s without one
+  // Someone watching has no presence to keep: their heartbeat only mends a push their socket
+  // could not draw (games/live/consumers.py `_heartbeat`), so it comes every third time. Each
+  // frame a socket receives costs the server a third of a millisecond (issue 36).
+  var WATCHING_BEATS_EVERY = 3;
   var SYNC_TIMEOUT_MS = 5000; // a sync without an answer means the socket is dead
   var REFUSED = [4401, 4403, 4404, 4408]; // the server said no: do not knock again
   var REPLACED = 4409; // the player's newer pages took this one's place: back when looked at
@@ -595,7 +599,13 @@
   function beat() {
     send({ type: "ping", version: shownVersion(), visible: !document.hidden });
   }
-  setInterval(beat, HEARTBEAT_MS);
+  var ticks = 0;
+  setInterval(function () {
+    ticks += 1;
+    var element = game();
+    var watching = element && !element.classList.contains("with-mine");
+    if (!watching || ticks % WATCHING_BEATS_EVERY === 0) beat();
+  }, HEARTBEAT_MS);
 
   document.addEventListener("visibilitychange", function () {
     beat();
