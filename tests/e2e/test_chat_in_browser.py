@@ -235,6 +235,49 @@ def test_a_message_being_written_survives_a_redraw_of_the_game_area(open_page, s
     assert page.errors == []
 
 
+# When the page next sends a request whose address holds `part`, it marks the talk read as
+# that request goes (chat.js does, 0.4 s after a message comes): both requests are in flight.
+READ_DURING = """part => {
+  document.addEventListener("htmx:beforeSend", function once(event) {
+    if (!String(event.detail.requestConfig.path).includes(part)) return;
+    document.removeEventListener("htmx:beforeSend", once);
+    const talk = document.getElementById("chat");
+    setTimeout(() => htmx.ajax("POST", talk.getAttribute("data-read-url"), {
+      source: talk, swap: "none", values: {up_to: talk.getAttribute("data-newest")},
+    }), 0);
+  });
+}"""
+
+
+def test_the_read_mark_never_cuts_a_move_or_a_message_short(open_page, start_game):
+    # The talk's requests go in a line of their own, not in the game area's (which a newer
+    # request of its own replaces): a read mark sent while a move or a deletion is on its way
+    # used to abort it in the browser. The server still made the change, but the page never
+    # had its answer: the move's page stayed where it was, a message read "could not be sent".
+    game = start_game(2)
+    _, state = game_state(game.pk)
+    drafter = game.seats.get(number=state.current).user
+    page = open_game(open_page, drafter, game.pk)
+    message = write(page, "oops")
+    reads = []
+    page.on("response", lambda response: "/chat/read/" in response.url and reads.append(response))
+
+    page.evaluate(READ_DURING, "/delete/")
+    deleted = page.locator(f"#chat-{message.pk}").get_by_role("button", name="Delete your message")
+    with page.expect_response(lambda answer: "/delete/" in answer.url, timeout=TIMEOUT) as answer:
+        deleted.click()
+    assert answer.value.status == 200
+    page.wait_for_selector(f"#chat-{message.pk}", state="detached", timeout=TIMEOUT)
+
+    page.evaluate(READ_DURING, "/act/")
+    version = click_and_wait(page, f"#draw-{choose_draft(state, state.current).tile_id}", game.pk)
+    shows_version(page, version)
+    page.wait_for_timeout(300)  # the last read mark's answer on its way
+    assert len(reads) == 2 and all(read.status == 204 for read in reads)
+    assert page.locator("#chat-error").is_hidden()
+    assert page.errors == []
+
+
 def test_a_refused_message_says_why_and_stays_in_the_input(open_page, start_game):
     game = start_game(2)
     page = open_game(open_page, players_of(game)[0], game.pk)
