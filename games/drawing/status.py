@@ -21,8 +21,6 @@ from django.utils.safestring import mark_safe
 
 from games import rules
 from games.drawing.pieces import GameUrls, Piece, game_urls, make_piece
-from games.drawing.spaces import space_words
-from games.models import Seat
 from infra.lru import MIB, memo
 
 # Where the deadline goes in a kept drawing: escaped text never holds it (a title's "<" is "&lt;").
@@ -58,29 +56,22 @@ class StatusFacts:
     drafter_bot: tuple  # what their bot badge shows (player_tags `bot_badge`): level, program
     error: str
     player: bool  # the viewer has a seat
-    left: str  # why the viewer left (Seat.Left), "" while they play
+    left: str  # why the viewer left, in words ("resigned"), "" while they play
     pending: bool  # the viewer's draft waits for its confirmation
     finished: bool
     can_finish: bool
     illegal_count: int
-    open_spaces: tuple[int, ...]
+    open_paths: str  # the spaces whose open paths keep them from finishing, in words
     votes: tuple[Vote, ...]
     may_resign: bool
     resign_question: str
     # The drafter's account, for their badge alone: `drafter_bot` keys what it shows of them.
     drafter_user: object = field(default=None, compare=False)
 
-    @property
-    def open_paths(self) -> str:
-        return "; ".join(space_words(space) for space in self.open_spaces)
-
-    @property
-    def left_words(self) -> str:
-        return Seat.Left(self.left).label if self.left else ""
-
 
 def status_facts(view) -> StatusFacts:
-    """What the status of `view` shows its viewer, in the active language."""
+    """What the status of `view` shows its viewer, in the active language (its words are
+    part of the key with the language)."""
     game, me, drafting = view.game, view.viewer_seat, view.current_seat
     may_resign = view.may_resign
     return StatusFacts(
@@ -97,12 +88,12 @@ def status_facts(view) -> StatusFacts:
         drafter_bot=_bot(drafting.user) if drafting is not None else (),
         error=str(view.error) if view.error else "",
         player=me is not None,
-        left=me.left if me is not None else "",
+        left=str(me.left_words) if me is not None else "",
         pending=me is not None and me.pending_tile is not None,
         finished=me is not None and me.seat.finished,
         can_finish=me is not None and me.can_finish,
         illegal_count=me.illegal_count if me is not None else 0,
-        open_spaces=tuple(me.open_spaces) if me is not None else (),
+        open_paths=me.open_paths if me is not None else "",
         votes=tuple(
             Vote(
                 row.seat.number,
