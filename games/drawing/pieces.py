@@ -279,12 +279,17 @@ def _head_key(seat) -> tuple:
         seat.is_viewer,
         seat.online,
         user.username,
-        getattr(user, "bot_level", None),
-        bool(getattr(user, "bot_owner_id", None)),
+        badge_key(user),
         seat.left,
         seat.seat.timeouts,
         own_markers,
     )
+
+
+def badge_key(user) -> tuple:
+    """What the bot badge beside `user`'s name shows of them (player_tags `bot_badge`): their
+    computer player's level, or that a program plays the account."""
+    return (getattr(user, "bot_level", None), bool(getattr(user, "bot_owner_id", None)))
 
 
 def _time_key(seat) -> tuple:

@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from games import rules
-from games.drawing.pieces import GameUrls, Piece, game_urls, make_piece
+from games.drawing.pieces import GameUrls, Piece, badge_key, game_urls, make_piece
 from infra.lru import MIB, memo
 
 # Where the deadline goes in a kept drawing: escaped text never holds it (a title's "<" is "&lt;").
@@ -53,7 +53,7 @@ class StatusFacts:
     my_turn: bool
     drafter: str  # the name of the player drafting now, "" when nobody drafts
     drafter_left: bool  # they left: the server drafts for them
-    drafter_bot: tuple  # what their bot badge shows (player_tags `bot_badge`): level, program
+    drafter_bot: tuple  # what their bot badge shows (pieces.badge_key)
     error: str
     player: bool  # the viewer has a seat
     left: str  # why the viewer left, in words ("resigned"), "" while they play
@@ -85,7 +85,7 @@ def status_facts(view) -> StatusFacts:
         my_turn=view.my_turn,
         drafter=drafting.user.username if drafting is not None else "",
         drafter_left=bool(drafting is not None and drafting.left),
-        drafter_bot=_bot(drafting.user) if drafting is not None else (),
+        drafter_bot=badge_key(drafting.user) if drafting is not None else (),
         error=str(view.error) if view.error else "",
         player=me is not None,
         left=str(me.left_words) if me is not None else "",
@@ -109,10 +109,6 @@ def status_facts(view) -> StatusFacts:
         resign_question=view.resign_question if may_resign else "",
         drafter_user=drafting.user if drafting is not None else None,
     )
-
-
-def _bot(user) -> tuple:
-    return (getattr(user, "bot_level", None), bool(getattr(user, "bot_owner_id", None)))
 
 
 def status_audience(view) -> object:
