@@ -73,7 +73,8 @@ def draft_the_top_tile(game: Game, committed) -> object:
 def mark_every_way(game: Game, seat: int) -> list[rules.Place]:
     """Clear `seat`'s board and place two of its tiles, one above the other, so that the board
     shows every kind of marker: a wrong colour, broken connections (the tile above runs off the
-    board to the north, and disagrees with the tile below) and an open path. Two terminals
+    board to the north alone, so that its words name that one side, and disagrees with the tile
+    below) and an open path. Two terminals
     cannot (that takes three path ends), so sensible moves are played until the seat has
     another kind of tile. Return the two placements, the top one first."""
     from games.play import actions
@@ -102,7 +103,9 @@ def _marked_every_way(state: rules.GameState, seat: int) -> tuple[rules.Place, .
         after = cleared.with_cells({a.space: rules.Placed(a.tile_id, a.rotation),
                                     b.space: rules.Placed(b.tile_id, b.rotation)})  # fmt: skip
         sides, top = side_markers(after), 1 << a.space
-        return all((after.wrong, sides.off_board.n & top, sides.mismatch.s & top,
+        # In a corner, a path may run off to the west or the east as well: "north and west".
+        alone = not (sides.off_board.e | sides.off_board.w) & top
+        return all((after.wrong, sides.off_board.n & top, alone, sides.mismatch.s & top,
                     sides.open_path.tiles))  # fmt: skip
 
     return next(
