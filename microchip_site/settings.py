@@ -218,10 +218,16 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # budget in seconds for the whole game; past the pace that keeps to it, the review lowers the
 # budget of the drafts left. ENGINE_REVIEW_SAMPLES, if set, is how many playouts per draft check
 # the engine against the solver (the budget's own by default; 0 checks none: the cheapest review,
-# for machines that run tests or benchmarks). Puzzles are cut from each game once it is reviewed.
+# for machines that run tests or benchmarks). Hindsight runs after the review, outside that CPU
+# budget: ENGINE_REVIEW_HINDSIGHT_SOLVES and _NODES (solver calls per seat, nodes per call: 40 and
+# 50,000 by default) and ENGINE_REVIEW_ITERATIONS (the engine's per draft) shrink the whole review
+# on such machines too. Puzzles are cut from each game once it is reviewed.
 ENGINE_REVIEW = {
     "cpu_seconds": env.float("ENGINE_REVIEW_CPU_SECONDS", default=120.0),
     "samples": env.int("ENGINE_REVIEW_SAMPLES", default=None),
+    "iterations": env.int("ENGINE_REVIEW_ITERATIONS", default=None),
+    "hindsight_solves": env.int("ENGINE_REVIEW_HINDSIGHT_SOLVES", default=None),
+    "hindsight_nodes": env.int("ENGINE_REVIEW_HINDSIGHT_NODES", default=None),
 }
 CUT_PUZZLES_AFTER_REVIEW = env.bool("CUT_PUZZLES_AFTER_REVIEW", default=True)
 # The post-game analysis's time for each seat's best arrangement (unset: games/history/analysis.py's

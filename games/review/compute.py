@@ -103,8 +103,8 @@ def review_log(log: Log) -> Found:
     found = review.review_game(**log.game(), budget=budget, cpu_seconds=cpu_seconds)
     seats = hindsight.hindsight_all(
         **log.game(),
-        max_solves=options.get("hindsight_solves", HINDSIGHT_SOLVES),
-        solver_nodes=options.get("hindsight_nodes", HINDSIGHT_NODES),
+        max_solves=_given(options.get("hindsight_solves"), HINDSIGHT_SOLVES),
+        solver_nodes=_given(options.get("hindsight_nodes"), HINDSIGHT_NODES),
     )
     return Found(
         drafts=found.to_json(),
@@ -112,3 +112,8 @@ def review_log(log: Log) -> Found:
         complete=found.complete,
         cpu_seconds=round(time.process_time() - start, 2),
     )
+
+
+def _given(value: int | None, default: int) -> int:
+    """A setting left unset (None, as the settings read an unset variable) takes the default."""
+    return default if value is None else value

@@ -1,6 +1,8 @@
 """The review's budget from the settings (games/review/compute.py `budget_for`): what an operator
-sets (ENGINE_REVIEW_CPU_SECONDS, ENGINE_REVIEW_SAMPLES) is what the review gets, and what they
-leave unset is the rules package's own budget."""
+sets (ENGINE_REVIEW_CPU_SECONDS, _SAMPLES, _ITERATIONS, _HINDSIGHT_SOLVES and _NODES) is what the
+review gets, and what they leave unset is the rules package's own budget."""
+
+import json
 
 from games.review.compute import budget_for
 from games.rules import review
@@ -20,3 +22,45 @@ def test_no_samples_checks_no_draft_against_the_solver(settings):
     assert budget.samples == 0
     assert budget.iterations == review.review_budget(3).iterations
     assert cpu_seconds == 5.0
+
+
+def test_hindsight_takes_the_budget_an_operator_sets_and_its_own_where_unset(settings, monkeypatch):
+    from games.review import compute
+
+    asked = []
+    monkeypatch.setattr(compute.hindsight, "hindsight_all", lambda **game: asked.append(game) or [])
+    log = compute.Log(players=2, seed=31, first_seat=0, strict_finish=False, events=[])
+    monkeypatch.setattr(compute.review, "review_game", lambda **_: _Found())
+    settings.ENGINE_REVIEW = {"hindsight_solves": 2, "hindsight_nodes": None}
+    compute.review_log(log)
+    assert (asked[-1]["max_solves"], asked[-1]["solver_nodes"]) == (2, compute.HINDSIGHT_NODES)
+    settings.ENGINE_REVIEW = {"hindsight_solves": None, "hindsight_nodes": 1000}
+    compute.review_log(log)
+    assert (asked[-1]["max_solves"], asked[-1]["solver_nodes"]) == (compute.HINDSIGHT_SOLVES, 1000)
+
+
+class _Found:
+    complete = True
+
+    def to_json(self):
+        return {}
+
+
+def test_a_test_or_benchmark_machine_shrinks_the_whole_review_from_its_environment(tmp_path):
+    from tests.conftest import settings_in_a_new_process
+
+    probe = (
+        "import json; from django.conf import settings; print(json.dumps(settings.ENGINE_REVIEW))"
+    )
+    unset = json.loads(settings_in_a_new_process(probe, tmp_path).stdout)
+    assert unset == {"cpu_seconds": 120.0, "samples": None, "iterations": None,
+                     "hindsight_solves": None, "hindsight_nodes": None}  # fmt: skip
+    small = settings_in_a_new_process(
+        probe,
+        tmp_path,
+        ENGINE_REVIEW_ITERATIONS="40",
+        ENGINE_REVIEW_HINDSIGHT_SOLVES="2",
+        ENGINE_REVIEW_HINDSIGHT_NODES="1000",
+    )
+    assert json.loads(small.stdout) == {"cpu_seconds": 120.0, "samples": None, "iterations": 40,
+                                        "hindsight_solves": 2, "hindsight_nodes": 1000}  # fmt: skip
