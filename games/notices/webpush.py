@@ -70,7 +70,7 @@ def payload(row: OutboxEmail, context: dict) -> dict:
 def deliver(row: OutboxEmail, message: dict) -> int:
     """Send `message` to the browsers of the row's player; return to how many it went. A browser
     whose push service forgot it is deleted; raises PushFailed if none took it and one failed."""
-    # Here, not at the top: pywebpush brings aiohttp and more (0.2 s of CPU to import), and this
+    # Here, not at the top: pywebpush brings aiohttp and more (0.3 s of CPU to import), and this
     # module is imported by every process that sets Django up (games/apps.py registers the
     # outbox's senders): the web processes and every manage.py command, which never send one.
     from pywebpush import WebPushException, webpush

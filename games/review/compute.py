@@ -87,6 +87,17 @@ def budget_for(players: int) -> tuple[Budget, float]:
     return budget, float(options.get("cpu_seconds", REVIEW_CPU_SECONDS))
 
 
+def hindsight_budget() -> tuple[int, int]:
+    """Hindsight's solver calls per seat and nodes per call, from the settings: it runs after the
+    review, outside its CPU budget."""
+    options = getattr(settings, "ENGINE_REVIEW", {})
+    solves, nodes = options.get("hindsight_solves"), options.get("hindsight_nodes")
+    return (
+        HINDSIGHT_SOLVES if solves is None else solves,
+        HINDSIGHT_NODES if nodes is None else nodes,
+    )
+
+
 def review_of(*, game_id: int) -> Found | None:
     """Review the finished game `game_id` (None when it has not ended or is reviewed already)."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.ENDED).first()
@@ -98,22 +109,13 @@ def review_of(*, game_id: int) -> Found | None:
 def review_log(log: Log) -> Found:
     """The engine's review and every seat's hindsight of a game's log."""
     start = time.process_time()
-    options = getattr(settings, "ENGINE_REVIEW", {})
     budget, cpu_seconds = budget_for(log.players)
     found = review.review_game(**log.game(), budget=budget, cpu_seconds=cpu_seconds)
-    seats = hindsight.hindsight_all(
-        **log.game(),
-        max_solves=_given(options.get("hindsight_solves"), HINDSIGHT_SOLVES),
-        solver_nodes=_given(options.get("hindsight_nodes"), HINDSIGHT_NODES),
-    )
+    max_solves, solver_nodes = hindsight_budget()
+    seats = hindsight.hindsight_all(**log.game(), max_solves=max_solves, solver_nodes=solver_nodes)
     return Found(
         drafts=found.to_json(),
         hindsight=[seat.to_json() for seat in seats],
         complete=found.complete,
         cpu_seconds=round(time.process_time() - start, 2),
     )
-
-
-def _given(value: int | None, default: int) -> int:
-    """A setting left unset (None, as the settings read an unset variable) takes the default."""
-    return default if value is None else value

@@ -4,7 +4,7 @@ review gets, and what they leave unset is the rules package's own budget."""
 
 import json
 
-from games.review.compute import budget_for
+from games.review.compute import HINDSIGHT_NODES, HINDSIGHT_SOLVES, budget_for, hindsight_budget
 from games.rules import review
 
 
@@ -24,26 +24,13 @@ def test_no_samples_checks_no_draft_against_the_solver(settings):
     assert cpu_seconds == 5.0
 
 
-def test_hindsight_takes_the_budget_an_operator_sets_and_its_own_where_unset(settings, monkeypatch):
-    from games.review import compute
-
-    asked = []
-    monkeypatch.setattr(compute.hindsight, "hindsight_all", lambda **game: asked.append(game) or [])
-    log = compute.Log(players=2, seed=31, first_seat=0, strict_finish=False, events=[])
-    monkeypatch.setattr(compute.review, "review_game", lambda **_: _Found())
+def test_hindsight_takes_the_budget_an_operator_sets_and_its_own_where_unset(settings):
     settings.ENGINE_REVIEW = {"hindsight_solves": 2, "hindsight_nodes": None}
-    compute.review_log(log)
-    assert (asked[-1]["max_solves"], asked[-1]["solver_nodes"]) == (2, compute.HINDSIGHT_NODES)
+    assert hindsight_budget() == (2, HINDSIGHT_NODES)
     settings.ENGINE_REVIEW = {"hindsight_solves": None, "hindsight_nodes": 1000}
-    compute.review_log(log)
-    assert (asked[-1]["max_solves"], asked[-1]["solver_nodes"]) == (compute.HINDSIGHT_SOLVES, 1000)
-
-
-class _Found:
-    complete = True
-
-    def to_json(self):
-        return {}
+    assert hindsight_budget() == (HINDSIGHT_SOLVES, 1000)
+    settings.ENGINE_REVIEW = {"hindsight_solves": 0, "hindsight_nodes": 1000}
+    assert hindsight_budget() == (0, 1000)  # 0 is a budget: no solver call
 
 
 def test_a_test_or_benchmark_machine_shrinks_the_whole_review_from_its_environment(tmp_path):
