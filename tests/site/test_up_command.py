@@ -413,8 +413,12 @@ def test_up_in_the_background_stops_everything_and_exits_0_on_sigint(tmp_path):
     assert f"{stop.name} received." in log and "Stopping ..." in log
     assert not port_open(port) and not port_open(http_port) and not port_open(redis_port)
     # Every process it started, and theirs (gunicorn's and Celery's workers), is gone.
-    wait_for(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in children), 10, "exits")
+    wait_for(lambda: not any_running(children), 10, "every process it started to exit")
     assert not group_alive(shell.pid)
+
+
+def any_running(pids: list[int]) -> bool:
+    return any(os.path.exists(f"/proc/{pid}") for pid in pids)
 
 
 def descendants(pid: int) -> list[int]:
@@ -506,7 +510,7 @@ def test_up_starts_a_killed_web_process_or_worker_again_and_keeps_serving(tmp_pa
     assert "SIGHUP received." in log_path.read_text()
     assert not port_open(port)
     # Every process it started, those started again among them, is gone.
-    wait_for(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in children), 10, "exits")
+    wait_for(lambda: not any_running(children), 10, "every process it started to exit")
     assert not group_alive(shell.pid)
 
 
@@ -559,7 +563,7 @@ def test_what_an_up_killed_with_sigkill_left_running_still_holds_the_lock(tmp_pa
     assert f"What `manage.py up` (pid {first}, gone) started is still running on {tmp_path}" in (
         second.stderr
     ), second.stderr
-    assert any(os.path.exists(f"/proc/{pid}") for pid in orphans)
+    assert any_running(orphans)
 
 
 def test_up_runs_the_site_as_players_see_it_unless_told_to_debug():
