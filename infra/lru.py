@@ -102,8 +102,10 @@ def text_size(value) -> int:
     if isinstance(value, tuple | list):
         return sum(text_size(item) for item in value) + 8 * len(value)
     if hasattr(value, "pieces"):  # a drawing in pieces (games/drawing/pieces.py)
-        return text_size([piece.html for piece in value.pieces()]) + 64
-    if hasattr(value, "html"):  # one piece
+        return sum(text_size(piece) + 8 for piece in value.pieces()) + 64
+    if hasattr(value, "weight"):  # one piece, which knows (its markup may not be drawn yet)
+        return value.weight
+    if hasattr(value, "html"):
         return text_size(value.html) + 64
     return 64
 

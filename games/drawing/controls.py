@@ -81,15 +81,27 @@ def arranging(view: GameView, seat: SeatView) -> bool:
 def space_controls(view: GameView, seat: SeatView) -> list[SpaceControl]:
     """Return what each space of `seat`'s board shows `view`'s viewer, in board order.
 
-    Each is kept once made, by everything its words and action depend on (the space as drawn,
-    the tile picked up, the error, the last tile, the language): a board's 25 labels are said
-    word by word only for the spaces that changed, not at every drawing (issue 36)."""
+    Each is kept once made, by everything its words and action depend on (`space_keys`): a
+    board's 25 labels are said word by word only for the spaces that changed, not at every
+    drawing (issue 36)."""
+    return [space_control(key) for key in space_keys(view, seat)]
+
+
+def space_control(key: tuple) -> SpaceControl:
+    """What a space shows its viewer, from its key (`space_keys`)."""
+    return _kept_control(*key)
+
+
+def space_keys(view: GameView, seat: SeatView) -> list[tuple]:
+    """For each space of `seat`'s board, in board order, everything what it shows `view`'s
+    viewer depends on (the space as drawn, the tile picked up, the error, the last tile, the
+    language), as plain values: a key that names its control without making it."""
     selection = view.selection if arranging(view, seat) else None
     picked = None if selection is None else (selection.tray_tile, selection.space)
     error_space = view.error_space if seat.is_viewer else None
     language = translation.get_language()
     return [
-        _kept_control(
+        (
             space.index,
             space.colour,
             space.tile,

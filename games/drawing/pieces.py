@@ -34,10 +34,11 @@ import functools
 import json
 import re
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
@@ -85,17 +86,30 @@ def _colour_blind(context) -> bool:
 
 def board_rows(context, seat) -> list[list[str]]:
     """Return the spaces of `seat`'s board as its viewer sees them, drawn, row by row."""
-    spaces = [html for html, _ in _spaces(context, seat)]
-    return [spaces[row : row + 5] for row in range(0, 25, 5)]
-
-
-def _spaces(context, seat) -> list[tuple[str, str]]:
-    """The (markup, look) of each space of `seat`'s board as its viewer sees it."""
     colour_blind, language = _colour_blind(context), translation.get_language()
-    return [
+    spaces = [
         _space_html(control, colour_blind, language)
         for control in controls.space_controls(context["view"], seat)
     ]
+    return [spaces[row : row + 5] for row in range(0, 25, 5)]
+
+
+def _spaces(context, seat, prefix: str) -> list[LaterPiece]:
+    """Each space of `seat`'s board as its viewer sees it: its look now, its markup when a page
+    needs it (`LaterPiece`)."""
+    colour_blind, language = _colour_blind(context), translation.get_language()
+    return [
+        LaterPiece(
+            f"{prefix}-space-{index}",
+            _space_look(key, colour_blind),
+            functools.partial(_space_drawn, key, colour_blind, language),
+        )
+        for index, key in enumerate(controls.space_keys(context["view"], seat))
+    ]
+
+
+def _space_drawn(key: tuple, colour_blind: bool, language: str) -> str:
+    return _space_html(controls.space_control(key), colour_blind, language)
 
 
 def tray_tiles(context, seat) -> list[str]:
@@ -130,6 +144,48 @@ class Piece:
     def __html__(self) -> str:  # joined and printed by templates as the markup it is
         return self.html
 
+    @property
+    def weight(self) -> int:
+        """About the bytes it keeps (infra/lru.py `text_size`)."""
+        return text_size(self.html) + 64
+
+
+class LaterPiece:
+    """A piece whose look is known before its markup: a digest of what it is drawn from, not of
+    the markup. So the pieces a page shows already are never drawn; the markup is made the
+    first time something asks for it (a page that lacks it, a whole seat), then kept.
+
+    Issue 36: a move's answer drew all 25 spaces of the mover's board to learn their looks and
+    sent two or three. Each web process keeps its own drawings, and with six of them the process
+    that answers a move had seldom drawn that board's tiles before: a tenth of its CPU went to
+    drawing spaces that were not sent."""
+
+    __slots__ = ("_draw", "_html", "id", "look")
+
+    def __init__(self, piece_id: str, look: str, draw: Callable[[], str]):
+        self.id, self.look, self._draw, self._html = piece_id, look, draw, None
+
+    @property
+    def html(self) -> SafeString:
+        if self._html is None:  # two threads may both draw it: the same markup
+            self._html = _with_id(self._draw(), self.look, self.id).html
+        return self._html
+
+    def __str__(self) -> str:
+        return self.html
+
+    def __html__(self) -> str:
+        return self.html
+
+    @property
+    def weight(self) -> int:
+        """About the bytes it keeps: a space's usual size until it is drawn."""
+        return UNDRAWN_WEIGHT if self._html is None else text_size(self._html) + 64
+
+
+# What a space not drawn yet is taken to weigh in a cache (a drawn one: 200-400 bytes of text).
+UNDRAWN_WEIGHT = 400
+
 
 @dataclass(frozen=True)
 class SeatDrawing:
@@ -141,7 +197,7 @@ class SeatDrawing:
     head: Piece
     time: Piece  # the line under the head's name: what changes turn by turn
     score: Piece
-    rows: list[list[Piece]]
+    rows: list[list[LaterPiece]]
     tray_title: Piece
     tray: Piece
     # For its owner while they arrange: the board's Undo and Redo (which most arrangements
@@ -150,8 +206,9 @@ class SeatDrawing:
     actions: Piece | None = None
     hint: Piece | None = None
 
-    def pieces(self) -> list[Piece]:
-        pieces = [self.head, self.time, self.score, *(space for row in self.rows for space in row)]
+    def pieces(self) -> list[Piece | LaterPiece]:
+        spaces = (space for row in self.rows for space in row)
+        pieces: list[Piece | LaterPiece] = [self.head, self.time, self.score, *spaces]
         pieces += [self.tray_title, self.tray]
         return pieces + [piece for piece in (self.history, self.actions, self.hint) if piece]
 
@@ -173,10 +230,7 @@ def seat_drawing(context, seat) -> SeatDrawing:
     """Draw `seat` for the viewer in pieces: ``{% seat_drawing seat as drawn %}``."""
     view = context["view"]
     prefix = f"seat-{seat.number}"
-    spaces = [
-        _with_id(html, look, f"{prefix}-space-{index}")
-        for index, (html, look) in enumerate(_spaces(context, seat))
-    ]
+    spaces = _spaces(context, seat, prefix)
     arranging = controls.arranging(view, seat)
     parts = {
         "view": view,
@@ -402,7 +456,7 @@ _IN_SINGLE_QUOTES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "'": 
 # Each of these caches is keyed by the language too (`language`, the active one, in which the
 # part is drawn): a part drawn in German is never served to an English reader.
 @memo(max_bytes=12 * MIB)
-def _space_html(control, colour_blind, language) -> tuple[str, str]:
+def _space_html(control, colour_blind, language) -> str:
     context = {"space": control, "colour_blind": colour_blind}
     if control.vals:
         context["vals"] = action_json(control.action, control.vals)
@@ -413,8 +467,32 @@ def _space_html(control, colour_blind, language) -> tuple[str, str]:
             "clockwise": action_json("rotate", (*space, ("quarter_turns", 1))),
             "back": action_json("return", space),
         }
-    html = render_to_string("games/partials/space.html", context).strip()
-    return html, _look(html)
+    return render_to_string("games/partials/space.html", context).strip()
+
+
+@memo(max_bytes=2 * MIB)
+def _space_look(key: tuple, colour_blind: bool) -> str:
+    """A space's look, from what it is drawn from (its key, controls.space_keys, which holds the
+    language; and the colour-blind setting), without making its control or its markup: the same
+    in every process of the site (a page's looks come back to whichever process draws its next
+    answer or push), and another when the templates that draw a space change
+    (`SPACE_TEMPLATES`), so that a page drawn before an upgrade gets every space anew."""
+    return _look(f"{_space_templates()} {key!r} {colour_blind}")
+
+
+SPACE_TEMPLATES = (
+    "games/partials/space.html",
+    "games/partials/tile_menu.html",
+    "games/svg/tile.html",
+    "games/svg/space.html",
+)
+
+
+@functools.cache
+def _space_templates() -> str:
+    """A checksum of the templates a space is drawn from."""
+    sources = (get_template(name).template.source for name in SPACE_TEMPLATES)
+    return _look("".join(sources))
 
 
 @memo(max_bytes=3 * MIB)

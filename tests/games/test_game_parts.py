@@ -18,6 +18,7 @@ from django.utils import timezone, translation
 
 from games import rules
 from games.drawing import pieces, status, updates
+from games.drawing.cache import looks
 from games.drawing.controls import PoolControl, SpaceControl
 from games.drawing.spaces import tile_view
 from games.drawing.view import ClockView, Selection, game_view
@@ -28,6 +29,7 @@ from games.play import actions
 from games.rules.board import bits
 from games.rules.tiles import TILE_PATHS, E, N, S, W
 from infra import lru
+from tests.conftest import settings_in_a_new_process
 
 from .playing import current_state, mark_every_way, next_move
 
@@ -330,7 +332,7 @@ def test_a_space_drawing_escapes_its_label():
         legal=False, error=False, structure="", last=False, action="select",
         label='<b onclick="x">&</b>',
     )  # fmt: skip
-    html, _ = pieces._space_html(control, False, "en-gb")
+    html = pieces._space_html(control, False, "en-gb")
 
     assert "<b " not in html
     assert 'aria-label="&lt;b onclick=&quot;x&quot;&gt;&amp;&lt;/b&gt;"' in html
@@ -476,7 +478,7 @@ def test_spaces_that_differ_only_in_their_markers_never_share_a_drawing():
         replace(control, marks=Marks("red", "blue", 1, open=N)),
         replace(control, marks=None, status="ok"),
     ]
-    drawn = [pieces._space_html(c, False, "en-gb")[0] for c in (control, *others)]
+    drawn = [pieces._space_html(c, False, "en-gb") for c in (control, *others)]
     assert len(set(drawn)) == 5
     assert '"#mark-open-n"' in drawn[0] and "mark-broken" not in drawn[0]
     assert '"#mark-broken-n"' in drawn[1] and '"#mark-broken-n"' in drawn[2]
@@ -683,3 +685,94 @@ def test_a_moves_news_in_the_log_is_drawn_once_for_every_reader_it_says_nothing_
         for reader, (news,) in readers.items():
             assert news != anyone[0], (step, reader)
     assert logged >= 4
+
+
+def test_a_spaces_look_is_the_one_its_drawing_carries_and_no_two_drawings_share_one(game, players):
+    # A space's look is a digest of what it is drawn from, not of its markup (issue 36), so it
+    # is known before the space is drawn. The page reports the looks its markup carries; a
+    # look shared by two different drawings would leave a page showing the wrong one. Every
+    # space of both boards, for their owners and a spectator, with and without the
+    # colour-blind shapes, in two languages, with a tray tile picked up and without.
+    drawings = {}
+    for viewer in (owner_of(game, 0), owner_of(game, 1), players[4]):
+        for colour_blind in (False, True):
+            viewer.colour_blind = colour_blind
+            for selection in (Selection(), Selection(tray_tile=0)):
+                view = game_view(game, viewer)
+                view.selection = selection
+                for seat in view.seats:
+                    for language in ("en", "de"):
+                        with translation.override(language):
+                            drawn = pieces.seat_drawing({"view": view, "user": viewer}, seat)
+                            whole = seat_html(view, seat, viewer)
+                        for space in (space for row in drawn.rows for space in row):
+                            markup = space.html
+                            assert by_id(whole)[space.id]["data-look"] == space.look
+                            assert by_id(markup)[space.id]["data-look"] == space.look
+                            body = markup.replace(f' id="{space.id}"', "")  # every board's
+                            assert drawings.setdefault(space.look, body) == body
+    assert len(drawings) > 100
+
+
+def test_an_answer_draws_only_the_spaces_it_sends(game, monkeypatch):
+    # The mover's board in a move's answer: of its 25 spaces only those whose look differs from
+    # the page's are drawn (issue 36: each web process drew all 25 to learn their looks, most
+    # of them never drawn there before, and sent two or three).
+    mover = owner_of(game, 0)
+    before = game_view(game, mover)
+    shown = looks.looks_of(pieces.seat_drawing({"view": before, "user": mover}, before.viewer_seat))
+    board = current_state(game).boards[0]
+    for _ in range(6):
+        game = play(game, 1)
+        if current_state(game).boards[0] != board:
+            break
+    assert current_state(game).boards[0] != board
+    after = game_view(game, mover)
+    lru.clear_all()  # a web process that has drawn none of this board's spaces
+    drawn = []
+    real = pieces.render_to_string
+
+    def counting(name, *args, **kwargs):
+        html = real(name, *args, **kwargs)
+        if name == "games/partials/space.html":
+            drawn.append(html)
+        return html
+
+    monkeypatch.setattr(pieces, "render_to_string", counting)
+    context = {"view": after, "user": mover}
+    sent = looks.seat_changes(context, after.viewer_seat, shown, oob=False)
+    spaces = re.findall(r'id="seat-0-space-\d+"', sent)
+    assert 0 < len(spaces) < 25
+    assert len(drawn) == len(spaces)
+
+
+SPACE_LOOKS = """
+import django
+django.setup()
+from django.utils import translation
+from games.drawing import pieces
+from games.drawing.spaces import tile_view
+from games.markers import Marks
+from games.rules.analysis import SpaceStatus
+translation.activate("de")
+tile = tile_view(12, 1)
+keys = [
+    (3, "red", tile, SpaceStatus("warning", ("open_path",)), False, 1, "closed",
+     Marks("red", "red", 1, open=1), (5, None), False, True, "de"),
+    (7, "blue", None, None, False, None, "", None, None, False, False, "de"),
+]
+print(" ".join(pieces._space_look(key, blind) for key in keys for blind in (False, True)))
+"""
+
+
+def test_a_spaces_look_is_the_same_in_every_process(tmp_path):
+    # A page's looks come back to whichever web process answers its next move, or daphne
+    # process pushes to it: each must find the same looks for the same spaces, whatever the
+    # order Python's hashing gives sets and dicts there.
+    looks_in = [
+        settings_in_a_new_process(SPACE_LOOKS, tmp_path, PYTHONHASHSEED=str(seed))
+        for seed in (1, 2)
+    ]
+    assert all(found.returncode == 0 for found in looks_in), looks_in[0].stderr[-2000:]
+    first, second = (found.stdout.split() for found in looks_in)
+    assert first == second and len(set(first)) == 4
