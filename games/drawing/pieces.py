@@ -101,7 +101,7 @@ def _spaces(context, seat, prefix: str) -> list[LaterPiece]:
     return [
         LaterPiece(
             f"{prefix}-space-{index}",
-            _space_look(key, colour_blind),
+            _look_of_key(SPACE_TEMPLATES, (key, colour_blind)),
             functools.partial(_space_drawn, key, colour_blind, language),
         )
         for index, key in enumerate(controls.space_keys(context["view"], seat))
@@ -118,15 +118,6 @@ def tray_tiles(context, seat) -> list[str]:
     return [
         _tray_tile_html(control, colour_blind, language)
         for control in controls.tray_controls(context["view"], seat)
-    ]
-
-
-def pool_columns(context) -> list[list[str]]:
-    """Return the tiles of the pool as the viewer sees them, drawn, column by column."""
-    colour_blind, language = _colour_blind(context), translation.get_language()
-    return [
-        [_pool_tile_html(control, colour_blind, language) for control in column]
-        for column in controls.pool_controls(context["view"])
     ]
 
 
@@ -150,20 +141,28 @@ class Piece:
         return text_size(self.html) + 64
 
 
+# What a piece not drawn yet is taken to weigh in a cache: about its usual markup and more.
+SPACE_WEIGHT, COLUMN_WEIGHT = 400, 2000
+
+
 class LaterPiece:
     """A piece whose look is known before its markup: a digest of what it is drawn from, not of
     the markup. So the pieces a page shows already are never drawn; the markup is made the
     first time something asks for it (a page that lacks it, a whole seat), then kept.
 
-    Issue 36: a move's answer drew all 25 spaces of the mover's board to learn their looks and
-    sent two or three. Each web process keeps its own drawings, and with six of them the process
+    The spaces of a board and the columns of the pool are such pieces (`_look_of_key`). Issue
+    36: a move's answer drew all 25 spaces of the mover's board to learn their looks and sent
+    two or three. Each web process keeps its own drawings, and with six of them the process
     that answers a move had seldom drawn that board's tiles before: a tenth of its CPU went to
     drawing spaces that were not sent."""
 
-    __slots__ = ("_draw", "_html", "id", "look")
+    __slots__ = ("_draw", "_html", "_weight", "id", "look")
 
-    def __init__(self, piece_id: str, look: str, draw: Callable[[], str]):
+    def __init__(
+        self, piece_id: str, look: str, draw: Callable[[], str], weight: int = SPACE_WEIGHT
+    ):
         self.id, self.look, self._draw, self._html = piece_id, look, draw, None
+        self._weight = weight  # what it is taken to weigh in a cache until it is drawn
 
     @property
     def html(self) -> SafeString:
@@ -179,12 +178,8 @@ class LaterPiece:
 
     @property
     def weight(self) -> int:
-        """About the bytes it keeps: a space's usual size until it is drawn."""
-        return UNDRAWN_WEIGHT if self._html is None else text_size(self._html) + 64
-
-
-# What a space not drawn yet is taken to weigh in a cache (a drawn one: 200-400 bytes of text).
-UNDRAWN_WEIGHT = 400
+        """About the bytes it keeps, or will once drawn."""
+        return self._weight if self._html is None else text_size(self._html) + 64
 
 
 @dataclass(frozen=True)
@@ -219,10 +214,10 @@ class PoolDrawing:
 
     look: str
     title: Piece
-    columns: list[Piece]
+    columns: list[LaterPiece]
     depth: int = 0  # the tiles a column was dealt (5 or 6): the rows each column keeps
 
-    def pieces(self) -> list[Piece]:
+    def pieces(self) -> list[Piece | LaterPiece]:
         return [self.title, *self.columns]
 
 
@@ -370,21 +365,33 @@ def _time_key(seat) -> tuple:
 
 
 def pool_drawing(context) -> PoolDrawing:
-    """Draw the pool for the viewer in pieces: ``{% pool_drawing as drawn %}``."""
+    """Draw the pool for the viewer in pieces: ``{% pool_drawing as drawn %}``. Each column is
+    a `LaterPiece`: its look is known from what it shows, its markup drawn when a page needs
+    it."""
     view = context["view"]
     next_draw = view.next_draw_column
-    language = translation.get_language()
+    colour_blind, language = _colour_blind(context), translation.get_language()
     depth, rows = view.pool_depth, view.pool_rows
-    columns = [
-        _pool_column(
-            _in_rows(tiles, rows[draw] if draw < len(rows) else (), depth),
+    columns = []
+    for draw, column in enumerate(controls.pool_controls(view)):
+        key = (
+            tuple(column),
+            rows[draw] if draw < len(rows) else (),
+            depth,
             draw,
             draw == view.draw_column,
             draw == next_draw,
+            colour_blind,
             language,
         )
-        for draw, tiles in enumerate(pool_columns(context))
-    ]
+        columns.append(
+            LaterPiece(
+                f"pool-column-{draw}",
+                _look_of_key(POOL_COLUMN_TEMPLATES, key),
+                functools.partial(_pool_column_html, key),
+                weight=COLUMN_WEIGHT,
+            )
+        )
     return PoolDrawing(
         look=_look(f"{len(columns)} {depth}"),
         title=_pool_title_piece(view.draw_column is not None, language),
@@ -470,29 +477,33 @@ def _space_html(control, colour_blind, language) -> str:
     return render_to_string("games/partials/space.html", context).strip()
 
 
-@memo(max_bytes=2 * MIB)
-def _space_look(key: tuple, colour_blind: bool) -> str:
-    """A space's look, from what it is drawn from (its key, controls.space_keys, which holds the
-    language; and the colour-blind setting), without making its control or its markup: the same
-    in every process of the site (a page's looks come back to whichever process draws its next
-    answer or push), and another when the templates that draw a space change
-    (`SPACE_TEMPLATES`), so that a page drawn before an upgrade gets every space anew."""
-    return _look(f"{_space_templates()} {key!r} {colour_blind}")
-
-
 SPACE_TEMPLATES = (
     "games/partials/space.html",
     "games/partials/tile_menu.html",
     "games/svg/tile.html",
     "games/svg/space.html",
 )
+POOL_COLUMN_TEMPLATES = (
+    "games/partials/pool_column.html",
+    "games/partials/pool_tile.html",
+    "games/svg/tile.html",
+)
+
+
+@memo(max_bytes=2 * MIB)
+def _look_of_key(templates: tuple[str, ...], key: tuple) -> str:
+    """The look of a `LaterPiece` drawn by `templates` from `key` (everything it is drawn from,
+    the language and the colour-blind setting among them), without drawing it: the same in
+    every process of the site (a page's looks come back to whichever process draws its next
+    answer or push), and another when those templates change, so that a page drawn before an
+    upgrade gets every such piece anew."""
+    return _look(f"{_templates_look(templates)} {key!r}")
 
 
 @functools.cache
-def _space_templates() -> str:
-    """A checksum of the templates a space is drawn from."""
-    sources = (get_template(name).template.source for name in SPACE_TEMPLATES)
-    return _look("".join(sources))
+def _templates_look(names: tuple[str, ...]) -> str:
+    """A checksum of the templates `names`."""
+    return _look("".join(get_template(name).template.source for name in names))
 
 
 @memo(max_bytes=3 * MIB)
@@ -501,15 +512,19 @@ def _tray_tile_html(control, colour_blind, language):
     return mark_safe(render_to_string("games/partials/tray_tile.html", context).strip())
 
 
-# A draft changes one or two of the pool's columns: the others are drawn again only to be
-# found the same, so each column's piece is kept by what it shows. Its key holds its tiles'
-# markup (shared with `_pool_tile_html`'s), so it keeps up to about twice its weighed bytes.
+# A draft changes one or two of the pool's columns: the others keep their looks and are not
+# drawn again (`pool_drawing`). Kept by what a column shows (`pool_drawing`'s key).
 @memo(max_bytes=3 * MIB)
-def _pool_column(
-    tiles: tuple[str, ...], draw: int, drawn_from: bool, next_draw: bool, language: str
-) -> Piece:
-    context = {"tiles": tiles, "draw": draw, "drawn_from": drawn_from, "next": next_draw}
-    return make_piece(_render("pool_column", context), f"pool-column-{draw}")
+def _pool_column_html(key: tuple) -> str:
+    column, rows, depth, draw, drawn_from, next_draw, colour_blind, language = key
+    tiles = [_pool_tile_html(control, colour_blind, language) for control in column]
+    context = {
+        "tiles": _in_rows(tiles, rows, depth),
+        "draw": draw,
+        "drawn_from": drawn_from,
+        "next": next_draw,
+    }
+    return _render("pool_column", context).strip()
 
 
 @memo(max_bytes=3 * MIB)

@@ -14,7 +14,7 @@ import pytest
 from django.utils import translation
 
 from games.drawing import pieces
-from games.drawing.controls import _space_control
+from games.drawing.controls import _space_control, pool_controls
 from games.drawing.spaces import SpaceView, tile_view
 from games.drawing.svg import space_svg, tile_svg
 from games.drawing.view import Selection
@@ -96,7 +96,7 @@ def test_a_drawn_tile_and_space_say_their_words_through_gettext(shouting):
 
 
 def pool_context(tile_id: int) -> dict:
-    """What `pieces.pool_columns` reads: a pool of one column of one tile, not the viewer's turn."""
+    """What the pool's controls read: a pool of one column of one tile, not the viewer's turn."""
     view = SimpleNamespace(
         my_turn=False,
         viewer_seat=None,
@@ -107,15 +107,21 @@ def pool_context(tile_id: int) -> dict:
     return {"view": view, "user": None}
 
 
+def pool_tile_drawn(context) -> str:
+    """The pool's one tile, drawn in the active language as the pool's columns draw it."""
+    control = pool_controls(context["view"])[0][0]
+    return pieces._pool_tile_html(control, False, translation.get_language())
+
+
 def test_the_drawing_caches_keep_each_language_apart(shouting):
     shouting["languages"] = {"de"}
     context = pool_context(RED_END + 1)  # a tile no other test draws first
     with translation.override("en-gb"):
-        english = pieces.pool_columns(context)[0][0]
+        english = pool_tile_drawn(context)
         english_tile = tile_svg("end", "red", N, colour_blind=True)
         english_space = space_svg("pink", colour_blind=True)
     with translation.override("de"):
-        german = pieces.pool_columns(context)[0][0]
+        german = pool_tile_drawn(context)
         german_tile = tile_svg("end", "red", N, colour_blind=True)
         german_space = space_svg("pink", colour_blind=True)
     assert 'aria-label="red end, path north"' in english
@@ -125,5 +131,5 @@ def test_the_drawing_caches_keep_each_language_apart(shouting):
     assert 'aria-label="EMPTY PINK SPACE"' in german_space and german_space != english_space
     # And the English is still served to English readers, from its own cache.
     with translation.override("en-gb"):
-        assert pieces.pool_columns(context)[0][0] == english
+        assert pool_tile_drawn(context) == english
         assert tile_svg("end", "red", N, colour_blind=True) == english_tile

@@ -687,12 +687,13 @@ def test_a_moves_news_in_the_log_is_drawn_once_for_every_reader_it_says_nothing_
     assert logged >= 4
 
 
-def test_a_spaces_look_is_the_one_its_drawing_carries_and_no_two_drawings_share_one(game, players):
-    # A space's look is a digest of what it is drawn from, not of its markup (issue 36), so it
-    # is known before the space is drawn. The page reports the looks its markup carries; a
-    # look shared by two different drawings would leave a page showing the wrong one. Every
-    # space of both boards, for their owners and a spectator, with and without the
-    # colour-blind shapes, in two languages, with a tray tile picked up and without.
+def test_a_pieces_look_is_the_one_its_drawing_carries_and_no_two_drawings_share_one(game, players):
+    # A space's or a pool column's look is a digest of what it is drawn from, not of its
+    # markup (issue 36), so it is known before the piece is drawn. The page reports the looks
+    # its markup carries; a look shared by two different drawings would leave a page showing
+    # the wrong one. Every space of both boards and every column, for the players (one of
+    # them to draft) and a spectator, with and without the colour-blind shapes, in two
+    # languages, with a tray tile picked up and without.
     drawings = {}
     for viewer in (owner_of(game, 0), owner_of(game, 1), players[4]):
         for colour_blind in (False, True):
@@ -711,16 +712,28 @@ def test_a_spaces_look_is_the_one_its_drawing_carries_and_no_two_drawings_share_
                             assert by_id(markup)[space.id]["data-look"] == space.look
                             body = markup.replace(f' id="{space.id}"', "")  # every board's
                             assert drawings.setdefault(space.look, body) == body
+                for language in ("en", "de"):
+                    with translation.override(language):
+                        drawn = pieces.pool_drawing({"view": view, "user": viewer})
+                        whole = pool_html(view, viewer)
+                    for column in drawn.columns:
+                        assert by_id(whole)[column.id]["data-look"] == column.look
+                        assert drawings.setdefault(column.look, column.html) == column.html
     assert len(drawings) > 100
 
 
-def test_an_answer_draws_only_the_spaces_it_sends(game, monkeypatch):
-    # The mover's board in a move's answer: of its 25 spaces only those whose look differs from
-    # the page's are drawn (issue 36: each web process drew all 25 to learn their looks, most
-    # of them never drawn there before, and sent two or three).
+def test_an_answer_draws_only_the_spaces_and_columns_it_sends(game, monkeypatch):
+    # The mover's board and the pool in a move's answer: of the board's 25 spaces and the
+    # pool's columns only those whose look differs from the page's are drawn (issue 36: each
+    # web process drew all of them to learn their looks, most of them never drawn there
+    # before, and sent two or three).
     mover = owner_of(game, 0)
     before = game_view(game, mover)
-    shown = looks.looks_of(pieces.seat_drawing({"view": before, "user": mover}, before.viewer_seat))
+    context = {"view": before, "user": mover}
+    shown = {
+        **looks.looks_of(pieces.seat_drawing(context, before.viewer_seat)),
+        **looks.looks_of(pieces.pool_drawing(context)),
+    }
     board = current_state(game).boards[0]
     for _ in range(6):
         game = play(game, 1)
@@ -733,17 +746,19 @@ def test_an_answer_draws_only_the_spaces_it_sends(game, monkeypatch):
     real = pieces.render_to_string
 
     def counting(name, *args, **kwargs):
-        html = real(name, *args, **kwargs)
-        if name == "games/partials/space.html":
-            drawn.append(html)
-        return html
+        drawn.append(name)
+        return real(name, *args, **kwargs)
 
     monkeypatch.setattr(pieces, "render_to_string", counting)
     context = {"view": after, "user": mover}
     sent = looks.seat_changes(context, after.viewer_seat, shown, oob=False)
     spaces = re.findall(r'id="seat-0-space-\d+"', sent)
     assert 0 < len(spaces) < 25
-    assert len(drawn) == len(spaces)
+    assert drawn.count("games/partials/space.html") == len(spaces)
+    sent = looks.pool_changes(context, shown, oob=False)
+    columns = re.findall(r'id="pool-column-\d+"', sent)
+    assert 0 < len(columns) < len(after.columns)
+    assert drawn.count("games/partials/pool_column.html") == len(columns)
 
 
 SPACE_LOOKS = """
@@ -761,7 +776,11 @@ keys = [
      Marks("red", "red", 1, open=1), (5, None), False, True, "de"),
     (7, "blue", None, None, False, None, "", None, None, False, False, "de"),
 ]
-print(" ".join(pieces._space_look(key, blind) for key in keys for blind in (False, True)))
+looks = [
+    pieces._look_of_key(pieces.SPACE_TEMPLATES, (key, blind))
+    for key in keys for blind in (False, True)
+]
+print(" ".join(looks))
 """
 
 
