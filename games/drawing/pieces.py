@@ -14,9 +14,10 @@ serves every game.
 
 A board, a tray and the pool are drawn as pieces (`Piece`): each space, the seat's head, its
 tray, its board actions, each column of the pool. Each piece carries an id and its look (a
-checksum of its markup, ``data-look``), so that a move's answer or a push can send only the
-pieces whose look changed (games/drawing/cache/looks.py), swapped by id; the page's partials
-join the same pieces, so there is one way to draw each.
+checksum of its markup, ``data-look``; for a space and a column, of what it is drawn from, so
+that it is known before it is drawn: `LaterPiece`), so that a move's answer or a push can send
+only the pieces whose look changed (games/drawing/cache/looks.py), swapped by id; the page's
+partials join the same pieces, so there is one way to draw each.
 
 Usage (see templates/games/partials/seat.html and pool.html)::
 

@@ -2,8 +2,9 @@
 from what a page shows, each swapped by its id (htmx out of band).
 
 A piece (games/drawing/pieces.py `Piece`: the status, a space, a tray, a seat's head, a column of
-the pool) carries its look, a checksum of its markup, in ``data-look``. What a page shows is
-known two ways:
+the pool) carries its look in ``data-look``: a checksum of its markup, or for a space and a
+column of what it is drawn from (pieces.py `LaterPiece`: a piece the page shows already is not
+drawn at all). What a page shows is known two ways:
 
 - a move's answer: the page says it, sending the looks of the status, the seats and the pool in
   the X-Page-Looks header (games/static/games/live.js; `page_looks` has its form, about 250

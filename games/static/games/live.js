@@ -258,7 +258,7 @@
   // shows, so the server can answer with just the parts the move changed when nothing else
   // changed in between; an answer older than what a push already showed is dropped.
   // A move also says what the page shows of the boards and the pool, piece by piece (each
-  // piece's data-look, a checksum of its markup), so that the answer brings only the pieces that
+  // piece's data-look, a checksum of what it shows), so the answer brings only the pieces that
   // look different now: "status:" and its look, "pool:" or "seat-N:" and the part's look and its
   // pieces' in page order (games/drawing/cache/looks.py).
   function pageLooks() {
