@@ -12,6 +12,7 @@ from html.parser import HTMLParser
 from types import SimpleNamespace
 
 import pytest
+import time_machine
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -629,24 +630,34 @@ def test_a_kept_status_is_the_status_drawn_afresh(start_game, players):
     game = start_game(2)
     viewers = [*players[:2], players[4]]
     deadlines = set()
-    for _ in range(10):
-        game.refresh_from_db()
-        looks = [(language, zone) for language in ("en", "de") for zone in ("UTC", "Asia/Tokyo")]
-        drawn = {}
-        for kept in (True, False):
-            if not kept:
-                lru.clear_all()
-            for (language, zone), viewer in itertools.product(looks, viewers):
-                view = game_view(game, viewer)
-                with translation.override(language), timezone.override(zone):
-                    piece = status.status_piece({"view": view, "user": viewer})
-                drawn.setdefault((language, zone, viewer.pk), []).append(piece)
-        assert all(kept == fresh for kept, fresh in drawn.values())
-        english = drawn[("en", "UTC", players[0].pk)][0].html
-        deadlines.add(re.search(r'data-deadline="([^"]+)"', english).group(1))
-        assert drawn[("en", "Asia/Tokyo", players[0].pk)][0].html != english  # its own hour
-        game = play(game, 1)
+    # A minute between moves: the deadlines say the second, and ten moves may take less.
+    with time_machine.travel(timezone.now(), tick=False) as traveller:
+        for _ in range(10):
+            traveller.shift(timedelta(minutes=1))
+            deadlines.add(_status_deadline_of(game, players, viewers))
+            game = play(game, 1)
     assert len(deadlines) > 1  # the deadline moved with the turns, and each status said so
+
+
+def _status_deadline_of(game, players, viewers) -> str:
+    """Check that the game's status, drawn while the earlier steps' drawings are kept, is the
+    one drawn with nothing kept, for each viewer, language and time zone; return the deadline
+    it shows."""
+    game.refresh_from_db()
+    looks = [(language, zone) for language in ("en", "de") for zone in ("UTC", "Asia/Tokyo")]
+    drawn = {}
+    for kept in (True, False):
+        if not kept:
+            lru.clear_all()
+        for (language, zone), viewer in itertools.product(looks, viewers):
+            view = game_view(game, viewer)
+            with translation.override(language), timezone.override(zone):
+                piece = status.status_piece({"view": view, "user": viewer})
+            drawn.setdefault((language, zone, viewer.pk), []).append(piece)
+    assert all(kept == fresh for kept, fresh in drawn.values())
+    english = drawn[("en", "UTC", players[0].pk)][0].html
+    assert drawn[("en", "Asia/Tokyo", players[0].pk)][0].html != english  # its own hour
+    return re.search(r'data-deadline="([^"]+)"', english).group(1)
 
 
 def test_a_moves_news_in_the_log_is_drawn_once_for_every_reader_it_says_nothing_to(
