@@ -79,14 +79,21 @@ def pytest_runtest_setup(item):
     tiers.refuse_unmarked(item)
 
 
+# Tests that start and stop the whole platform many times, mostly waiting on processes: run
+# early, beside the other workers' tests in one process. Run last, as their place in the
+# alphabet had them, they ran beside three browsers and their servers, and took 415-605 s of
+# the run's 25 minutes instead of about 170 (docs/testing.md).
+EARLY_FILES = ("tests/site/test_up_command.py",)
+
+
 def pytest_collection_modifyitems(config, items):
     """Run the asyncio tests (websockets) first: the browser tests' Playwright (sync API) keeps
     an event loop running in the main thread once it has started, and asyncio cannot start
-    another. (tests/e2e puts the browser tests last.)"""
-    first = [item for item in items if item.get_closest_marker("asyncio")]
-    if first and len(first) < len(items):
-        chosen = {id(item) for item in first}
-        items[:] = first + [item for item in items if id(item) not in chosen]
+    another. (tests/e2e puts the browser tests last.) Then `EARLY_FILES`."""
+    asyncio = [item for item in items if item.get_closest_marker("asyncio")]
+    early = [item for item in items if item.nodeid.startswith(EARLY_FILES)]
+    chosen = {id(item) for item in (*asyncio, *early)}
+    items[:] = asyncio + early + [item for item in items if id(item) not in chosen]
 
 
 @pytest.fixture(autouse=True)
