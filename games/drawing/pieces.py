@@ -110,7 +110,9 @@ def _spaces(context, seat, prefix: str) -> list[LaterPiece]:
 
 
 def _space_drawn(key: tuple, colour_blind: bool, language: str) -> str:
-    return _space_html(controls.space_control(key), colour_blind, language)
+    # In the language of its key, whatever is active when the page asks for it.
+    with translation.override(language):
+        return _space_html(controls.space_control(key), colour_blind, language)
 
 
 def tray_tiles(context, seat) -> list[str]:
@@ -518,14 +520,15 @@ def _tray_tile_html(control, colour_blind, language):
 @memo(max_bytes=3 * MIB)
 def _pool_column_html(key: tuple) -> str:
     column, rows, depth, draw, drawn_from, next_draw, colour_blind, language = key
-    tiles = [_pool_tile_html(control, colour_blind, language) for control in column]
-    context = {
-        "tiles": _in_rows(tiles, rows, depth),
-        "draw": draw,
-        "drawn_from": drawn_from,
-        "next": next_draw,
-    }
-    return _render("pool_column", context).strip()
+    with translation.override(language):  # its key's, as `_space_drawn`
+        tiles = [_pool_tile_html(control, colour_blind, language) for control in column]
+        context = {
+            "tiles": _in_rows(tiles, rows, depth),
+            "draw": draw,
+            "drawn_from": drawn_from,
+            "next": next_draw,
+        }
+        return _render("pool_column", context).strip()
 
 
 @memo(max_bytes=3 * MIB)

@@ -806,3 +806,18 @@ def test_a_spaces_look_is_the_same_in_every_process(tmp_path):
     assert all(found.returncode == 0 for found in looks_in), looks_in[0].stderr[-2000:]
     first, second = (found.stdout.split() for found in looks_in)
     assert first == second and len(set(first)) == 4
+
+
+def test_a_piece_drawn_later_is_drawn_in_the_language_it_was_made_in(game, players):
+    # A space or a column is drawn when a page first needs it (`LaterPiece`), maybe after the
+    # language active when it was made has changed: it is drawn in its own all the same, as
+    # its look says.
+    view = game_view(game, players[4])
+    with translation.override("de"):
+        seat = pieces.seat_drawing({"view": view, "user": players[4]}, view.seats[0])
+        pool = pieces.pool_drawing({"view": view, "user": players[4]})
+        german = seat_html(view, view.seats[0], players[4]), pool_html(view, players[4])
+    lru.clear_all()
+    with translation.override("en"):
+        for piece in (*(space for row in seat.rows for space in row), *pool.columns):
+            assert piece.html in german[0] or piece.html in german[1]
