@@ -3,6 +3,7 @@
 import re
 
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games import rules
 from games.models import Game
@@ -62,9 +63,23 @@ def click_and_wait(page, selector, game_id):
 
 
 def select(page, element_id):
-    """Select a tile of the player's own (tray or board) and wait until the page shows it."""
-    page.locator(f"#{element_id}").click()
-    page.wait_for_selector(f"#{element_id}[aria-pressed=true]", timeout=TIMEOUT)
+    """Select a tile of the player's own (tray or board) and wait until the page shows it.
+
+    A push that redraws the player's own seat (a tile the server took for them, as the
+    computer player moved) draws it as no page has picked anything up: landing just after the
+    click, it takes the selection back, as it would for a person, who would click again."""
+    pressed = f"#{element_id}[aria-pressed=true]"
+    for attempt in range(3):
+        settled(page)  # a slow answer to the click before lands first
+        if page.locator(pressed).count():
+            break
+        page.locator(f"#{element_id}").click()
+        try:
+            page.wait_for_selector(pressed, timeout=TIMEOUT / 3)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
     settled(page)
 
 
