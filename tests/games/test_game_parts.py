@@ -644,12 +644,12 @@ def _status_deadline_of(game, players, viewers) -> str:
     one drawn with nothing kept, for each viewer, language and time zone; return the deadline
     it shows."""
     game.refresh_from_db()
-    looks = [(language, zone) for language in ("en", "de") for zone in ("UTC", "Asia/Tokyo")]
+    readers = [(language, zone) for language in ("en", "de") for zone in ("UTC", "Asia/Tokyo")]
     drawn = {}
     for kept in (True, False):
         if not kept:
             lru.clear_all()
-        for (language, zone), viewer in itertools.product(looks, viewers):
+        for (language, zone), viewer in itertools.product(readers, viewers):
             view = game_view(game, viewer)
             with translation.override(language), timezone.override(zone):
                 piece = status.status_piece({"view": view, "user": viewer})
