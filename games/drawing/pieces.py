@@ -104,15 +104,14 @@ def _spaces(context, seat, prefix: str) -> list[LaterPiece]:
             f"{prefix}-space-{index}",
             _look_of_key(SPACE_TEMPLATES, (key, colour_blind)),
             functools.partial(_space_drawn, key, colour_blind, language),
+            language,
         )
         for index, key in enumerate(controls.space_keys(context["view"], seat))
     ]
 
 
 def _space_drawn(key: tuple, colour_blind: bool, language: str) -> str:
-    # In the language of its key, whatever is active when the page asks for it.
-    with translation.override(language):
-        return _space_html(controls.space_control(key), colour_blind, language)
+    return _space_html(controls.space_control(key), colour_blind, language)
 
 
 def tray_tiles(context, seat) -> list[str]:
@@ -159,18 +158,26 @@ class LaterPiece:
     that answers a move had seldom drawn that board's tiles before: a tenth of its CPU went to
     drawing spaces that were not sent."""
 
-    __slots__ = ("_draw", "_html", "_weight", "id", "look")
+    __slots__ = ("_draw", "_html", "_language", "_weight", "id", "look")
 
     def __init__(
-        self, piece_id: str, look: str, draw: Callable[[], str], weight: int = SPACE_WEIGHT
+        self,
+        piece_id: str,
+        look: str,
+        draw: Callable[[], str],
+        language: str,
+        weight: int = SPACE_WEIGHT,
     ):
         self.id, self.look, self._draw, self._html = piece_id, look, draw, None
+        # Drawn in the language its look was made in, whatever is active when a page asks.
+        self._language = language
         self._weight = weight  # what it is taken to weigh in a cache until it is drawn
 
     @property
     def html(self) -> SafeString:
         if self._html is None:  # two threads may both draw it: the same markup
-            self._html = _with_id(self._draw(), self.look, self.id).html
+            with translation.override(self._language):
+                self._html = _with_id(self._draw(), self.look, self.id).html
         return self._html
 
     def __str__(self) -> str:
@@ -392,6 +399,7 @@ def pool_drawing(context) -> PoolDrawing:
                 f"pool-column-{draw}",
                 _look_of_key(POOL_COLUMN_TEMPLATES, key),
                 functools.partial(_pool_column_html, key),
+                language,
                 weight=COLUMN_WEIGHT,
             )
         )
@@ -520,15 +528,14 @@ def _tray_tile_html(control, colour_blind, language):
 @memo(max_bytes=3 * MIB)
 def _pool_column_html(key: tuple) -> str:
     column, rows, depth, draw, drawn_from, next_draw, colour_blind, language = key
-    with translation.override(language):  # its key's, as `_space_drawn`
-        tiles = [_pool_tile_html(control, colour_blind, language) for control in column]
-        context = {
-            "tiles": _in_rows(tiles, rows, depth),
-            "draw": draw,
-            "drawn_from": drawn_from,
-            "next": next_draw,
-        }
-        return _render("pool_column", context).strip()
+    tiles = [_pool_tile_html(control, colour_blind, language) for control in column]
+    context = {
+        "tiles": _in_rows(tiles, rows, depth),
+        "draw": draw,
+        "drawn_from": drawn_from,
+        "next": next_draw,
+    }
+    return _render("pool_column", context).strip()
 
 
 @memo(max_bytes=3 * MIB)
