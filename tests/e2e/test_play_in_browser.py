@@ -1,4 +1,9 @@
-"""Two players play a whole game in two browsers, by clicking, and watch each other live."""
+"""Two players play a whole game in two browsers, by clicking, and watch each other live.
+
+Every turn of the opening and every third turn after it is clicked; the turns between are the
+same greedy player's moves made through the server's actions, which both pages follow live. A
+clicked turn costs the browsers about as much CPU as loading the game page ten times, and the
+turns between click nothing the clicked ones do not (the suite's time: docs/testing.md)."""
 
 import re
 
@@ -6,7 +11,9 @@ import pytest
 
 from games import rules
 from games.models import Game
+from games.play import actions
 from games.rules.greedy import choose_draft
+from tests.games.playing import next_move
 
 from .conftest import screenshot
 from .helpers import (
@@ -50,6 +57,7 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
     game, state = game_state(game_id)
     users = [seat.user for seat in game.seats.order_by("number")]
     exercised = set()
+    turns = 0
 
     while state.phase == rules.DRAFTING:
         seat = state.current
@@ -63,6 +71,11 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
             game, state = game_state(game_id)
             continue
         shows_version(page, game.version)  # a forced take may have moved the game on since
+        turns += 1
+        if turns > OPENING and turns % 3:
+            game, state = play_a_turn_through_the_server(game_id, users[seat])
+            shows_version(other, game.version)
+            continue
         tile = choose_draft(state, seat).tile_id
         if "undo" not in exercised:
             click_and_wait(page, f"#draw-{tile}", game_id)
@@ -128,6 +141,23 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
         a.wait_for_selector(f'#replay[data-step="{step}"]', timeout=TIMEOUT)
     screenshot(a, "replay")
     assert a.errors == [] and b.errors == []
+
+
+# The turns clicked before only every third one is: each player's first four.
+OPENING = 8
+
+
+def play_a_turn_through_the_server(game_id, user):
+    """The drafter `user` drafts, places greedily and confirms, through the server's actions
+    (as an API client would); return the game and its state after the turn."""
+    game, state = game_state(game_id)
+    seat = state.current
+    while state.phase == rules.DRAFTING and state.current == seat and state.forced_action() is None:
+        found = next_move(game)
+        user_of_move = game.seats.get(number=found[0]).user
+        actions.play(game_id=game_id, user=user_of_move, action=found[1], seen_version=None)
+        game, state = game_state(game_id)
+    return game, state
 
 
 def arrange_every_way(page, game_id, seat):

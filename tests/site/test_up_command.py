@@ -159,28 +159,23 @@ def group_alive(group):
 
 @pytest.mark.usefixtures("after_a_first_up")
 def test_up_runs_several_web_processes_behind_one_port_gunicorn_and_several_workers(tmp_path):
+    # Started as a background job of a shell (SIGINT ignored: `start_up_in_background`) and
+    # stopped with SIGINT, as a person would with Ctrl+C after `fg`.
     port, http_port = free_port(), free_port()
     env = unconfigured_env(tmp_path)
     env["GAMES_SWEEP_SECONDS"] = "2"  # so that beat's first sweep comes soon
     log_path = tmp_path / "up.log"
-    log = open(log_path, "w+")  # noqa: SIM115 - read after the process ends
-    up = ["up", "--web", "2", "--workers", "2", "--port", str(port), "--http", "2",
-          "--http-port", str(http_port)]  # fmt: skip
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", *up],
-        cwd=settings.BASE_DIR,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    _groups.append(process.pid)
+    shell, up = start_up_in_background(
+        tmp_path, env, "--web", "2", "--workers", "2", "--port", str(port), "--http", "2",
+        "--http-port", str(http_port),
+    )  # fmt: skip
     try:
-        wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 60, "up")
+        wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 90, "up")
         output = log_path.read_text()
         assert "2 web processes (daphne), 2 workers, 1 beat." in output
         assert f"HTTP also from 2 gunicorn processes on port {http_port}" in output
-        redis_url = re.search(r"Redis: (redis://127\.0\.0\.1:\d+/0)", output).group(1)
+        redis_url = re.search(r"Redis: (redis://127\.0\.0\.1:(\d+)/0)", output)
+        redis_url, redis_port = redis_url.group(1), int(redis_url.group(2))
 
         # Both daphne processes answer on the one port: the kernel hands each new connection to
         # whichever of them accepts it first.
@@ -197,14 +192,14 @@ def test_up_runs_several_web_processes_behind_one_port_gunicorn_and_several_work
         for pid in pids:
             command = (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")
             assert b"daphne" in command and b"--fd" in command, command
-            assert parent_of(pid) == process.pid
+            assert parent_of(pid) == up
 
         # gunicorn's workers serve the same site's HTTP on the other port (the proxy's "/").
         wait_for(lambda: port_open(http_port), 60, "gunicorn to listen")
         body = health_of(http_port)
         assert body["status"] == "ok" and body["process"] not in pids, body
         command = (Path("/proc") / str(parent_of(body["process"])) / "cmdline").read_bytes()
-        assert b"gunicorn" in command and parent_of(parent_of(body["process"])) == process.pid
+        assert b"gunicorn" in command and parent_of(parent_of(body["process"])) == up
         login_page = f"http://127.0.0.1:{http_port}/accounts/login/"
         with urllib.request.urlopen(login_page, timeout=10) as page:
             assert "Log in" in page.read().decode()
@@ -225,16 +220,27 @@ def test_up_runs_several_web_processes_behind_one_port_gunicorn_and_several_work
         assert "engine: ok (1 answered" in engine.stdout and "engine@" in engine.stdout, engine
         # Beat's sweep, run by a worker, stamps the clock within a few seconds.
         wait_for(lambda: run_health(health_env, "--beat").returncode == 0, 60, "the first sweep")
-    finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=30)
-        log.close()
 
-    assert process.returncode == 0, log_path.read_text()[-3000:]
-    assert log_path.read_text().count("beat: Starting") == 1  # exactly one beat
-    assert not port_open(port)
-    assert not port_open(http_port)
-    wait_for(lambda: not group_alive(process.pid), 15, "every child to exit")
+        children = descendants(up)
+        commands = " ".join(command_of(pid) for pid in children)
+        for kind in ("daphne", "gunicorn", "celery -A microchip_site worker",
+                     "celery -A microchip_site beat", "redis-server"):  # fmt: skip
+            assert kind in commands, commands
+        os.kill(up, signal.SIGINT)
+        shell.wait(timeout=60)
+    finally:
+        if shell.poll() is None:
+            os.killpg(shell.pid, signal.SIGKILL)
+            shell.wait()
+
+    log = log_path.read_text()
+    assert shell.returncode == 0, log[-3000:]  # the shell's `wait` passes on up's status
+    assert "SIGINT received." in log and "Stopping ..." in log
+    assert log.count("beat: Starting") == 1  # exactly one beat
+    assert not port_open(port) and not port_open(http_port) and not port_open(redis_port)
+    # Every process it started, and theirs (gunicorn's and Celery's workers), is gone.
+    wait_for(lambda: not any_running(children), 10, "every process it started to exit")
+    assert not group_alive(shell.pid)
 
 
 def run_health(env, *args) -> subprocess.CompletedProcess:
@@ -374,47 +380,10 @@ def test_a_background_job_of_a_shell_starts_with_sigint_ignored():
     assert int(status.split()[1], 16) & (1 << (signal.SIGINT - 1))
 
 
-# Each signal `up` stops on is sent by one test that starts the whole platform: SIGINT here,
-# SIGTERM by the tests of the first start and of several processes, SIGHUP by the test of a
-# process started again (each a platform start: tens of seconds of the suite, so none twice).
-@pytest.mark.usefixtures("after_a_first_up")
-def test_up_in_the_background_stops_everything_and_exits_0_on_sigint(tmp_path):
-    stop = signal.SIGINT
-    port, http_port = free_port(), free_port()
-    env = unconfigured_env(tmp_path)
-    log_path = tmp_path / "up.log"
-    shell, up = start_up_in_background(
-        tmp_path, env, "--port", str(port), "--http", "1", "--http-port", str(http_port)
-    )
-    try:
-        wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 90, "up")
-        redis_port = int(re.search(r"Redis: redis://127\.0\.0\.1:(\d+)/0", log_path.read_text())[1])
-        wait_for(lambda: port_open(port) and port_open(http_port), 60, "daphne and gunicorn")
-        wait_for(
-            lambda: " ready." in log_path.read_text() and "beat: Starting" in log_path.read_text(),
-            90,
-            "the worker and beat",
-        )
-        children = descendants(up)
-        commands = " ".join(command_of(pid) for pid in children)
-        for kind in ("daphne", "gunicorn", "celery -A microchip_site worker",
-                     "celery -A microchip_site beat", "redis-server"):  # fmt: skip
-            assert kind in commands, commands
-
-        os.kill(up, stop)
-        shell.wait(timeout=60)
-    finally:
-        if shell.poll() is None:
-            os.killpg(shell.pid, signal.SIGKILL)
-            shell.wait()
-
-    log = log_path.read_text()
-    assert shell.returncode == 0, log[-3000:]  # the shell's `wait` passes on up's status
-    assert f"{stop.name} received." in log and "Stopping ..." in log
-    assert not port_open(port) and not port_open(http_port) and not port_open(redis_port)
-    # Every process it started, and theirs (gunicorn's and Celery's workers), is gone.
-    wait_for(lambda: not any_running(children), 10, "every process it started to exit")
-    assert not group_alive(shell.pid)
+# Each signal `up` stops on is sent by one test that starts the whole platform: SIGINT by the
+# test of several processes (a background job's, above), SIGTERM by the test of the first start,
+# SIGHUP by the test of a process started again (each a platform start: tens of seconds of the
+# suite, so none twice).
 
 
 def any_running(pids: list[int]) -> bool:
