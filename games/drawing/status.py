@@ -16,12 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
 from games import rules
 from games.drawing.pieces import GameUrls, Piece, badge_key, game_urls, make_piece
-from infra.lru import MIB, memo
+from infra.lru import LRU, MIB, memo, text_size
+from infra.words import duration_words
 
 # Where the deadline goes in a kept drawing: escaped text never holds it (a title's "<" is "&lt;").
 DEADLINE = mark_safe("<!--deadline-->")
@@ -153,7 +154,35 @@ def _drawn(facts: StatusFacts, language: str) -> str:
 
 
 def _deadline(timed) -> str:
-    """The status's deadline: whose clock it shows runs (`view.status_seat`), else nothing."""
+    """The status's deadline: whose clock it shows runs (`view.status_seat`), else nothing.
+    Kept by all it shows (`_deadline_key`): each status drawn for a viewer drew it again, the
+    same for every player who waits and for every version of a turn (issue 36: a twentieth of
+    daphne's CPU in five-player games)."""
     if timed is None or timed.clock is None or not timed.clock.deadline:
         return ""
-    return render_to_string("games/partials/status_deadline.html", {"timed": timed}).strip()
+    return _deadlines.get_or_make(
+        _deadline_key(timed),
+        lambda: render_to_string("games/partials/status_deadline.html", {"timed": timed}).strip(),
+    )
+
+
+_deadlines = LRU(1024, max_bytes=MIB, weigh=text_size)
+
+
+def _deadline_key(timed) -> tuple:
+    """Everything templates/games/partials/status_deadline.html shows of `timed` (with the clock
+    it includes), in the words and the time zone it is drawn in: the time left as its words
+    say it, not to the second."""
+    clock = timed.clock
+    return (
+        clock.running,
+        clock.deadline,
+        clock.pauses,
+        clock.stopped_for,
+        duration_words(clock.left),
+        timed.vacation_until,
+        timed.is_viewer,
+        timed.user.username,
+        translation.get_language(),
+        timezone.get_current_timezone_name(),
+    )

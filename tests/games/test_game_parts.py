@@ -660,6 +660,35 @@ def _status_deadline_of(game, players, viewers) -> str:
     return re.search(r'data-deadline="([^"]+)"', english).group(1)
 
 
+def test_a_deadline_is_drawn_once_for_every_status_that_shows_it(start_game, players, monkeypatch):
+    # Each waiting player's status shows the drafter's deadline, the same on every version of
+    # the turn: it is drawn once and kept by all it shows (issue 36: each status drew it again,
+    # a twentieth of daphne's CPU in five-player games). The drafter's own says it to them.
+    game = start_game(4)
+    drawn = []
+    real = status.render_to_string
+
+    def counting(name, *args, **kwargs):
+        drawn.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(status, "render_to_string", counting)
+    lru.clear_all()
+    drafter = current_state(game).current
+    deadlines = set()
+    for viewer in (owner_of(game, number) for number in range(4)):
+        with translation.override("en"), timezone.override("UTC"):
+            html = status.status_piece({"view": game_view(game, viewer), "user": viewer}).html
+        deadlines.add(re.search(r'<span class="deadline".*?</span></span>', html).group(0))
+    assert drawn.count("games/partials/status_deadline.html") == 2  # the drafter's, the others'
+    assert len(deadlines) == 1  # the same words for all four
+    with translation.override("de"), timezone.override("UTC"):
+        viewer = owner_of(game, (drafter + 1) % 4)
+        german = status.status_piece({"view": game_view(game, viewer), "user": viewer}).html
+    assert drawn.count("games/partials/status_deadline.html") == 3  # its own words
+    assert "Verbleibende Zeit:" in german
+
+
 def test_a_moves_news_in_the_log_is_drawn_once_for_every_reader_it_says_nothing_to(
     start_game, players
 ):
