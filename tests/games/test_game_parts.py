@@ -95,6 +95,19 @@ def game(start_game):
     return game
 
 
+def templates_drawn(monkeypatch, module) -> list[str]:
+    """The names of the templates `module` draws from now on, in order, one per drawing."""
+    drawn = []
+    real = module.render_to_string
+
+    def counting(name, *args, **kwargs):
+        drawn.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(module, "render_to_string", counting)
+    return drawn
+
+
 def owner_of(game, number):
     return game.seats.get(number=number).user
 
@@ -665,14 +678,7 @@ def test_a_deadline_is_drawn_once_for_every_status_that_shows_it(start_game, pla
     # the turn: it is drawn once and kept by all it shows (issue 36: each status drew it again,
     # a twentieth of daphne's CPU in five-player games). The drafter's own says it to them.
     game = start_game(4)
-    drawn = []
-    real = status.render_to_string
-
-    def counting(name, *args, **kwargs):
-        drawn.append(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(status, "render_to_string", counting)
+    drawn = templates_drawn(monkeypatch, status)
     lru.clear_all()
     drafter = current_state(game).current
     deadlines = set()
@@ -782,14 +788,7 @@ def test_an_answer_draws_only_the_spaces_and_columns_it_sends(game, monkeypatch)
     assert current_state(game).boards[0] != board
     after = game_view(game, mover)
     lru.clear_all()  # a web process that has drawn none of this board's spaces
-    drawn = []
-    real = pieces.render_to_string
-
-    def counting(name, *args, **kwargs):
-        drawn.append(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(pieces, "render_to_string", counting)
+    drawn = templates_drawn(monkeypatch, pieces)
     context = {"view": after, "user": mover}
     sent = looks.seat_changes(context, after.viewer_seat, shown, oob=False)
     spaces = re.findall(r'id="seat-0-space-\d+"', sent)
