@@ -83,9 +83,7 @@ def _stamped(stamp: Path, wanted: str) -> bool:
 
 
 def _sync(python: Path, lock: Path, tools: Path) -> bool:
-    # No byte-compiling of every installed module (a third of a fresh install's CPU): Python
-    # compiles what a process imports, once, on first use.
-    quiet = ["--disable-pip-version-check", "--quiet", "--no-compile"]
+    quiet = ["--disable-pip-version-check", "--quiet"]
     if not _has_pip_tools(tools):
         # A new environment: pip installs the lock, which carries pip-tools; the sync below then
         # removes whatever else the environment held.

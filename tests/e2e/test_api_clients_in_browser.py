@@ -71,7 +71,12 @@ def test_two_api_clients_and_a_person_finish_a_game(open_page, make_player, serv
         while game.status == Game.Status.PLAYING:
             if state.phase == rules.FINISHING:
                 if not state.finished[seat]:
-                    shows_version(page, game.version)
+                    # The bots finish meanwhile: the page may pass this version between polls.
+                    page.wait_for_function(
+                        "v => Number(document.getElementById('game').dataset.version) >= v",
+                        arg=game.version,
+                        timeout=TIMEOUT,
+                    )
                     click_and_wait(page, "button:has-text('Finish')", game_id)
                 wait_for(
                     lambda: Game.objects.get(pk=game_id).status == Game.Status.ENDED,
