@@ -351,14 +351,23 @@ def badge_key(user) -> tuple:
     return (getattr(user, "bot_level", None), bool(getattr(user, "bot_owner_id", None)))
 
 
+def clock_key(clock) -> tuple:
+    """Everything templates/games/partials/clock.html shows of `clock`: the time left as its
+    words say it, not to the second."""
+    return (
+        clock.running,
+        clock.deadline,
+        clock.pauses,
+        clock.stopped_for,
+        duration_words(clock.left),
+    )
+
+
 def _time_key(seat) -> tuple:
     """Everything templates/games/partials/seat_time.html shows of `seat` (with the partials it
     includes: seat_markers, clock), and nothing else: the clock's time left as its words say
     it, not to the second."""
-    clock = seat.clock
-    if clock is not None:
-        words_left = duration_words(clock.left)
-        clock = (clock.running, clock.deadline, clock.pauses, clock.stopped_for, words_left)
+    clock = clock_key(seat.clock) if seat.clock is not None else None
     if seat.is_viewer:
         return ("time", seat.number, True, clock)
     return (

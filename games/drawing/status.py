@@ -20,9 +20,8 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
 from games import rules
-from games.drawing.pieces import GameUrls, Piece, badge_key, game_urls, make_piece
+from games.drawing.pieces import GameUrls, Piece, badge_key, clock_key, game_urls, make_piece
 from infra.lru import LRU, MIB, memo, text_size
-from infra.words import duration_words
 
 # Where the deadline goes in a kept drawing: escaped text never holds it (a title's "<" is "&lt;").
 DEADLINE = mark_safe("<!--deadline-->")
@@ -171,15 +170,9 @@ _deadlines = LRU(1024, max_bytes=MIB, weigh=text_size)
 
 def _deadline_key(timed) -> tuple:
     """Everything templates/games/partials/status_deadline.html shows of `timed` (with the clock
-    it includes), in the words and the time zone it is drawn in: the time left as its words
-    say it, not to the second."""
-    clock = timed.clock
+    it includes: `clock_key`), in the words and the time zone it is drawn in."""
     return (
-        clock.running,
-        clock.deadline,
-        clock.pauses,
-        clock.stopped_for,
-        duration_words(clock.left),
+        clock_key(timed.clock),
         timed.vacation_until,
         timed.is_viewer,
         timed.user.username,

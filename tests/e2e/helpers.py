@@ -24,6 +24,16 @@ def shows_version(page, version):
     page.wait_for_selector(f'#game[data-version="{version}"]', state="attached", timeout=TIMEOUT)
 
 
+def shows_at_least(page, version, timeout=TIMEOUT):
+    """Wait until the page shows `version` of the game or a later one (other players, a
+    computer player or the server may have moved again since)."""
+    page.wait_for_function(
+        "v => Number(document.getElementById('game').dataset.version) >= v",
+        arg=version,
+        timeout=timeout,
+    )
+
+
 # The server's first word on a game page's new socket: "synced" once it has joined the game's
 # channels, or a "resync" redrawing a page that was behind by then.
 NOTE_THE_SOCKET = """

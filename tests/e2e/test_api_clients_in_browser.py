@@ -18,7 +18,14 @@ from games import rules
 from games.models import Game
 from games.rules.greedy import choose_draft
 
-from .helpers import TIMEOUT, click_and_wait, game_state, place_where_it_fits, shows_version
+from .helpers import (
+    TIMEOUT,
+    click_and_wait,
+    game_state,
+    place_where_it_fits,
+    shows_at_least,
+    shows_version,
+)
 from .test_play_in_browser import create_invitation_game
 
 pytestmark = pytest.mark.servers
@@ -72,11 +79,7 @@ def test_two_api_clients_and_a_person_finish_a_game(open_page, make_player, serv
             if state.phase == rules.FINISHING:
                 if not state.finished[seat]:
                     # The bots finish meanwhile: the page may pass this version between polls.
-                    page.wait_for_function(
-                        "v => Number(document.getElementById('game').dataset.version) >= v",
-                        arg=game.version,
-                        timeout=TIMEOUT,
-                    )
+                    shows_at_least(page, game.version)
                     click_and_wait(page, "button:has-text('Finish')", game_id)
                 wait_for(
                     lambda: Game.objects.get(pk=game_id).status == Game.Status.ENDED,

@@ -21,6 +21,7 @@ from tests.e2e.helpers import (
     select_tray_tile,
     serious_violations,
     settled,
+    shows_at_least,
 )
 
 pytestmark = pytest.mark.servers
@@ -34,16 +35,6 @@ def game_id_of(page) -> int:
     return int(re.search(r"/games/(\d+)/", page.url).group(1))
 
 
-def shows_at_least(page, version):
-    """Wait until the page shows `version` of the game or a later one (the computer may have
-    moved again since)."""
-    page.wait_for_function(
-        "v => Number(document.getElementById('game').dataset.version) >= v",
-        arg=version,
-        timeout=TIMEOUT * 2,
-    )
-
-
 def wait_for_turn(page, game_id, seat):
     """Wait until the game is at `seat`'s draft (the computer's moves and the worker's forced
     takes come in live), or past the drafting; the game and its state then."""
@@ -52,7 +43,7 @@ def wait_for_turn(page, game_id, seat):
         if state.phase != rules.DRAFTING:
             return game, state
         if state.current == seat and state.forced_action() is None and state.pending is None:
-            shows_at_least(page, game.version)
+            shows_at_least(page, game.version, timeout=TIMEOUT * 2)
             return game, state
         page.wait_for_function(
             "v => Number(document.getElementById('game').dataset.version) > v",
@@ -82,7 +73,7 @@ def test_a_new_visitor_plays_a_whole_game_as_a_guest_then_signs_up_and_keeps_it(
         click_and_wait(page, "button:has-text('Confirm draft')", game_id)
 
     game, state = game_state(game_id)
-    shows_at_least(page, game.version)
+    shows_at_least(page, game.version, timeout=TIMEOUT * 2)
     click_and_wait(page, "button:has-text('Finish')", game_id)  # a move: the last one
     page.wait_for_selector("section.results", timeout=TIMEOUT * 4)  # the computer finishes
     assert Game.objects.get(pk=game_id).status == Game.Status.ENDED

@@ -73,7 +73,7 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
         shows_version(page, game.version)  # a forced take may have moved the game on since
         turns += 1
         if turns > OPENING and turns % 3:
-            game, state = play_a_turn_through_the_server(game_id, users[seat])
+            game, state = play_a_turn_through_the_server(game_id)
             shows_version(other, game.version)
             continue
         tile = choose_draft(state, seat).tile_id
@@ -147,8 +147,8 @@ def test_two_players_play_a_whole_game_by_clicking(open_page, make_player):
 OPENING = 8
 
 
-def play_a_turn_through_the_server(game_id, user):
-    """The drafter `user` drafts, places greedily and confirms, through the server's actions
+def play_a_turn_through_the_server(game_id):
+    """The drafter drafts, places greedily and confirms, through the server's actions
     (as an API client would); return the game and its state after the turn."""
     game, state = game_state(game_id)
     seat = state.current
