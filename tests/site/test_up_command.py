@@ -158,7 +158,7 @@ def group_alive(group):
 
 
 @pytest.mark.usefixtures("after_a_first_up")
-def test_up_runs_several_web_processes_behind_one_port_gunicorn_and_several_workers(tmp_path):
+def test_up_runs_several_web_processes_gunicorn_and_workers_and_starts_a_dead_one_again(tmp_path):
     # Started as a background job of a shell (SIGINT ignored: `start_up_in_background`) and
     # stopped with SIGINT, as a person would with Ctrl+C after `fg`.
     port, http_port = free_port(), free_port()
@@ -220,6 +220,29 @@ def test_up_runs_several_web_processes_behind_one_port_gunicorn_and_several_work
         assert "engine: ok (1 answered" in engine.stdout and "engine@" in engine.stdout, engine
         # Beat's sweep, run by a worker, stamps the clock within a few seconds.
         wait_for(lambda: run_health(health_env, "--beat").returncode == 0, 60, "the first sweep")
+
+        # A web process or a worker that dies is started again, and the site goes on serving.
+        os.kill(min(pids), signal.SIGKILL)
+
+        def two_web_processes_again():
+            now = [pid for pid in descendants(up) if "daphne" in command_of(pid)]
+            return len(now) == 2 and min(pids) not in now
+
+        wait_for(two_web_processes_again, 30, "the web process to be started again")
+        assert re.search(r"The web \d process exited \(-9\); starting it again in 1 s",
+                         log_path.read_text())  # fmt: skip
+        answered = set()
+
+        def both_answer():
+            answered.add(health_of(port)["process"])
+            return max(pids) in answered and bool(answered - pids)
+
+        wait_for(both_answer, 60, "the new web process to answer on the one port")
+        (worker,) = [pid for pid in descendants(up) if "worker1@" in command_of(pid)
+                     and parent_of(pid) == up]  # fmt: skip
+        os.kill(worker, signal.SIGKILL)
+        wait_for(lambda: "The worker 1 process exited (-9)" in log_path.read_text(), 30, "restart")
+        wait_for(two_workers_answer, 90, "both workers to answer again")
 
         children = descendants(up)
         commands = " ".join(command_of(pid) for pid in children)
@@ -380,10 +403,9 @@ def test_a_background_job_of_a_shell_starts_with_sigint_ignored():
     assert int(status.split()[1], 16) & (1 << (signal.SIGINT - 1))
 
 
-# Each signal `up` stops on is sent by one test that starts the whole platform: SIGINT by the
-# test of several processes (a background job's, above), SIGTERM by the test of the first start,
-# SIGHUP by the test of a process started again (each a platform start: tens of seconds of the
-# suite, so none twice).
+# Each signal `up` stops on is sent by one test: SIGINT by the test of several processes (a
+# background job's, above), SIGTERM by the test of the first start, SIGHUP by the test of a stop
+# during the migration (a platform start is tens of seconds of the suite: none twice).
 
 
 def any_running(pids: list[int]) -> bool:
@@ -415,14 +437,14 @@ def test_up_stopped_while_it_migrates_stops_there_and_exits_0(tmp_path):
     shell, up = start_up_in_background(tmp_path, env, "--port", str(free_port()))
     try:
         wait_for(lambda: "Applying " in log_path.read_text(), 60, "the migration to begin")
-        os.kill(up, signal.SIGINT)
+        os.kill(up, signal.SIGHUP)  # the terminal it was started from closed
         assert shell.wait(timeout=30) == 0
     finally:
         if shell.poll() is None:
             os.killpg(shell.pid, signal.SIGKILL)
             shell.wait()
     log = log_path.read_text()
-    assert log.rstrip().endswith("Stopped (SIGINT) before the platform started."), log[-2000:]
+    assert log.rstrip().endswith("Stopped (SIGHUP) before the platform started."), log[-2000:]
     assert "Redis:" not in log  # nothing was started
     wait_for(lambda: not group_alive(shell.pid), 10, "up to exit")
 
@@ -430,57 +452,6 @@ def test_up_stopped_while_it_migrates_stops_there_and_exits_0(tmp_path):
 def health_of(port) -> dict:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=FIRST_ANSWER) as answer:
         return json.load(answer)
-
-
-@pytest.mark.usefixtures("after_a_first_up")
-def test_up_starts_a_killed_web_process_or_worker_again_and_keeps_serving(tmp_path):
-    port = free_port()
-    env = unconfigured_env(tmp_path)
-    shell, up = start_up_in_background(tmp_path, env, "--port", str(port), "--web", "2")
-    log_path = tmp_path / "up.log"
-    try:
-        wait_for(lambda: "Microchip Online is running" in log_path.read_text(), 90, "up")
-        wait_for(lambda: port_open(port), 60, "daphne to listen")
-        redis_url = re.search(r"Redis: (redis://127\.0\.0\.1:\d+/0)", log_path.read_text())[1]
-        webs = [pid for pid in descendants(up) if "daphne" in command_of(pid)]
-        assert len(webs) == 2
-        os.kill(webs[0], signal.SIGKILL)
-
-        def two_web_processes_again():
-            now = [pid for pid in descendants(up) if "daphne" in command_of(pid)]
-            return len(now) == 2 and webs[0] not in now
-
-        wait_for(two_web_processes_again, 30, "the web process to be started again")
-        assert "The web 1 process exited (-9); starting it again in 1 s" in log_path.read_text()
-        answered = set()
-
-        def both_answer():
-            answered.add(health_of(port)["process"])
-            return len(answered - {webs[0]}) == 2
-
-        wait_for(both_answer, 60, "both web processes to answer on the one port")
-
-        (worker,) = [pid for pid in descendants(up) if " worker " in command_of(pid)
-                     and "--queues engine" not in command_of(pid)
-                     and parent_of(pid) == up]  # fmt: skip
-        os.kill(worker, signal.SIGKILL)
-        wait_for(lambda: "The worker 1 process exited (-9)" in log_path.read_text(), 30, "restart")
-        health_env = {**env, "REDIS_URL": redis_url}
-        wait_for(lambda: run_health(health_env, "--worker").returncode == 0, 90, "a worker")
-        assert shell.poll() is None  # up runs on
-
-        children = descendants(up)
-        os.kill(up, signal.SIGHUP)  # the terminal it was started from closed
-        assert shell.wait(timeout=60) == 0
-    finally:
-        if shell.poll() is None:
-            os.killpg(shell.pid, signal.SIGKILL)
-            shell.wait()
-    assert "SIGHUP received." in log_path.read_text()
-    assert not port_open(port)
-    # Every process it started, those started again among them, is gone.
-    wait_for(lambda: not any_running(children), 10, "every process it started to exit")
-    assert not group_alive(shell.pid)
 
 
 @pytest.mark.usefixtures("after_a_first_up")
