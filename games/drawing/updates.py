@@ -16,19 +16,22 @@ import functools
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from accounts.models import zone_named
 from games import chat
 from games.access import Viewer
+from games.drawing import change as drawings
 from games.drawing import pieces
 from games.drawing.ahead import ahead_view
 from games.drawing.cache import looks
 from games.drawing.cache.versions import fragment, kept, snapshot
+from games.drawing.change import ChangeDrawing, Head, Part, Status, Whole
 from games.drawing.rematch import rematch_view
 from games.drawing.status import status_audience, status_piece
-from games.drawing.view import as_seen_by, with_queued_draft
+from games.drawing.view import GameView, as_seen_by, game_view, with_queued_draft
 from games.lobby import waiting_room
 from games.models import Game, Invitation, Seat
 from games.state_store import load_state, read_game
@@ -71,51 +74,94 @@ def draw_change(change: dict, viewer: Viewer, shown: dict[str, list[str]]) -> tu
     gives it; a part it does not name is drawn whole). Return the markup and the looks of the
     parts drawn, which the page shows once it has it (None for a part drawn whole in a way not
     kept: the viewer's own board)."""
+    with timezone.override(_zone_of(viewer)):
+        picked = change_drawing(change, viewer).pick(shown)
+    assert picked is not None  # drawn here: every part can be drawn whole
+    return picked
+
+
+def change_drawing(change: dict, viewer: Viewer, seen: GameView | None = None) -> ChangeDrawing:
+    """What the ``game.changed`` event shows `viewer`, piece by piece, before their page's looks
+    pick from it (games/drawing/change.py): from `seen`, the version's view drawn for no one,
+    if the caller has it, else this process's (`snapshot`)."""
     game_id, version = change["game"], change["version"]
-    view = as_seen_by(snapshot(game_id, version), viewer)
+    view = as_seen_by(seen or snapshot(game_id, version), viewer)
     colour_blind = bool(getattr(viewer, "colour_blind", False))
     mine = view.viewer_seat.number if view.viewer_seat else None
     context = {"view": view, "user": viewer}
-    parts, now = [], {}
+    entries: list = []
     zone = _zone_of(viewer)
     with timezone.override(zone):
         if change["pool"] or (mine is not None and mine in change["seats"]):
             # The status speaks to its viewer (your turn, Confirm, Finish) in their time zone;
             # the players who wait see the same but for their own Resign and votes.
             key = (game_id, version, "status", status_audience(view), zone.key)
-            status = fragment(key, lambda: status_piece(context))
-            parts.append(looks.status_change(status, shown, oob=False))
-            now[looks.STATUS] = [status.look]
+            entries.append(Status(fragment(key, lambda: status_piece(context))))
         if change["pool"]:
             # Only the player to move gets the draft buttons; the marked column is their next draw.
             drafter = mine if view.my_turn else None
             key = (game_id, version, "pool", drafter, view.next_draw_column, colour_blind)
             drawn = fragment(key, lambda: pieces.pool_drawing(context))
-            if "pool" in shown:
-                parts.append(looks.pool_changes(context, shown, drawn=drawn, oob=False))
-            else:
-                whole = functools.partial(looks.pool_changes, context, {}, drawn=drawn, oob=False)
-                parts.append(fragment((*key, "whole"), whole))
-            now.update(looks.looks_of(drawn))
+            whole = functools.partial(looks.pool_changes, context, {}, drawn=drawn, oob=False)
+            entries.append(Part("pool", drawn, functools.partial(fragment, (*key, "whole"), whole)))
         for number in change["seats"]:
-            if not 0 <= number < len(view.seats):
-                continue
-            parts.append(_seat_change(game_id, view, number, context, shown, now))
+            if 0 <= number < len(view.seats):
+                entries.append(_seat_change(game_id, view, number, context))
         for number in change.get("heads", ()):
             if 0 <= number < len(view.seats) and number not in change["seats"]:
-                parts.append(_head_change(game_id, view, number, context, shown, now))
+                entries.append(_head_change(game_id, view, number, context))
         if change.get("logged"):  # in words for its reader ("you") and in their time zone
             # Only the readers it says "you" to read it in words of their own.
             says_you = mine is not None and view.log is not None
             reader = mine if says_you and mine in view.log.readers_of(version) else None
             key = (game_id, version, "log", reader, zone.key)
-            parts.append(fragment(key, functools.partial(log_news, context, version)))
+            entries.append(Whole(fragment(key, functools.partial(log_news, context, version))))
         if mine is not None and mine in change.get("concerns", ()):
-            parts.append(_render("my_notices", context))
+            entries.append(Whole(_render("my_notices", context)))
         if change["pool"] and view.ahead is not None:  # their own queued draft, theirs alone
             key = ("ahead", view.ahead, colour_blind)
-            parts.append(fragment(key, lambda: _render("draft_ahead", context, ahead=view.ahead)))
-    return looks.compact("".join(parts)), now
+            draft_ahead = fragment(key, lambda: _render("draft_ahead", context, ahead=view.ahead))
+            entries.append(Whole(draft_ahead))
+    facts = (translation.get_language(), zone.key, colour_blind)
+    return ChangeDrawing(tuple(entries), facts)
+
+
+def draw_ahead(
+    change: dict,
+    game: Game,
+    seats: list[Seat],
+    events: list,
+    online: frozenset[int] | None,
+) -> dict[str, bytes]:
+    """The push of `change` (a ``game.changed`` event) for each player who was watching the game
+    (`online`) but the one whose page made the move, drawn by the process that made the version
+    (`game`, `seats` with their users, its new `events`) and packed for their pages' sockets,
+    which pick from it by what each page shows (games/drawing/change.py): {user id (as text):
+    the drawing}. Each is drawn in the player's language (the site's when they chose none),
+    time zone and colour-blind setting."""
+    if online is None or change["ended"]:
+        return {}
+    mover = change.get("mover")
+    watching = [seat.user for seat in seats if seat.user_id in online and seat.user_id != mover]
+    if not watching:
+        return {}
+    seen = game_view(game, None, seats=seats, known_events=events, online=online)
+    drawn = {}
+    for user in watching:
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            drawn[str(user.pk)] = drawings.pack(change_drawing(change, user, seen))
+    return drawn
+
+
+def drawn_ahead(event: dict, user_id: int, facts: tuple) -> ChangeDrawing | None:
+    """The push of `event` drawn ahead for the player `user_id` (`draw_ahead`), if it was drawn
+    as their page's socket would draw it (`facts`: its language, time zone and colour-blind
+    setting), else None."""
+    blob = (event.get("drawn") or {}).get(str(user_id))
+    drawing = drawings.unpack(blob) if blob else None
+    if drawing is None or drawing.facts != facts:
+        return None
+    return drawing
 
 
 def log_news(context: dict, version: int) -> str:
@@ -158,43 +204,29 @@ def draw_for_watchers(
     return fragment(key, lambda: draw_change(change, viewer, shown))  # type: ignore[return-value]
 
 
-def _seat_change(game_id, view, number, context, shown, now) -> str:
+def _seat_change(game_id, view, number, context) -> Part | Whole:
     """A seat's board and tray that changed: the owner's drawn whole (it is interactive, and its
-    page may show a tile picked up that no push knows of); another player's, the pieces whose
-    look differs from `shown`, or all of it. Adds the looks the page will show to `now`."""
+    page may show a tile picked up that no push knows of); another player's, in pieces."""
     seat = view.seats[number]
     colour_blind = bool(getattr(context["user"], "colour_blind", False))
     owner = view.viewer_seat.number if seat.is_viewer else None
     key = (game_id, view.game.version, "seat", number, owner, colour_blind)
     own = f"seat-{number}"
     if seat.is_viewer:
-        now[own] = None
-        return fragment(key, functools.partial(_render, "seat", context, seat=seat))
+        return Whole(fragment(key, functools.partial(_render, "seat", context, seat=seat)), own)
     drawn = fragment((*key, "pieces"), lambda: pieces.seat_drawing(context, seat))
-    now.update(looks.looks_of(drawn))
-    if own in shown:
-        return looks.seat_changes(context, seat, shown, drawn=drawn, oob=False)
     whole = functools.partial(looks.seat_changes, context, seat, {}, drawn=drawn, oob=False)
-    return fragment((*key, "whole"), whole)
+    return Part(own, drawn, functools.partial(fragment, (*key, "whole"), whole))
 
 
-def _head_change(game_id, view, number, context, shown, now) -> str:
+def _head_change(game_id, view, number, context) -> Head:
     """A seat whose head alone changed (the turn's marker, a clock): its name line and the line
-    under it (`pieces.seat_head`, `pieces.seat_time`), each unless the page shows it so already.
-    Adds the looks the page will show to `now`."""
+    under it (`pieces.seat_head`, `pieces.seat_time`)."""
     seat = view.seats[number]
     key = (game_id, view.game.version, "head", number, seat.is_viewer)
     head = fragment(key, functools.partial(pieces.seat_head, context, seat))
     time = fragment((*key, "time"), functools.partial(pieces.seat_time, context, seat))
-    own = f"seat-{number}"
-    known = shown.get(own)
-    if known is None or len(known) < 3:
-        return head.html + time.html
-    # The head's two pieces come first in the seat's (pieces.SeatDrawing.pieces).
-    sent = [piece for piece, look in ((head, known[1]), (time, known[2])) if piece.look != look]
-    if sent:
-        now[own] = [known[0], head.look, time.look, *known[3:]]
-    return "".join(piece.html for piece in sent)
+    return Head(f"seat-{number}", head, time)
 
 
 def draw_queue(game_id: int, viewer: Viewer) -> str:

@@ -55,6 +55,7 @@ class Change:
     # redraws just that, and may keep a tile picked up on the board below it.
     heads: tuple[int, ...] = ()
     answered_page: str = ""  # the page that made the move and got it in the answer
+    mover: int | None = None  # that page's player (None: no page made it)
     # (user id, whether the game now waits for their move) of each player for whom it began or
     # stopped waiting: their count of waiting games (the nav badge) changed, nobody else's did.
     waiting_changed: tuple[tuple[int, bool], ...] = ()
@@ -84,6 +85,7 @@ class Change:
             "pool": self.pool,
             "ended": self.ended,
             "answered": self.answered_page,
+            "mover": self.mover,
             "logged": self.logged,
             "concerns": list(self.concerns),
         }

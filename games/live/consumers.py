@@ -445,6 +445,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
         same (games/drawing/updates.py `watchers_key`), and then taken as it is kept, without a
         thread."""
         if self._seated():
+            # Drawn by the process that made the move, for this player as this socket would:
+            # only picked here, by what the page shows (games/drawing/change.py).
+            ahead = updates.drawn_ahead(event, self.user_id, self._facts())
+            picked = ahead.pick(self.shown) if ahead is not None else None
+            if picked is not None:
+                return (*picked, None)
             draw = updates.draw_change
             html, now = await push_drawing.drawn(event, draw, event, self.user, self.shown)
             return html, now, None
@@ -659,6 +665,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return None
         self.seen = version
         return version
+
+    def _facts(self) -> tuple:
+        """What this socket's drawings depend on of its viewer: their language, time zone and
+        colour-blind setting, as games/drawing/change.py `ChangeDrawing.facts` says them."""
+        _, colour_blind, zone = self.watcher
+        return (self.language, zone, colour_blind)
 
     def _player_id(self) -> int | None:
         return self.user.pk if self.user.is_authenticated else None

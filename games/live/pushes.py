@@ -26,7 +26,7 @@ import time
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from games.drawing import cache
+from games.drawing import cache, updates
 from games.live.changes import game_group, user_group
 from games.live.push_sender import PushSender, at_exit_flush
 from games.models import Event, Game, Seat
@@ -157,6 +157,12 @@ def carrying(messages: list[tuple[str, dict]], made: Made | None) -> list[tuple[
                     event = {**event, "made": cache.pack(game, seats, events, online)}
             except Exception:
                 logger.exception("live: cannot carry version %s of game %s", game.version, game.pk)
+            try:
+                drawn = updates.draw_ahead(event, game, seats, events, online)
+                if drawn:
+                    event = {**event, "drawn": drawn}
+            except Exception:  # their sockets draw it
+                logger.exception("live: cannot draw version %s of game %s", game.version, game.pk)
         carried.append((group, event))
     return carried
 

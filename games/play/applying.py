@@ -344,6 +344,7 @@ def _change(
         ended=moved.ended,
         kind=action.type,
         answered_page=answered_page,
+        mover=seat.user_id if answered_page else None,
         # Whose count of games waiting for them (the nav badge) changed, and how.
         waiting_changed=tuple(
             (user_of[number], number in moved.waiting)

@@ -71,23 +71,33 @@ def _by_piece(own: str, drawn, looks: dict[str, list[str]]) -> dict[str, str]:
     }
 
 
+def part_changes(own: str, drawn, looks: dict, *, oob=True) -> str | None:
+    """The pieces of `drawn` (the part `own`: "pool" or "seat-N") whose look differs from
+    `looks` (`page_looks`), or None when the page does not show the part as it is drawn now
+    (another look of it, or no looks at all): then it needs the whole part."""
+    looks = _by_piece(own, drawn, looks)
+    if looks.get(own) != drawn.look:
+        return None
+    return changed_pieces(drawn.pieces(), looks, oob)
+
+
 def seat_changes(context: dict, seat, looks: dict, drawn=None, *, oob=True) -> str:
     """`seat`'s pieces whose look differs from `looks` (`page_looks`), or the whole seat when the
     page does not show it as it is drawn now (another seat's look, or no looks at all)."""
     drawn = drawn or pieces.seat_drawing(context, seat)
-    looks = _by_piece(f"seat-{seat.number}", drawn, looks)
-    if looks.get(f"seat-{seat.number}") != drawn.look:
+    changes = part_changes(f"seat-{seat.number}", drawn, looks, oob=oob)
+    if changes is None:
         return _whole("seat", context, oob, seat=seat, drawn=drawn)
-    return changed_pieces(drawn.pieces(), looks, oob)
+    return changes
 
 
 def pool_changes(context: dict, looks: dict, drawn=None, *, oob=True) -> str:
     """The pool's pieces whose look differs from `looks` (`page_looks`), or the whole pool."""
     drawn = drawn or pieces.pool_drawing(context)
-    looks = _by_piece("pool", drawn, looks)
-    if looks.get("pool") != drawn.look:
+    changes = part_changes("pool", drawn, looks, oob=oob)
+    if changes is None:
         return _whole("pool", context, oob, drawn=drawn)
-    return changed_pieces(drawn.pieces(), looks, oob)
+    return changes
 
 
 def status_change(status, looks: dict, *, oob=True) -> str:

@@ -1,0 +1,161 @@
+"""A player's push is drawn by the process that made the move (games/drawing/change.py): their
+page's socket only picks from it by what the page shows, and gets the very push it would have
+drawn itself; a socket that cannot use it (another language, a page showing another look of a
+part) draws its own."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.utils import translation
+
+from games import presence
+from games.drawing import updates
+from games.drawing.cache import versions
+from games.live import pushes as live
+from games.play import actions
+from tests.games.playing import next_move
+
+from .conftest import connect, game_path, login, messages, next_of
+
+PAGE = "drawnaheadpage1"
+
+
+def facts_of(user, language=settings.LANGUAGE_CODE) -> tuple:
+    _, colour_blind, zone = updates.watcher_facts(user)
+    return (language, zone, colour_blind)
+
+
+def play_one(game, seats, sent) -> list[dict]:
+    """The next sensible move, made by its player's page; the ``game.changed`` events sent, its
+    own and those of what it set off (a forced take)."""
+    mover, action = next_move(game)
+    sent.clear()
+    actions.play(
+        game_id=game.pk,
+        user=seats[mover].user,
+        action=action,
+        seen_version=game.version,
+        answered_page=PAGE,
+    )
+    game.refresh_from_db()
+    return [event for _, event in sent if event["type"] == "game.changed"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_waiting_player_s_push_drawn_ahead_is_the_one_their_socket_would_draw(
+    start_game, players, monkeypatch
+):
+    # Every player's page open, in three ways of seeing: colour-blind shapes, another time zone,
+    # German; each page follows the pushes as a socket does (what it shows: `shown`).
+    players[1].colour_blind = True
+    players[2].time_zone, players[2].language = "Asia/Tokyo", "de"
+    for player in players[1:3]:
+        player.save()
+    game = start_game(3)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    for seat in seats:
+        presence.arrive(game.pk, seat.user_id, f"page-{seat.number}")
+    sent = []
+    monkeypatch.setattr(live, "send", sent.extend)
+    # Each version kept as its move left it, as where sockets are: drawn after the forced take
+    # a move set off, the move's own version is still itself.
+    monkeypatch.setattr(versions, "_holds_sockets", True)
+    shown = {seat.user_id: {} for seat in seats}
+    picked, whole = 0, {seat.user_id: 0 for seat in seats}
+
+    events = []
+    while len(events) < 40:
+        events += play_one(game, seats, sent)
+    for event in events:
+        if event["ended"]:
+            break
+        waiting = [seat.user for seat in seats if seat.user_id != event["mover"]]
+        assert sorted(event["drawn"]) == sorted(str(user.pk) for user in waiting)
+        for user in waiting:
+            language = user.language or settings.LANGUAGE_CODE
+            with translation.override(language):
+                expected = updates.draw_change(event, user, shown[user.pk])
+            ahead = updates.drawn_ahead(event, user.pk, facts_of(user, language))
+            assert ahead is not None
+            got = ahead.pick(shown[user.pk])
+            if got is None:  # the page needs a part whole: the socket draws it
+                whole[user.pk] += 1
+            else:
+                picked += 1
+                assert got == expected
+            html, now = expected
+            for part, looks in now.items():
+                if looks is None:
+                    shown[user.pk].pop(part, None)
+                else:
+                    shown[user.pk][part] = looks
+
+    assert picked >= 60  # 40 versions, two or three pages each
+    # Only while a page had not yet been sent the pool or another board, and so showed none.
+    assert all(count <= 3 for count in whole.values()), whole
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_push_drawn_for_another_language_or_setting_is_not_used(start_game, monkeypatch):
+    game = start_game(2)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    for seat in seats:
+        presence.arrive(game.pk, seat.user_id, f"page-{seat.number}")
+    sent = []
+    monkeypatch.setattr(live, "send", sent.extend)
+    event = play_one(game, seats, sent)[0]
+    other = next(seat.user for seat in seats if seat.user_id != event["mover"])
+
+    assert updates.drawn_ahead(event, other.pk, facts_of(other)) is not None
+    assert updates.drawn_ahead(event, other.pk, facts_of(other, "fr")) is None
+    language, zone, colour_blind = facts_of(other)
+    assert updates.drawn_ahead(event, other.pk, (language, zone, not colour_blind)) is None
+    assert updates.drawn_ahead(event, other.pk, (language, "Asia/Tokyo", colour_blind)) is None
+    assert updates.drawn_ahead(event, event["mover"], facts_of(other)) is None
+    assert updates.drawn_ahead({**event, "drawn": {str(other.pk): b"junk"}}, other.pk,
+                               facts_of(other)) is None  # fmt: skip
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_player_s_socket_sends_the_push_drawn_ahead_without_drawing_it(
+    start_game, monkeypatch
+):
+    game = await sync_to_async(start_game)(2)
+    seats = await sync_to_async(lambda: list(game.seats.select_related("user")))()
+    clients = {seat.number: await sync_to_async(login)(seat.user) for seat in seats}
+    sockets = {n: await connect(game_path(game, game.version), clients[n]) for n in clients}
+    for socket in sockets.values():
+        await messages(socket)
+    drawn_here = []
+    real = updates.draw_change
+    monkeypatch.setattr(
+        updates, "draw_change", lambda *args: drawn_here.append(args[1].pk) or real(*args)
+    )
+
+    drawn_by_socket = picked = 0
+    for _ in range(8):
+        mover, action = await sync_to_async(next_move)(game)
+        drawn_here.clear()
+        await sync_to_async(actions.play)(
+            game_id=game.pk,
+            user=seats[mover].user,
+            action=action,
+            seen_version=game.version,
+            answered_page=PAGE,  # another page of the mover's: these sockets all get the push
+        )
+        await sync_to_async(game.refresh_from_db)()
+        waiting = next(seat for seat in seats if seat.number != mover)
+        push = await next_of(sockets[waiting.number], "push")
+        assert push["version"] == game.version
+        assert 'id="game-status"' in push["html"] or 'id="seat-' in push["html"]
+        await next_of(sockets[mover], "push")  # the mover's other page: drawn by its socket
+        if waiting.user_id in drawn_here:
+            drawn_by_socket += 1
+        else:
+            picked += 1
+
+    # Only a page's first push is drawn by its socket: the page had not said what it shows.
+    assert drawn_by_socket <= 2 and picked >= 6
+    for socket in sockets.values():
+        await socket.disconnect()
