@@ -83,7 +83,7 @@ def test_each_waiting_player_s_push_drawn_ahead_is_the_one_their_socket_would_dr
             else:
                 picked += 1
                 assert got == expected
-            html, now = expected
+            _, now = expected
             for part, looks in now.items():
                 if looks is None:
                     shown[user.pk].pop(part, None)
