@@ -9,7 +9,9 @@ with its tiles costs a few milliseconds to draw and a game has many viewers. A s
 may depend on the viewer only through the colour-blind preference; the tests check that each
 pushed fragment is the page's own markup for that viewer. Which of a drawing's pieces a push
 sends depends on what the viewer's page shows (its socket's `shown`), so that choice is made
-per socket, cheaply, from the shared drawings' looks.
+per socket, cheaply, from the shared drawings' looks (games/drawing/change.py). A player's
+push is drawn so by the process that made the move (`draw_ahead`), and only picked by their
+socket (`drawn_ahead`).
 """
 
 import functools

@@ -8,7 +8,9 @@ them after the commit):
    group for their badge or a notice, ...). The version the move made travels with its
    ``game.changed`` event (`carrying`), so that no process reads it back.
 2. The consumer of each open page (games/live/consumers.py) gets each event and draws it for
-   its own viewer (games/drawing/updates.py), from the partials that draw the page.
+   its own viewer (games/drawing/updates.py), from the partials that draw the page. A player
+   who was watching gets theirs drawn already, by the process that made the move (`carrying`,
+   games/drawing/change.py): their socket only picks from it what the page lacks.
 3. The page (games/static/games/live.js with htmx's ws extension) swaps them in by id.
 
 Nothing here may break or slow a move, on any channel layer: pushes leave through the process's
@@ -143,8 +145,9 @@ def carrying(messages: list[tuple[str, dict]], made: Made | None) -> list[tuple[
     """`messages` with the version a transaction made (`made`: its game, seats with their users,
     new events, and who was watching or None; or None) carried by its ``game.changed`` event:
     kept for this process's own sockets, and packed for the other processes' when the channel
-    layer leaves this one (games/drawing/cache/). A version that cannot be packed is read by
-    whoever draws it."""
+    layer leaves this one (games/drawing/cache/); and the push of each player who was watching,
+    drawn here from it (games/drawing/updates.py `draw_ahead`). A version that cannot be packed
+    is read by whoever draws it; a push that cannot be drawn here is drawn by its socket."""
     if made is None:
         return messages
     game, seats, events, online = made
