@@ -50,6 +50,11 @@ MAX_BACKLOG = BURST
 # (a gap, a wake-up, a stale heartbeat) gets one redraw when the interval ends, however many
 # times it asked meanwhile.
 RESYNC_INTERVAL = 3.0
+# A push that comes before the version just before it (two processes made the two versions, and
+# the later one's push left first: each draws its players' pushes before sending them) waits
+# this long for the one it follows, at most this many at once, before the page is redrawn whole.
+EARLY_WAIT = 1.0
+MOST_EARLY = 8
 # A heartbeat refreshes the socket's count and its player's presence at most this often (both
 # last a minute; a page beats every 25 s): the heartbeats between cost nothing.
 BEAT_KEPT = 10.0
@@ -212,6 +217,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.online: set[int] = set()
         self.version: int | None = None  # the version this socket has brought the page to
         self.newest = 0  # the newest version of the game this socket has heard of
+        self.early: dict[int, dict] = {}  # pushes waiting for the version before them
         self.page_id = ""  # games/live/changes.py: the page's own moves come in their answers
         # What the page shows of the game's parts, piece by piece (games/drawing/cache/looks.py),
         # so a push brings only the pieces that look different; and what the page said it shows
@@ -393,7 +399,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         push it could not draw while the database was out of reach). A heartbeat that shows
         less than what the socket did send crossed that push on its way: no redraw for it
         (issue 36)."""
-        return self.started and self.version is not None and self.version < self.newest
+        behind = self.version is not None and self.version < self.newest
+        return self.started and behind and not self.early  # a held push redraws by itself
 
     def _ignore(self, why, data):
         logger.info("live: ignored %s from user %s: %.80r", why, self.user.pk, data)
@@ -415,12 +422,14 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.newest = max(self.newest, version)
         if self.version is not None and version <= self.version:
             return  # this page already shows it (a resync got there first)
-        if event["ended"] or self.version is None or version > self.version + 1:
-            return await self._resync()  # the end redraws everything; a gap means a lost push
+        if event["ended"] or self.version is None:
+            return await self._resync()  # the end redraws everything
+        if version > self.version + 1:  # a gap: a push still on its way, or lost
+            return await self._hold_early(event)
         if self.page_id and event.get("answered") == self.page_id:
             self.version = version  # this page's own move: its answer drew it
             self._answered(event)
-            return
+            return await self._take_early()
         try:
             html, now, shared = await self._draw(event)
         except Exception:
@@ -435,9 +444,34 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self._drawn(now)
         message = {"type": "push", "version": version, "html": html + dots}
         if shared is None:
-            return await self._send(message)
-        # Every watcher here who sees the same gets the same text: encoded once (issue 36).
-        await self._send_text(push_drawing.shared_text((*shared, dots), message))
+            await self._send(message)
+        else:  # every watcher here who sees the same gets the same text: encoded once (issue 36)
+            await self._send_text(push_drawing.shared_text((*shared, dots), message))
+        await self._take_early()
+
+    async def _hold_early(self, event):
+        """Keep a push that came before the version just before it, for EARLY_WAIT seconds: the
+        one it follows may still come (`_take_early`); if not, the page is redrawn whole
+        (`live_gap`)."""
+        version = event["version"]
+        if len(self.early) >= MOST_EARLY:
+            return await self._resync()
+        self.early[version] = event
+        gap = {"type": "live.gap", "version": version}
+        asyncio.get_running_loop().call_later(EARLY_WAIT, self.inbox.put_nowait, gap)
+
+    async def _take_early(self):
+        """The push held for the version this socket has just sent, if it came (`_hold_early`)."""
+        following = self.early.pop(self.version + 1, None) if self.version is not None else None
+        if following is not None:
+            await self.game_changed(following)
+
+    async def live_gap(self, message):
+        """A push held for the version before it is still waiting (this socket's own message,
+        never the browser's): that version is lost, the page is redrawn whole."""
+        held = self.early.pop(message["version"], None)
+        if held is not None and self.version is not None and self.version < held["version"]:
+            await self._resync()
 
     async def _draw(self, event) -> tuple[str, dict, tuple | None]:
         """The push of `event` for this socket's page, and the key it is shared under: a
@@ -643,6 +677,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.shown = {}  # the page says what it shows once it has drawn it
         html += updates.draw_presence(self.seats, self.online)
         await self._send({"type": "resync", "version": version, "html": html})
+        self.early = {held: event for held, event in self.early.items() if held > version}
+        await self._take_early()
 
     async def _arrive(self):
         """Record (or refresh) this page in the presence; tell the game when a dot turns on."""

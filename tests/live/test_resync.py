@@ -141,3 +141,64 @@ async def test_a_heartbeat_that_crosses_a_push_on_its_way_asks_for_no_redraw(sta
 
     assert [m for m in await messages(socket, 0.5) if m["type"] in ("push", "resync")] == []
     await socket.disconnect()
+
+
+async def pushes_of_two_moves(game, monkeypatch) -> tuple[int, list[dict]]:
+    """Two moves made over HTTP, their ``game.changed`` events kept back from the pages; the
+    version before them and the events."""
+    from games.live import pushes as live
+
+    sent = []
+    monkeypatch.setattr(live, "send", sent.extend)
+    shown = await two_moves_while_away(game)
+    monkeypatch.undo()
+    events = [event for _, event in sent if event["type"] == "game.changed"]
+    assert [event["version"] for event in events] == [shown + 1, shown + 2]
+    return shown, events
+
+
+async def test_a_push_that_comes_before_the_one_it_follows_waits_for_it(
+    start_game, players, monkeypatch
+):
+    """Two processes made two versions one after the other, and the later one's push came first
+    (each draws its players' pushes before sending them): the socket waits for the one before,
+    then sends both, in order, and redraws nothing whole."""
+    from channels.layers import get_channel_layer
+
+    from games.live.changes import game_group
+
+    game = await sync_to_async(start_game)(2)
+    socket = await connect(game_path(game, game.version), await sync_to_async(login)(players[4]))
+    await messages(socket)
+    shown, events = await pushes_of_two_moves(game, monkeypatch)
+
+    for event in reversed(events):
+        await get_channel_layer().group_send(game_group(game.pk), event)
+
+    received = [m for m in await messages(socket, 0.5) if m["type"] in ("push", "resync")]
+    assert [(m["type"], m["version"]) for m in received] == [
+        ("push", shown + 1),
+        ("push", shown + 2),
+    ]
+    await socket.disconnect()
+
+
+async def test_a_push_whose_version_before_never_comes_redraws_the_page_after_a_moment(
+    start_game, players, monkeypatch
+):
+    from channels.layers import get_channel_layer
+
+    from games.live.changes import game_group
+    from games.live.consumers import EARLY_WAIT
+
+    game = await sync_to_async(start_game)(2)
+    socket = await connect(game_path(game, game.version), await sync_to_async(login)(players[4]))
+    await messages(socket)
+    shown, events = await pushes_of_two_moves(game, monkeypatch)
+
+    await get_channel_layer().group_send(game_group(game.pk), events[1])  # the first was lost
+    assert [m for m in await messages(socket, EARLY_WAIT / 2) if m["type"] == "resync"] == []
+
+    resync = await next_of(socket, "resync", timeout=EARLY_WAIT + 3)
+    assert resync["version"] == shown + 2
+    await socket.disconnect()
