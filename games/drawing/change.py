@@ -8,8 +8,8 @@ view; the second only compares looks and joins markup.
 
 So the first step can be taken where the move was made, for each player who was watching
 (games/live/pushes.py `carrying`): that process holds the version already, draws it once, and
-sends the drawing with the push (`pack`, `travelling`). The socket of the player's page only
-picks from it (issue 36: drawing every player's push in daphne was most of its CPU). A drawing
+sends the drawings with the push (`pack`, `travelling`). The socket of the player's page only
+picks from theirs (issue 36: drawing every player's push in daphne was most of its CPU). A drawing
 that has travelled cannot draw a part whole (its context stayed behind): a page that needs one
 (it shows another look of that part, or none) is drawn where the socket is, as before.
 
@@ -125,16 +125,19 @@ def _head_change(entry: Head, shown: dict[str, list[str]], now: dict) -> str:
     return "".join(piece.html for piece in sent)
 
 
-def pack(drawing: ChangeDrawing) -> bytes:
-    """`drawing` as bytes for the channel layer (`unpack` takes it back)."""
-    return pickle.dumps(drawing.travelling(), protocol=pickle.HIGHEST_PROTOCOL)
+def pack(drawings: dict[int, ChangeDrawing]) -> bytes:
+    """The drawings of one push, by player, as bytes for the channel layer (`unpack` takes them
+    back): in one piece, so that the parts the players share (another player's board, the pool
+    as those who do not draft see it) travel once."""
+    travelling = {user_id: drawing.travelling() for user_id, drawing in drawings.items()}
+    return pickle.dumps(travelling, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def unpack(blob: bytes) -> ChangeDrawing | None:
-    """A drawing from `pack`, or None if this code cannot read it (another release)."""
+def unpack(blob: bytes) -> dict[int, ChangeDrawing]:
+    """The drawings from `pack`, or none if this code cannot read them (another release)."""
     try:
-        drawing = pickle.loads(blob)
+        drawings = pickle.loads(blob)
     except Exception as error:
         logger.warning("live: cannot unpack a drawn push (%r); drawing it here", error)
-        return None
-    return drawing if isinstance(drawing, ChangeDrawing) else None
+        return {}
+    return drawings if isinstance(drawings, dict) else {}

@@ -37,6 +37,7 @@ from games.drawing.view import GameView, as_seen_by, game_view, with_queued_draf
 from games.lobby import waiting_room
 from games.models import Game, Invitation, Seat
 from games.state_store import load_state, read_game
+from infra.lru import LRU
 
 
 def draw_notice(
@@ -134,36 +135,44 @@ def draw_ahead(
     seats: list[Seat],
     events: list,
     online: frozenset[int] | None,
-) -> dict[str, bytes]:
+) -> bytes:
     """The push of `change` (a ``game.changed`` event) for each player who was watching the game
     (`online`) but the one whose page made the move, drawn by the process that made the version
     (`game`, `seats` with their users, its new `events`) and packed for their pages' sockets,
-    which pick from it by what each page shows (games/drawing/change.py): {user id (as text):
-    the drawing}. Each is drawn in the player's language (the site's when they chose none),
-    time zone and colour-blind setting."""
+    which pick from it by what each page shows (games/drawing/change.py); b"" for none. Each is
+    drawn in the player's language (the site's when they chose none), time zone and
+    colour-blind setting."""
     if online is None or change["ended"]:
-        return {}
+        return b""
     mover = change.get("mover")
     watching = [seat.user for seat in seats if seat.user_id in online and seat.user_id != mover]
     if not watching:
-        return {}
+        return b""
     seen = game_view(game, None, seats=seats, known_events=events, online=online)
     drawn = {}
     for user in watching:
         with translation.override(user.language or settings.LANGUAGE_CODE):
-            drawn[str(user.pk)] = drawings.pack(change_drawing(change, user, seen))
-    return drawn
+            drawn[user.pk] = change_drawing(change, user, seen)
+    return drawings.pack(drawn)
 
 
 def drawn_ahead(event: dict, user_id: int, facts: tuple) -> ChangeDrawing | None:
     """The push of `event` drawn ahead for the player `user_id` (`draw_ahead`), if it was drawn
     as their page's socket would draw it (`facts`: its language, time zone and colour-blind
-    setting), else None."""
-    blob = (event.get("drawn") or {}).get(str(user_id))
-    drawing = drawings.unpack(blob) if blob else None
+    setting), else None. Unpacked once per process for every socket of the game here."""
+    blob = event.get("drawn")
+    if not blob:
+        return None
+    key = (event["game"], event["version"], blob)  # ids come again in the tests
+    drawing = _drawn_ahead.get_or_make(key, lambda: drawings.unpack(blob)).get(user_id)
     if drawing is None or drawing.facts != facts:
         return None
     return drawing
+
+
+# The drawings of the last versions pushed (`drawn_ahead`): a push's sockets take theirs one
+# after the other, and the markup of a space or column one of them draws serves the next.
+_drawn_ahead = LRU(64)
 
 
 def log_news(context: dict, version: int) -> str:

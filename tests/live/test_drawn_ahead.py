@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games import presence
+from games.drawing import change as drawings
 from games.drawing import updates
 from games.drawing.cache import versions
 from games.live import pushes as live
@@ -70,7 +71,7 @@ def test_each_waiting_player_s_push_drawn_ahead_is_the_one_their_socket_would_dr
         if event["ended"]:
             break
         waiting = [seat.user for seat in seats if seat.user_id != event["mover"]]
-        assert sorted(event["drawn"]) == sorted(str(user.pk) for user in waiting)
+        assert sorted(drawings.unpack(event["drawn"])) == sorted(user.pk for user in waiting)
         for user in waiting:
             language = user.language or settings.LANGUAGE_CODE
             with translation.override(language):
@@ -112,8 +113,8 @@ def test_a_push_drawn_for_another_language_or_setting_is_not_used(start_game, mo
     assert updates.drawn_ahead(event, other.pk, (language, zone, not colour_blind)) is None
     assert updates.drawn_ahead(event, other.pk, (language, "Asia/Tokyo", colour_blind)) is None
     assert updates.drawn_ahead(event, event["mover"], facts_of(other)) is None
-    assert updates.drawn_ahead({**event, "drawn": {str(other.pk): b"junk"}}, other.pk,
-                               facts_of(other)) is None  # fmt: skip
+    junk = {**event, "drawn": b"not what pack wrote"}
+    assert updates.drawn_ahead(junk, other.pk, facts_of(other)) is None
 
 
 @pytest.mark.asyncio
