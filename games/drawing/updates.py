@@ -29,7 +29,7 @@ from games.drawing import change as drawings
 from games.drawing import pieces
 from games.drawing.ahead import ahead_view
 from games.drawing.cache import looks
-from games.drawing.cache.versions import fragment, kept, snapshot
+from games.drawing.cache.versions import fragment, keep_seen, kept, snapshot
 from games.drawing.change import ChangeDrawing, Head, Part, Status, Whole
 from games.drawing.rematch import rematch_view
 from games.drawing.status import status_audience, status_piece
@@ -149,6 +149,7 @@ def draw_ahead(
     if not watching:
         return b""
     seen = game_view(game, None, seats=seats, known_events=events, online=online)
+    keep_seen(seen)  # the move's answer is drawn from it next
     drawn = {}
     for user in watching:
         with translation.override(user.language or settings.LANGUAGE_CODE):

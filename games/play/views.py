@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 from games import chat, seen
 from games.access import can_view
+from games.drawing import cache
 from games.drawing.ahead import ahead_view
 from games.drawing.cache.looks import (
     LOOKS_HEADER,
@@ -27,7 +28,7 @@ from games.drawing.cache.looks import (
     status_change,
 )
 from games.drawing.status import status_piece
-from games.drawing.view import Selection, game_view, since_last_visit
+from games.drawing.view import Selection, as_seen_by, game_view, since_last_visit
 from games.live.changes import page_id
 from games.lobby import waiting_room
 from games.models import Game
@@ -199,14 +200,7 @@ def act(request, game_id):
         selection = Selection(space=action.get("space"))
     if not request.htmx:
         return redirect(_game_url(game, selection))
-    view = game_view(
-        game,
-        request.user,
-        selection,
-        seats=played.seats,
-        known_events=played.events,
-        online=played.online,
-    )
+    view = _view_of_the_move(request, selection, played)
     if _page_is_one_behind(request, played):
         response = _changed_parts(request, view, played)
     else:  # other changes came in between, or the game ended: the whole game
@@ -448,6 +442,24 @@ def _page_is_one_behind(request, played) -> bool:
         and change is not None
         and not change.ended
         and (shown == change.version - 1)
+    )
+
+
+def _view_of_the_move(request, selection, played):
+    """The game as the mover sees it after their move: from its view drawn for no one, if the
+    move's pushes drew one here (games/drawing/updates.py `draw_ahead`) and the answer keeps
+    no selection; else drawn for them."""
+    game = played.game
+    found = cache.seen(game.pk, game.version)
+    if found is not None and selection == Selection():
+        return as_seen_by(found, request.user)
+    return game_view(
+        game,
+        request.user,
+        selection,
+        seats=played.seats,
+        known_events=played.events,
+        online=played.online,
     )
 
 

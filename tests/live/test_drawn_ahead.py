@@ -3,15 +3,20 @@ page's socket only picks from it by what the page shows, and gets the very push 
 drawn itself; a socket that cannot use it (another language, a page showing another look of a
 part) draws its own."""
 
+from datetime import UTC, datetime
+
 import pytest
+import time_machine
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import presence
+from games.drawing import cache, updates
 from games.drawing import change as drawings
-from games.drawing import updates
 from games.drawing.cache import versions
+from games.drawing.view import as_seen_by, game_view
 from games.live import pushes as live
 from games.play import actions
 from tests.games.playing import next_move
@@ -160,3 +165,42 @@ async def test_a_player_s_socket_sends_the_push_drawn_ahead_without_drawing_it(
     assert drawn_by_socket <= 2 and picked >= 6
     for socket in sockets.values():
         await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_mover_s_answer_drawn_from_the_view_of_the_pushes_is_the_one_drawn_for_them(
+    start_game, monkeypatch
+):
+    # The move's answer is drawn from the view its pushes drew for no one (games/play/views.py
+    # `_view_of_the_move`): the very game the mover would see from a view drawn for them.
+    monkeypatch.setattr(live, "send", lambda messages: None)
+    with time_machine.travel(datetime(2026, 3, 1, 12, tzinfo=UTC), tick=False):
+        game = start_game(3)
+        seats = list(game.seats.select_related("user").order_by("number"))
+        for seat in seats:
+            presence.arrive(game.pk, seat.user_id, f"page-{seat.number}")
+        for _ in range(30):
+            mover, action = next_move(game)
+            user = seats[mover].user
+            played = actions.play(
+                game_id=game.pk,
+                user=user,
+                action=action,
+                seen_version=game.version,
+                answered_page=PAGE,
+            )
+            game.refresh_from_db()
+            found = cache.seen(played.game.pk, played.game.version)
+            assert found is not None
+            fresh = game_view(
+                played.game,
+                user,
+                seats=played.seats,
+                known_events=played.events,
+                online=played.online,
+            )
+            assert render_to_string("games/partials/game.html", {"view": fresh, "user": user}) == (
+                render_to_string(
+                    "games/partials/game.html", {"view": as_seen_by(found, user), "user": user}
+                )
+            )

@@ -20,8 +20,10 @@ from games.drawing.cache.versions import (
     holds_sockets,
     keep_carried,
     keep_made,
+    keep_seen,
     kept,
     pack,
+    seen,
     snapshot,
 )
 
@@ -32,7 +34,9 @@ __all__ = [
     "holds_sockets",
     "keep_carried",
     "keep_made",
+    "keep_seen",
     "kept",
     "pack",
+    "seen",
     "snapshot",
 ]

@@ -93,6 +93,19 @@ class _Made:
     online: frozenset[int] | None = None  # who was watching, if the move read it
 
 
+def keep_seen(view: views.GameView) -> None:
+    """Keep a version's view drawn for no one where it was drawn (games/drawing/updates.py
+    `draw_ahead`, in the process that made the version), for what draws it next there: the
+    move's own answer (`seen`), this process's pushes (`snapshot`)."""
+    _snapshots.put((view.game.pk, view.game.version), view)
+
+
+def seen(game_id: int, version: int) -> views.GameView | None:
+    """The view of `version` drawn for no one, if this process holds it drawn (not only made)."""
+    found = _snapshots.get((game_id, version))
+    return found if isinstance(found, views.GameView) else None
+
+
 def held(game_id: int, version: int) -> bool:
     """Whether this process holds `version` of the game such that its view needs no query: made
     or carried here with who was watching (`keep_made`, `keep_carried`) and the move log as far
