@@ -213,18 +213,25 @@ def test_the_mover_s_answer_drawn_from_the_view_of_the_pushes_is_the_one_drawn_f
 
 
 @pytest.mark.django_db(transaction=True)
-def test_at_most_two_pushes_are_drawn_ahead_the_next_players_to_play_first(start_game, monkeypatch):
-    # The mover's answer waits for them: a table of five all watching draws two, the next two
-    # after the mover; the others' sockets draw their own.
+def test_pushes_are_drawn_ahead_for_two_players_watching_and_not_for_three(start_game, monkeypatch):
+    # A daphne process draws three players' pushes cheaper than the move's process: it shares
+    # the version's view and what they have in common among its sockets (games/drawing/updates.py
+    # MOST_DRAWN_AHEAD).
     game = start_game(5)
     seats = list(game.seats.select_related("user").order_by("number"))
-    for seat in seats:
+    for seat in seats[:3]:
         presence.arrive(game.pk, seat.user_id, f"page-{seat.number}")
     sent = []
     monkeypatch.setattr(live, "send", sent.extend)
 
-    for _ in range(6):
+    for _ in range(8):
         event = play_one(game, seats, sent)[0]
-        mover = next(seat.number for seat in seats if seat.user_id == event["mover"])
-        following = [seats[(mover + step) % 5].user_id for step in (1, 2)]
-        assert sorted(drawings.unpack(event["drawn"])) == sorted(following)
+        watching = {seat.user_id for seat in seats[:3]} - {event["mover"]}
+        if len(watching) <= 2:
+            assert sorted(drawings.unpack(event["drawn"])) == sorted(watching)
+        else:
+            assert "drawn" not in event
+
+    presence.arrive(game.pk, seats[3].user_id, "page-3")
+    event = play_one(game, seats, sent)[0]
+    assert "drawn" not in event  # three watch besides the mover, whoever moved
