@@ -31,6 +31,24 @@ def facts_of(user, language=settings.LANGUAGE_CODE) -> tuple:
     return (language, zone, colour_blind)
 
 
+@pytest.fixture
+def sent(monkeypatch) -> list:
+    """What the moves send to the channel layer, kept here instead."""
+    kept: list = []
+    monkeypatch.setattr(live, "send", kept.extend)
+    return kept
+
+
+def watched(start_game, count, watching=None):
+    """A started game of `count` players, the first `watching` of them (all by default) with its
+    page open; the game and its seats in order."""
+    game = start_game(count)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    for seat in seats[:watching]:
+        presence.arrive(game.pk, seat.user_id, f"page-{seat.number}")
+    return game, seats
+
+
 def play_one(game, seats, sent) -> list[dict]:
     """The next sensible move, made by its player's page; the ``game.changed`` events sent, its
     own and those of what it set off (a forced take)."""
@@ -49,7 +67,7 @@ def play_one(game, seats, sent) -> list[dict]:
 
 @pytest.mark.django_db(transaction=True)
 def test_each_waiting_player_s_push_drawn_ahead_is_the_one_their_socket_would_draw(
-    start_game, players, monkeypatch
+    start_game, players, sent, monkeypatch
 ):
     # Every player's page open, in three ways of seeing: colour-blind shapes, another time zone,
     # German; each page follows the pushes as a socket does (what it shows: `shown`).
@@ -57,12 +75,7 @@ def test_each_waiting_player_s_push_drawn_ahead_is_the_one_their_socket_would_dr
     players[2].time_zone, players[2].language = "Asia/Tokyo", "de"
     for player in players[1:3]:
         player.save()
-    game = start_game(3)
-    seats = list(game.seats.select_related("user").order_by("number"))
-    for seat in seats:
-        presence.arrive(game.pk, seat.user_id, f"page-{seat.number}")
-    sent = []
-    monkeypatch.setattr(live, "send", sent.extend)
+    game, seats = watched(start_game, 3)
     # Each version kept as its move left it, as where sockets are: drawn after the forced take
     # a move set off, the move's own version is still itself.
     monkeypatch.setattr(versions, "_holds_sockets", True)
@@ -108,13 +121,8 @@ def test_each_waiting_player_s_push_drawn_ahead_is_the_one_their_socket_would_dr
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_push_drawn_for_another_language_or_setting_is_not_used(start_game, monkeypatch):
-    game = start_game(2)
-    seats = list(game.seats.select_related("user").order_by("number"))
-    for seat in seats:
-        presence.arrive(game.pk, seat.user_id, f"page-{seat.number}")
-    sent = []
-    monkeypatch.setattr(live, "send", sent.extend)
+def test_a_push_drawn_for_another_language_or_setting_is_not_used(start_game, sent):
+    game, seats = watched(start_game, 2)
     event = play_one(game, seats, sent)[0]
     other = next(seat.user for seat in seats if seat.user_id != event["mover"])
 
@@ -175,16 +183,12 @@ async def test_a_player_s_socket_sends_the_push_drawn_ahead_without_drawing_it(
 
 @pytest.mark.django_db(transaction=True)
 def test_the_mover_s_answer_drawn_from_the_view_of_the_pushes_is_the_one_drawn_for_them(
-    start_game, monkeypatch
+    start_game, sent
 ):
     # The move's answer is drawn from the view its pushes drew for no one (games/play/views.py
     # `_view_of_the_move`): the very game the mover would see from a view drawn for them.
-    monkeypatch.setattr(live, "send", lambda messages: None)
     with time_machine.travel(datetime(2026, 3, 1, 12, tzinfo=UTC), tick=False):
-        game = start_game(3)
-        seats = list(game.seats.select_related("user").order_by("number"))
-        for seat in seats:
-            presence.arrive(game.pk, seat.user_id, f"page-{seat.number}")
+        game, seats = watched(start_game, 3)
         for _ in range(30):
             mover, action = next_move(game)
             user = seats[mover].user
@@ -213,16 +217,11 @@ def test_the_mover_s_answer_drawn_from_the_view_of_the_pushes_is_the_one_drawn_f
 
 
 @pytest.mark.django_db(transaction=True)
-def test_pushes_are_drawn_ahead_for_two_players_watching_and_not_for_three(start_game, monkeypatch):
+def test_pushes_are_drawn_ahead_for_two_players_watching_and_not_for_three(start_game, sent):
     # A daphne process draws three players' pushes cheaper than the move's process: it shares
     # the version's view and what they have in common among its sockets (games/drawing/updates.py
     # MOST_DRAWN_AHEAD).
-    game = start_game(5)
-    seats = list(game.seats.select_related("user").order_by("number"))
-    for seat in seats[:3]:
-        presence.arrive(game.pk, seat.user_id, f"page-{seat.number}")
-    sent = []
-    monkeypatch.setattr(live, "send", sent.extend)
+    game, seats = watched(start_game, 5, watching=3)
 
     for _ in range(8):
         event = play_one(game, seats, sent)[0]
