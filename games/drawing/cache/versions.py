@@ -96,14 +96,21 @@ class _Made:
 def keep_seen(view: views.GameView) -> None:
     """Keep a version's view drawn for no one where it was drawn (games/drawing/updates.py
     `draw_ahead`, in the process that made the version), for what draws it next there: the
-    move's own answer (`seen`), this process's pushes (`snapshot`)."""
-    _snapshots.put((view.game.pk, view.game.version), view)
+    move's own answer (`seen`), and this process's pushes where it holds sockets (`snapshot`)."""
+    key = (view.game.pk, view.game.version)
+    _seen.put(key, view)
+    if _holds_sockets:
+        _snapshots.put(key, view)
 
 
 def seen(game_id: int, version: int) -> views.GameView | None:
-    """The view of `version` drawn for no one, if this process holds it drawn (not only made)."""
-    found = _snapshots.get((game_id, version))
-    return found if isinstance(found, views.GameView) else None
+    """The view of `version` drawn for no one here by `keep_seen`'s caller, if it is still kept."""
+    return _seen.get((game_id, version))
+
+
+# The views `keep_seen` keeps for the moves' answers, each read once, right after: a process
+# that answers moves and holds no sockets (gunicorn) keeps no more of them.
+_seen = LRU(8)
 
 
 def held(game_id: int, version: int) -> bool:
@@ -161,5 +168,6 @@ def forget() -> None:
     """Forget every version and fragment kept (a test starts afresh)."""
     global _last_carried
     _snapshots.clear()
+    _seen.clear()
     _fragments.clear()
     _last_carried = None
